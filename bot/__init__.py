@@ -1,0 +1,1 @@
+"""The torchquiz bot: quiz core, platform adapters, scheduling and the command line."""

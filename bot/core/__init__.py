@@ -1,0 +1,1 @@
+"""Platform-neutral quiz logic: rounds, answers, scoring, streaks, leaderboards, explain, practice."""

@@ -1,0 +1,1 @@
+"""The question bank: versioned YAML packs, their schema and loader."""

@@ -1,0 +1,1 @@
+"""Storage: SQLAlchemy tables, repositories and Alembic migrations (SQLite or PostgreSQL)."""
