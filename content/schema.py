@@ -1,0 +1,217 @@
+"""Validate the YAML question bank: questions (choice, text, code) and explain cards.
+
+Every item carries a stable ``id`` and a ``version``: rounds and answers store both, so editing a
+question (and bumping its version) never rewrites history.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Annotated, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+
+LOCALES: tuple[str, ...] = ("en", "zh-CN")
+ItemId = Annotated[str, Field(pattern=r"^[a-z0-9][a-z0-9.-]{2,63}$")]
+SeedRef = Annotated[str, Field(pattern=r"^\d{3}:\d{1,3}$")]
+Topic = Annotated[str, Field(pattern=r"^[a-z0-9][a-z0-9-]{1,40}$")]
+Difficulty = Annotated[int, Field(ge=1, le=3)]
+
+_IDENTIFIER = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
+
+
+class _Frozen(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+
+class Localized(_Frozen):
+    """Text in every supported locale; both are required so no channel gets a gap."""
+
+    en: str = Field(min_length=1)
+    zh_CN: str = Field(min_length=1, alias="zh-CN")
+
+    model_config = ConfigDict(frozen=True, extra="forbid", populate_by_name=True)
+
+    def get(self, locale: str) -> str:
+        """Return the text for ``locale``, falling back to English."""
+        return self.zh_CN if locale == "zh-CN" else self.en
+
+
+class Choice(_Frozen):
+    """One option of a multiple-choice question; every wrong option says why it is wrong."""
+
+    key: str = Field(pattern=r"^[A-F]$")
+    text: Localized
+    correct: bool = False
+    why: Localized | None = None
+
+
+class _ItemBase(_Frozen):
+    id: ItemId
+    version: int = Field(ge=1)
+    topics: list[Topic] = Field(min_length=1)
+    difficulty: Difficulty
+    seed_refs: list[SeedRef] = Field(min_length=1)
+    prompt: Localized
+    explanation: Localized
+    explain_links: list[ItemId] = Field(default_factory=list)
+
+    @property
+    def topic(self) -> str:
+        """Return the primary topic (the first one listed)."""
+        return self.topics[0]
+
+
+class ChoiceItem(_ItemBase):
+    """A multiple-choice question answered by button or by its letter."""
+
+    kind: Literal["choice"]
+    choices: list[Choice] = Field(min_length=2, max_length=6)
+
+    @model_validator(mode="after")
+    def _one_correct_and_reasons(self) -> ChoiceItem:
+        keys = [c.key for c in self.choices]
+        if keys != [chr(ord("A") + i) for i in range(len(keys))]:
+            raise ValueError("choice keys must be A, B, C, ... in order")
+        if sum(c.correct for c in self.choices) != 1:
+            raise ValueError("exactly one choice must be correct")
+        missing = [c.key for c in self.choices if not c.correct and c.why is None]
+        if missing:
+            raise ValueError(f"wrong choices need a 'why': {', '.join(missing)}")
+        return self
+
+    @property
+    def correct_key(self) -> str:
+        """Return the letter of the correct choice."""
+        return next(c.key for c in self.choices if c.correct)
+
+
+class NumericAnswer(_Frozen):
+    """A numeric answer accepted within a tolerance."""
+
+    value: float
+    abs_tol: float = Field(default=0.0, ge=0)
+    rel_tol: float = Field(default=1e-9, ge=0)
+
+
+class TextItem(_ItemBase):
+    """A short free-text question: a word, an API name, a number or a shape."""
+
+    kind: Literal["text"]
+    # Canonical answer first; the rest are aliases. Matching folds case, whitespace and
+    # surrounding punctuation such as backticks, "()" and a leading "torch."/"x.".
+    accepted: list[str] = Field(min_length=1)
+    # Plausible wrong answers that fuzzy matching must never accept (e.g. "view" for "reshape").
+    rejected: list[str] = Field(default_factory=list)
+    numeric: NumericAnswer | None = None
+    fuzzy: bool = True
+
+
+class Example(_Frozen):
+    """A visible example shown with a code challenge."""
+
+    call: str
+    result: str
+
+
+class Tolerance(_Frozen):
+    """Closeness rule for floating-point comparisons of one dtype."""
+
+    rtol: float = Field(ge=0)
+    atol: float = Field(ge=0)
+
+
+DEFAULT_TOLERANCES: dict[str, Tolerance] = {
+    "float64": Tolerance(rtol=1e-7, atol=1e-9),
+    "float32": Tolerance(rtol=1e-5, atol=1e-6),
+    "bfloat16": Tolerance(rtol=1.6e-2, atol=1e-3),
+    "float16": Tolerance(rtol=1e-3, atol=1e-4),
+}
+
+
+class GradCheck(_Frozen):
+    """Check gradients: backward from a hidden upstream gradient, compare input grads."""
+
+    wrt: list[int] = Field(min_length=1)  # positional argument indices that require grad
+    upstream_seed: int = 0
+
+
+class Checks(_Frozen):
+    """PyTorch-aware properties a result must have beyond matching values."""
+
+    tolerances: dict[str, Tolerance] = Field(default_factory=dict)  # overrides per dtype
+    dtype: bool = True  # result dtype must equal the reference's
+    device: bool = True  # result must be on the device the inputs were on
+    result_requires_grad: bool | None = None  # None: not checked
+    inputs_unmodified: bool = True  # no in-place change to any input
+    contiguous: bool = False  # result must be contiguous
+    grad: GradCheck | None = None
+
+    def tolerance(self, dtype: str) -> Tolerance:
+        """Return the tolerance for ``dtype`` (exact for integer and bool dtypes)."""
+        return self.tolerances.get(dtype) or DEFAULT_TOLERANCES.get(dtype) or Tolerance(
+            rtol=0.0, atol=0.0
+        )
+
+
+class HiddenTests(_Frozen):
+    """Hidden test cases, made on the trusted side by a seeded generator.
+
+    ``generator`` is Python source (trusted: it ships with the bank) that defines
+    ``cases(g: torch.Generator) -> list[dict]``; each dict has ``args`` (a list) and optionally
+    ``kwargs`` (a dict) of tensors and plain values. The reference solution runs on the same
+    inputs to produce the expected outputs, which never enter the sandbox.
+    """
+
+    seed: int = 0
+    generator: str = Field(min_length=10)
+
+
+class CodeSpec(_Frozen):
+    """Everything needed to run and grade a code challenge."""
+
+    entrypoint: str
+    signature: str
+    starter: str
+    solution: str
+    examples: list[Example] = Field(default_factory=list)
+    tests: HiddenTests
+    checks: Checks = Field(default_factory=Checks)
+    requires: list[Literal["cuda"]] = Field(default_factory=list)
+    timeout_s: float = Field(default=5.0, gt=0, le=30)
+    memory_mb: int = Field(default=512, ge=256, le=8192)
+
+    @field_validator("entrypoint")
+    @classmethod
+    def _identifier(cls, value: str) -> str:
+        if not _IDENTIFIER.match(value):
+            raise ValueError("entrypoint must be a Python identifier")
+        return value
+
+
+class CodeItem(_ItemBase):
+    """A code challenge: write a function; it runs in the sandbox on hidden tests."""
+
+    kind: Literal["code"]
+    code: CodeSpec
+
+
+class ExplainCard(_Frozen):
+    """A short concept card with a runnable example, shown by ``/explain TOPIC``."""
+
+    id: ItemId
+    version: int = Field(ge=1)
+    kind: Literal["explain"]
+    topic: Topic
+    aliases: list[str] = Field(default_factory=list)
+    seed_refs: list[SeedRef] = Field(min_length=1)
+    title: Localized
+    body: Localized
+    # Runs in CI (with torch) and must finish cleanly; printed output is compared when given.
+    example: str = Field(min_length=10)
+    expected_output: str | None = None
+    see_also: list[ItemId] = Field(default_factory=list)
+
+
+Question = Annotated[ChoiceItem | TextItem | CodeItem, Field(discriminator="kind")]
+AnyItem = Annotated[ChoiceItem | TextItem | CodeItem | ExplainCard, Field(discriminator="kind")]
