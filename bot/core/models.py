@@ -1,0 +1,223 @@
+"""Values that flow between the core, storage and adapters: frozen, platform-neutral dataclasses."""
+
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import dataclass, field
+from enum import StrEnum
+
+SUPPORTED_LOCALES: tuple[str, ...] = ("en", "zh-CN")
+
+
+class RoundStatus(StrEnum):
+    """Whether a daily round still takes answers."""
+
+    OPEN = "open"
+    CLOSED = "closed"
+
+
+class AnswerMode(StrEnum):
+    """How a member answered: a button, a short text or a code submission."""
+
+    BUTTON = "button"
+    TEXT = "text"
+    CODE = "code"
+
+
+@dataclass(frozen=True)
+class ChannelSettings:
+    """A team channel and the schedule, language and content it chose."""
+
+    id: int
+    platform: str
+    external_id: str
+    workspace_external_id: str
+    name: str
+    post_time: dt.time = dt.time(9, 0)
+    timezone: str = "UTC"
+    locale: str = "en"
+    topics: tuple[str, ...] = ()  # empty: every topic
+    difficulties: tuple[int, ...] = ()  # empty: every difficulty
+    enabled: bool = True
+    leaderboard_weekday: int = 4  # Monday is 0; Friday by default
+    leaderboard_hour: int = 16
+    round_hours: int = 23  # a round closes this long after it opens, before the next one
+
+
+@dataclass(frozen=True)
+class ChannelDefaults:
+    """Settings a channel starts with when it is first seen."""
+
+    name: str = ""
+    post_time: dt.time = dt.time(9, 0)
+    timezone: str = "UTC"
+    locale: str = "en"
+
+
+@dataclass(frozen=True)
+class ChannelUpdate:
+    """A partial change of channel settings; None leaves a field as it is."""
+
+    post_time: dt.time | None = None
+    timezone: str | None = None
+    locale: str | None = None
+    topics: tuple[str, ...] | None = None
+    difficulties: tuple[int, ...] | None = None
+    enabled: bool | None = None
+    leaderboard_weekday: int | None = None
+    leaderboard_hour: int | None = None
+
+
+@dataclass(frozen=True)
+class Member:
+    """A person on one platform, as the quiz knows them."""
+
+    id: int
+    platform: str
+    external_id: str
+    display_name: str
+
+
+@dataclass(frozen=True)
+class Round:
+    """One channel's question for one local date; (channel_id, local_date) is unique."""
+
+    id: int
+    channel_id: int
+    local_date: dt.date
+    item_id: str
+    item_version: int
+    status: RoundStatus
+    opened_at: dt.datetime
+    closes_at: dt.datetime
+    message_ref: str | None = None
+
+
+@dataclass(frozen=True)
+class AnswerDraft:
+    """An answer about to be recorded; (round_id, user_id, attempt) is unique."""
+
+    round_id: int
+    user_id: int
+    attempt: int
+    mode: AnswerMode
+    response: str  # what the member sent, truncated for storage
+    correct: bool
+    points: int
+    submitted_at: dt.datetime
+    verdict_status: str | None = None  # the executor's status, for code answers
+
+
+@dataclass(frozen=True)
+class AnswerRecord:
+    """An answer as stored."""
+
+    id: int
+    round_id: int
+    user_id: int
+    attempt: int
+    mode: AnswerMode
+    response: str
+    correct: bool
+    points: int
+    submitted_at: dt.datetime
+    verdict_status: str | None = None
+
+
+@dataclass(frozen=True)
+class Tally:
+    """How a round is going, without spoiling the answer."""
+
+    solved: int
+    attempted: int
+
+
+@dataclass(frozen=True)
+class ScoreRow:
+    """One member's points in a channel over a period."""
+
+    user_id: int
+    display_name: str
+    points: int
+    solved: int
+    first_try: int
+    last_solved_at: dt.datetime | None
+
+
+@dataclass(frozen=True)
+class ItemResult:
+    """A member's outcome on one item (daily or practice), for per-topic mastery."""
+
+    item_id: str
+    correct: bool
+    answered_at: dt.datetime
+
+
+@dataclass(frozen=True)
+class Review:
+    """Spaced-repetition state of one item for one member (a Leitner box)."""
+
+    user_id: int
+    item_id: str
+    box: int  # 1 (review soon) .. 5 (well known)
+    due_at: dt.datetime
+    last_correct: bool
+    reviewed_at: dt.datetime
+
+
+@dataclass(frozen=True)
+class PracticeSession:
+    """The practice question a member is currently answering."""
+
+    user_id: int
+    item_id: str
+    item_version: int
+    started_at: dt.datetime
+    attempts: int = 0
+
+
+@dataclass(frozen=True)
+class LeaderboardRow:
+    """A ranked line of a leaderboard."""
+
+    rank: int
+    user_id: int
+    display_name: str
+    points: int
+    solved: int
+    streak: int
+
+
+@dataclass(frozen=True)
+class TopicMastery:
+    """How well a member knows one topic."""
+
+    topic: str
+    attempted: int
+    solved: int
+
+    @property
+    def ratio(self) -> float:
+        """Return the share of attempted items solved (0 when none attempted)."""
+        return self.solved / self.attempted if self.attempted else 0.0
+
+
+@dataclass(frozen=True)
+class Actor:
+    """Who issues a command, with the permission the platform reported for them."""
+
+    member: Member
+    is_admin: bool = False
+    locale: str | None = None  # the member's own language, when the platform knows it
+
+
+@dataclass(frozen=True)
+class Stats:
+    """A member's numbers in a channel."""
+
+    points: int
+    solved: int
+    attempted: int
+    streak: int
+    best_streak: int
+    mastery: tuple[TopicMastery, ...] = field(default_factory=tuple)

@@ -1,0 +1,224 @@
+"""The core's ports: what it needs from storage, the executor and the clock, as Protocols.
+
+db/ implements QuizStore, executors/ implements Executor; the composition root passes them in.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from typing import Protocol
+
+from bot.core.models import (
+    AnswerDraft,
+    AnswerRecord,
+    ChannelDefaults,
+    ChannelSettings,
+    ChannelUpdate,
+    ItemResult,
+    Member,
+    PracticeSession,
+    Review,
+    Round,
+    ScoreRow,
+    Tally,
+)
+
+
+class Clock(Protocol):
+    """Tell the current time, always as an aware UTC datetime."""
+
+    def now(self) -> dt.datetime:
+        """Return the current instant in UTC."""
+        ...
+
+
+class VerdictView(Protocol):
+    """What the core reads of an executor verdict (executors.verdict.Verdict satisfies it)."""
+
+    @property
+    def status(self) -> str:
+        """Return passed, failed, error, timeout, memory_limit, output_limit or rejected."""
+        ...
+
+    @property
+    def passed_tests(self) -> int:
+        """Return how many hidden tests passed."""
+        ...
+
+    @property
+    def total_tests(self) -> int:
+        """Return how many hidden tests there were."""
+        ...
+
+    @property
+    def message(self) -> str:
+        """Return the first failing case, explained (empty when passed)."""
+        ...
+
+    @property
+    def stdout(self) -> str:
+        """Return what the submission printed, truncated."""
+        ...
+
+    @property
+    def duration_ms(self) -> float:
+        """Return how long the run took."""
+        ...
+
+
+class Executor(Protocol):
+    """Run a code submission against a challenge's hidden tests and grade it."""
+
+    def run(self, challenge_id: str, code: str) -> VerdictView:
+        """Return the verdict; user failures are verdicts, only infrastructure faults raise."""
+        ...
+
+    def supports(self, challenge_id: str) -> tuple[bool, str]:
+        """Return whether this executor can run the challenge here, and why not."""
+        ...
+
+
+class QuizStore(Protocol):
+    """Persist channels, members, rounds, answers and practice state.
+
+    Every method is its own transaction. Methods that claim something (a round for a date, an
+    answer attempt, the closing of a round) return None or False when another caller got there
+    first, so any number of bot replicas can run against one database.
+    """
+
+    # channels
+    def ensure_channel(
+        self, platform: str, external_id: str, workspace_external_id: str, defaults: ChannelDefaults
+    ) -> ChannelSettings:
+        """Return the channel, creating it with ``defaults`` when first seen."""
+        ...
+
+    def get_channel(self, channel_id: int) -> ChannelSettings | None:
+        """Return the channel with this id, if any."""
+        ...
+
+    def find_channel(self, platform: str, external_id: str) -> ChannelSettings | None:
+        """Return the channel known by this platform id, if any."""
+        ...
+
+    def list_channels(self, *, enabled_only: bool = True) -> list[ChannelSettings]:
+        """Return channels in id order."""
+        ...
+
+    def update_channel(self, channel_id: int, update: ChannelUpdate) -> ChannelSettings:
+        """Apply the non-None fields of ``update`` and return the new settings."""
+        ...
+
+    # members
+    def ensure_member(self, platform: str, external_id: str, display_name: str) -> Member:
+        """Return the member, creating it or refreshing its display name."""
+        ...
+
+    def get_member(self, member_id: int) -> Member | None:
+        """Return the member with this id, if any."""
+        ...
+
+    # rounds
+    def claim_round(
+        self,
+        channel_id: int,
+        local_date: dt.date,
+        item_id: str,
+        item_version: int,
+        opened_at: dt.datetime,
+        closes_at: dt.datetime,
+    ) -> Round | None:
+        """Create the round for (channel, date); return None when it already exists."""
+        ...
+
+    def set_round_message(self, round_id: int, message_ref: str) -> None:
+        """Remember where the round was posted, so the reveal can reply in its thread."""
+        ...
+
+    def get_round(self, round_id: int) -> Round | None:
+        """Return the round with this id, if any."""
+        ...
+
+    def round_for_date(self, channel_id: int, local_date: dt.date) -> Round | None:
+        """Return the channel's round for that local date, if any."""
+        ...
+
+    def latest_round(self, channel_id: int) -> Round | None:
+        """Return the channel's most recent round, open or closed."""
+        ...
+
+    def due_rounds(self, now: dt.datetime) -> list[Round]:
+        """Return open rounds whose closing time has passed."""
+        ...
+
+    def close_round(self, round_id: int, closed_at: dt.datetime) -> bool:
+        """Close an open round; return False when it was already closed."""
+        ...
+
+    def used_items(self, channel_id: int) -> dict[str, dt.date]:
+        """Return each item the channel has had, with the last date it was posted."""
+        ...
+
+    def round_dates(self, channel_id: int) -> list[dt.date]:
+        """Return the local dates of the channel's rounds, oldest first."""
+        ...
+
+    # answers
+    def record_answer(self, draft: AnswerDraft) -> AnswerRecord | None:
+        """Store the answer; return None when that attempt was already recorded."""
+        ...
+
+    def answers_for(self, round_id: int, user_id: int) -> list[AnswerRecord]:
+        """Return a member's answers to a round, by attempt."""
+        ...
+
+    def tally(self, round_id: int) -> Tally:
+        """Return how many members solved and attempted the round."""
+        ...
+
+    def scores(self, channel_id: int, since: dt.datetime | None = None) -> list[ScoreRow]:
+        """Return every member's points in the channel, for answers at or after ``since``."""
+        ...
+
+    def solved_dates(self, channel_id: int, user_id: int) -> list[dt.date]:
+        """Return the local dates of rounds the member solved, oldest first."""
+        ...
+
+    def item_results(self, user_id: int, channel_id: int | None = None) -> list[ItemResult]:
+        """Return the member's final outcome per daily round and practice answer."""
+        ...
+
+    # practice
+    def start_practice(self, session: PracticeSession) -> None:
+        """Make ``session`` the member's current practice question (replacing any)."""
+        ...
+
+    def current_practice(self, user_id: int) -> PracticeSession | None:
+        """Return the member's current practice question, if any."""
+        ...
+
+    def finish_practice(self, user_id: int, item_id: str) -> bool:
+        """End the practice session on ``item_id``; False when it was not current any more."""
+        ...
+
+    def record_practice_result(
+        self, user_id: int, item_id: str, item_version: int, correct: bool, at: dt.datetime
+    ) -> None:
+        """Store the outcome of a finished practice question (feeds per-topic mastery)."""
+        ...
+
+    def bump_practice_attempts(self, user_id: int, item_id: str) -> int:
+        """Count one more wrong try on the current practice item and return the count."""
+        ...
+
+    def get_review(self, user_id: int, item_id: str) -> Review | None:
+        """Return the member's review state for an item, if any."""
+        ...
+
+    def save_review(self, review: Review) -> None:
+        """Insert or replace the review state of (user, item)."""
+        ...
+
+    def reviews(self, user_id: int) -> list[Review]:
+        """Return all the member's review states, soonest due first."""
+        ...
