@@ -1,0 +1,196 @@
+"""Map the quiz's state onto tables: SQLAlchemy 2 declarative models, portable to SQLite and PG."""
+
+from __future__ import annotations
+
+import datetime as dt
+from typing import Any
+
+from sqlalchemy import (
+    JSON,
+    Boolean,
+    Date,
+    DateTime,
+    Dialect,
+    ForeignKey,
+    Index,
+    Integer,
+    MetaData,
+    String,
+    Text,
+    Time,
+    TypeDecorator,
+    UniqueConstraint,
+)
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
+
+# Named constraints keep Alembic's autogenerate and SQLite batch migrations deterministic.
+NAMING_CONVENTION: dict[str, str] = {
+    "ix": "ix_%(table_name)s_%(column_0_N_name)s",
+    "uq": "uq_%(table_name)s_%(column_0_N_name)s",
+    "ck": "ck_%(table_name)s_%(constraint_name)s",
+    "fk": "fk_%(table_name)s_%(column_0_name)s_%(referred_table_name)s",
+    "pk": "pk_%(table_name)s",
+}
+
+RESPONSE_MAX_CHARS = 2000
+
+
+class UtcDateTime(TypeDecorator[dt.datetime]):
+    """Store aware datetimes as UTC and always read them back as aware UTC.
+
+    SQLite keeps no offset, so values are normalised to UTC on the way in (which also keeps its
+    text comparisons ordered) and tagged as UTC on the way out: the one place that knows.
+    """
+
+    impl = DateTime(timezone=True)
+    cache_ok = True
+
+    def process_bind_param(self, value: dt.datetime | None, dialect: Dialect) -> dt.datetime | None:
+        """Reject naive datetimes and convert aware ones to UTC."""
+        if value is None:
+            return None
+        if value.tzinfo is None or value.utcoffset() is None:
+            raise ValueError(f"naive datetime {value!r}: storage takes aware UTC datetimes only")
+        return value.astimezone(dt.UTC)
+
+    def process_result_value(self, value: Any, dialect: Dialect) -> dt.datetime | None:
+        """Return the stored instant as an aware UTC datetime."""
+        if value is None:
+            return None
+        if not isinstance(value, dt.datetime):
+            raise TypeError(f"expected a datetime from the database, got {value!r}")
+        if value.tzinfo is None:
+            return value.replace(tzinfo=dt.UTC)
+        return value.astimezone(dt.UTC)
+
+
+class Base(DeclarativeBase):
+    """Declarative base holding the shared metadata and its naming convention."""
+
+    metadata = MetaData(naming_convention=NAMING_CONVENTION)
+
+
+class WorkspaceRow(Base):
+    """A Discord guild, Slack workspace or the console: the home of channels."""
+
+    __tablename__ = "workspaces"
+    __table_args__ = (UniqueConstraint("platform", "external_id"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    platform: Mapped[str] = mapped_column(String(32))
+    external_id: Mapped[str] = mapped_column(String(128))
+
+
+class ChannelRow(Base):
+    """A team channel with its schedule, language and content choice."""
+
+    __tablename__ = "channels"
+    __table_args__ = (UniqueConstraint("platform", "external_id"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    platform: Mapped[str] = mapped_column(String(32))
+    external_id: Mapped[str] = mapped_column(String(128))
+    workspace_id: Mapped[int] = mapped_column(ForeignKey("workspaces.id"), index=True)
+    name: Mapped[str] = mapped_column(String(200))
+    post_time: Mapped[dt.time] = mapped_column(Time)
+    timezone: Mapped[str] = mapped_column(String(64))
+    locale: Mapped[str] = mapped_column(String(16))
+    # JSON lists: small, read whole, never queried inside; portable to SQLite and PostgreSQL.
+    topics: Mapped[list[str]] = mapped_column(JSON)
+    difficulties: Mapped[list[int]] = mapped_column(JSON)
+    enabled: Mapped[bool] = mapped_column(Boolean)
+    leaderboard_weekday: Mapped[int] = mapped_column(Integer)
+    leaderboard_hour: Mapped[int] = mapped_column(Integer)
+    round_hours: Mapped[int] = mapped_column(Integer)
+    created_at: Mapped[dt.datetime] = mapped_column(UtcDateTime)
+
+
+class UserRow(Base):
+    """A member on one platform."""
+
+    __tablename__ = "users"
+    __table_args__ = (UniqueConstraint("platform", "external_id"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    platform: Mapped[str] = mapped_column(String(32))
+    external_id: Mapped[str] = mapped_column(String(128))
+    display_name: Mapped[str] = mapped_column(String(200))
+
+
+class RoundRow(Base):
+    """One channel's question for one local date; the unique key is what replicas claim."""
+
+    __tablename__ = "rounds"
+    __table_args__ = (
+        UniqueConstraint("channel_id", "local_date"),
+        # due_rounds scans open rounds by closing time.
+        Index("ix_rounds_status_closes_at", "status", "closes_at"),
+    )
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    channel_id: Mapped[int] = mapped_column(ForeignKey("channels.id"))
+    local_date: Mapped[dt.date] = mapped_column(Date)
+    item_id: Mapped[str] = mapped_column(String(128))
+    item_version: Mapped[int] = mapped_column(Integer)
+    status: Mapped[str] = mapped_column(String(16))
+    opened_at: Mapped[dt.datetime] = mapped_column(UtcDateTime)
+    closes_at: Mapped[dt.datetime] = mapped_column(UtcDateTime)
+    closed_at: Mapped[dt.datetime | None] = mapped_column(UtcDateTime)
+    message_ref: Mapped[str | None] = mapped_column(String(255))
+
+
+class AnswerRow(Base):
+    """One attempt of one member at one round."""
+
+    __tablename__ = "answers"
+    __table_args__ = (UniqueConstraint("round_id", "user_id", "attempt"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    round_id: Mapped[int] = mapped_column(ForeignKey("rounds.id"))
+    # item_results and solved_dates start from the member.
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id"), index=True)
+    attempt: Mapped[int] = mapped_column(Integer)
+    mode: Mapped[str] = mapped_column(String(16))
+    response: Mapped[str] = mapped_column(Text)
+    correct: Mapped[bool] = mapped_column(Boolean)
+    points: Mapped[int] = mapped_column(Integer)
+    verdict_status: Mapped[str | None] = mapped_column(String(32))
+    submitted_at: Mapped[dt.datetime] = mapped_column(UtcDateTime)
+
+
+class PracticeSessionRow(Base):
+    """The practice question a member is answering now (at most one per member)."""
+
+    __tablename__ = "practice_sessions"
+
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id"), primary_key=True)
+    item_id: Mapped[str] = mapped_column(String(128))
+    item_version: Mapped[int] = mapped_column(Integer)
+    started_at: Mapped[dt.datetime] = mapped_column(UtcDateTime)
+    attempts: Mapped[int] = mapped_column(Integer)
+
+
+class PracticeResultRow(Base):
+    """The outcome of one finished practice question."""
+
+    __tablename__ = "practice_results"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id"), index=True)
+    item_id: Mapped[str] = mapped_column(String(128))
+    item_version: Mapped[int] = mapped_column(Integer)
+    correct: Mapped[bool] = mapped_column(Boolean)
+    answered_at: Mapped[dt.datetime] = mapped_column(UtcDateTime)
+
+
+class ReviewRow(Base):
+    """Spaced-repetition state of one item for one member."""
+
+    __tablename__ = "reviews"
+
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id"), primary_key=True)
+    item_id: Mapped[str] = mapped_column(String(128), primary_key=True)
+    box: Mapped[int] = mapped_column(Integer)
+    due_at: Mapped[dt.datetime] = mapped_column(UtcDateTime)
+    last_correct: Mapped[bool] = mapped_column(Boolean)
+    reviewed_at: Mapped[dt.datetime] = mapped_column(UtcDateTime)
