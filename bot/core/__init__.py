@@ -1,1 +1,1 @@
-"""Platform-neutral quiz logic: rounds, answers, scoring, streaks, leaderboards, explain, practice."""
+"""Platform-neutral quiz logic: rounds, answers, scoring, streaks, boards, explain, practice."""

@@ -142,6 +142,7 @@ class ScoreRow:
     solved: int
     first_try: int
     last_solved_at: dt.datetime | None
+    attempted: int = 0  # rounds the member answered at all, solved or not
 
 
 @dataclass(frozen=True)

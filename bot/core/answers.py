@@ -1,0 +1,113 @@
+"""Judge one answer to one item, for daily rounds and practice alike.
+
+Nothing here touches storage: it returns what happened, and the service decides what to record.
+"""
+
+from __future__ import annotations
+
+import logging
+import unicodedata
+from dataclasses import dataclass
+
+from bot.core.i18n import t
+from bot.core.matching import match_choice, match_text
+from bot.core.models import AnswerMode
+from bot.core.ports import Executor, VerdictView
+from content.schema import ChoiceItem, CodeItem, TextItem
+
+log = logging.getLogger(__name__)
+
+Question = ChoiceItem | TextItem | CodeItem
+MAX_TEXT_CHARS = 500
+MAX_CODE_CHARS = 16_384
+_ALLOWED_CONTROLS = {"\n", "\t", "\r"}
+
+
+@dataclass(frozen=True)
+class Judgement:
+    """What an answer amounted to.
+
+    ``counts`` is False when the answer could not be judged (unreadable, too long, not run): then
+    no try is used and nothing is recorded.
+    """
+
+    counts: bool
+    correct: bool
+    lines: tuple[str, ...]
+    chosen: str = ""
+    verdict: VerdictView | None = None
+    output: str = ""
+
+
+def refusal(*lines: str) -> Judgement:
+    """Return a judgement that uses no try and records nothing."""
+    return Judgement(counts=False, correct=False, lines=lines)
+
+
+def check_input(response: str, mode: AnswerMode, locale: str) -> str | None:
+    """Return why a raw chat input cannot be an answer, or None when it can."""
+    limit = MAX_CODE_CHARS if mode is AnswerMode.CODE else MAX_TEXT_CHARS
+    if not response.strip():
+        return t(locale, "answer.empty")
+    if len(response) > limit:
+        return t(locale, "answer.too_long", size=len(response), limit=limit)
+    if any(unicodedata.category(ch) == "Cc" and ch not in _ALLOWED_CONTROLS for ch in response):
+        return t(locale, "answer.control")
+    return None
+
+
+def judge(
+    item: Question, response: str, mode: AnswerMode, locale: str, executor: Executor | None
+) -> Judgement:
+    """Judge ``response`` to ``item``; code goes through the executor, the rest is matched here."""
+    problem = check_input(response, AnswerMode.CODE if isinstance(item, CodeItem) else mode, locale)
+    if problem:
+        return refusal(problem)
+    if isinstance(item, CodeItem):
+        if mode is AnswerMode.BUTTON:
+            return refusal(t(locale, "answer.needs_code", entrypoint=item.code.entrypoint))
+        return _judge_code(item, response, locale, executor)
+    if mode is AnswerMode.CODE:
+        return refusal(t(locale, "answer.not_code"))
+    if isinstance(item, ChoiceItem):
+        return _judge_choice(item, response, locale)
+    match = match_text(item, response)
+    if not match.understood:
+        return refusal(t(locale, "answer.empty"))
+    lines = (t(locale, "answer.typo", note=match.note),) if match.note and match.correct else ()
+    return Judgement(True, match.correct, lines, chosen=match.chosen)
+
+
+def _judge_choice(item: ChoiceItem, response: str, locale: str) -> Judgement:
+    match = match_choice(item, response, locale)
+    if not match.understood:
+        keys = ", ".join(c.key for c in item.choices)
+        return refusal(t(locale, "answer.unreadable_choice", keys=keys))
+    lines: tuple[str, ...] = ()
+    if not match.correct:
+        picked = next(c for c in item.choices if c.key == match.chosen)
+        if picked.why is not None:
+            lines = (t(locale, "answer.why", option=picked.key, why=picked.why.get(locale)),)
+    return Judgement(True, match.correct, lines, chosen=match.chosen)
+
+
+def _judge_code(
+    item: CodeItem, code: str, locale: str, executor: Executor | None
+) -> Judgement:
+    if executor is None:
+        return refusal(t(locale, "code.unavailable", reason=t(locale, "code.no_executor")))
+    supported, reason = executor.supports(item.id)
+    if not supported:
+        return refusal(t(locale, "code.unavailable", reason=reason))
+    verdict = executor.run(item.id, code)
+    if verdict.status == "rejected":
+        return refusal(t(locale, "code.rejected", message=verdict.message))
+    if verdict.status == "passed":
+        line = t(locale, "code.passed", total=verdict.total_tests, ms=round(verdict.duration_ms))
+        return Judgement(True, True, (line,), verdict=verdict, output=verdict.stdout)
+    summary = t(
+        locale, "code.result", status=verdict.status.replace("_", " "),
+        passed=verdict.passed_tests, total=verdict.total_tests,
+    )
+    lines = (summary, verdict.message) if verdict.message else (summary,)
+    return Judgement(True, False, lines, verdict=verdict, output=verdict.stdout)

@@ -1,0 +1,44 @@
+"""The core as one object for adapters: rounds, practice, explain, boards and setup."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from bot.core.board import BoardService
+from bot.core.channel_setup import SetupService
+from bot.core.explain import ExplainService
+from bot.core.models import ChannelSettings
+from bot.core.ports import Clock, Executor, QuizStore
+from bot.core.practice import PracticeService
+from bot.core.service import QuizService
+from content.loader import Bank
+
+
+@dataclass(frozen=True)
+class Quiz:
+    """Every core service an adapter may call, built over the same store, bank and clock."""
+
+    rounds: QuizService
+    practice: PracticeService
+    explain: ExplainService
+    board: BoardService
+    setup: SetupService
+
+
+def build_quiz(
+    store: QuizStore,
+    bank: Bank,
+    clock: Clock,
+    executor: Executor | None = None,
+    on_settings_changed: Callable[[ChannelSettings], None] | None = None,
+) -> Quiz:
+    """Assemble the core from its ports (called by the composition root and by tests)."""
+    topics = {topic for q in bank.questions.values() for topic in q.topics}
+    return Quiz(
+        rounds=QuizService(store, bank, clock, executor),
+        practice=PracticeService(store, bank, clock, executor),
+        explain=ExplainService(bank.cards),
+        board=BoardService(store, bank, clock),
+        setup=SetupService(store, topics, on_settings_changed),
+    )

@@ -1,0 +1,124 @@
+"""Leaderboards and personal stats, computed from recorded answers and the channel's rounds."""
+
+from __future__ import annotations
+
+import datetime as dt
+import unicodedata
+from collections import defaultdict
+from zoneinfo import ZoneInfo
+
+from bot.core.i18n import t
+from bot.core.messages import Audience, Message, Tone
+from bot.core.models import ChannelSettings, LeaderboardRow, Member, Stats, TopicMastery
+from bot.core.ports import Clock, QuizStore
+from bot.core.scoring import best_streak, current_streak, rank, week_start
+from content.loader import Bank
+
+PERIODS = ("week", "all")
+_NAME_WIDTH = 20
+
+
+def _width(text: str) -> int:
+    """Return the columns ``text`` takes in a monospace table (CJK characters take two)."""
+    return sum(2 if unicodedata.east_asian_width(ch) in "WF" else 1 for ch in text)
+
+
+def _cell(text: str, width: int) -> str:
+    out = ""
+    for ch in text:
+        if _width(out + ch) > width:
+            break
+        out += ch
+    return out + " " * (width - _width(out))
+
+
+class BoardService:
+    """Answer /leaderboard and /stats, and build the weekly post."""
+
+    def __init__(self, store: QuizStore, bank: Bank, clock: Clock) -> None:
+        self.store = store
+        self.bank = bank
+        self.clock = clock
+
+    def _open_date(self, channel: ChannelSettings) -> dt.date | None:
+        latest = self.store.latest_round(channel.id)
+        if latest is None or latest.status != "open" or latest.closes_at <= self.clock.now():
+            return None
+        return latest.local_date
+
+    def streaks(self, channel: ChannelSettings, user_ids: list[int]) -> dict[int, int]:
+        """Return each member's current streak in the channel."""
+        dates = self.store.round_dates(channel.id)
+        open_date = self._open_date(channel)
+        return {
+            uid: current_streak(dates, self.store.solved_dates(channel.id, uid), open_date)
+            for uid in user_ids
+        }
+
+    def rows(self, channel: ChannelSettings, period: str) -> list[LeaderboardRow]:
+        """Return the ranked rows of the channel's leaderboard for ``period`` (week or all)."""
+        since = week_start(self.clock.now(), channel.timezone) if period == "week" else None
+        scores = self.store.scores(channel.id, since)
+        return rank(scores, self.streaks(channel, [s.user_id for s in scores]))
+
+    def leaderboard(self, channel: ChannelSettings, period: str, locale: str) -> Message:
+        """Return the leaderboard as a monospace table (private unless posted weekly)."""
+        if period not in PERIODS:
+            return Message(body=t(locale, "leaderboard.bad_period"), tone=Tone.WARNING)
+        rows = self.rows(channel, period)
+        title = t(locale, f"leaderboard.title.{period}")
+        if not rows:
+            return Message(title=title, body=t(locale, "leaderboard.empty"))
+        lines = [t(locale, "leaderboard.header")]
+        for row in rows[:20]:
+            lines.append(
+                f"{row.rank:<3} {_cell(row.display_name, _NAME_WIDTH)} "
+                f"{row.points:>6}  {row.solved:>6}  {row.streak:>6}"
+            )
+        return Message(title=title, code="\n".join(lines), audience=Audience.PRIVATE)
+
+    def stats(self, channel: ChannelSettings, member: Member) -> Stats:
+        """Return a member's points, streaks and per-topic mastery in the channel."""
+        scores = {s.user_id: s for s in self.store.scores(channel.id)}
+        mine = scores.get(member.id)
+        dates = self.store.round_dates(channel.id)
+        solved_dates = self.store.solved_dates(channel.id, member.id)
+        per_topic: dict[str, list[int]] = defaultdict(lambda: [0, 0])
+        for result in self.store.item_results(member.id, channel.id):
+            item = self.bank.questions.get(result.item_id)
+            if item is None:
+                continue  # retired from the bank; it still counts in points
+            for topic in item.topics:
+                per_topic[topic][0] += 1
+                per_topic[topic][1] += int(result.correct)
+        mastery = tuple(
+            TopicMastery(topic, attempted, solved)
+            for topic, (attempted, solved) in sorted(per_topic.items())
+        )
+        return Stats(
+            points=mine.points if mine else 0,
+            solved=mine.solved if mine else 0,
+            attempted=mine.attempted if mine else 0,
+            streak=current_streak(dates, solved_dates, self._open_date(channel)),
+            best_streak=best_streak(dates, solved_dates),
+            mastery=mastery,
+        )
+
+    def stats_message(self, channel: ChannelSettings, member: Member, locale: str) -> Message:
+        """Return a member's stats as a private message with a mastery bar per topic."""
+        stats = self.stats(channel, member)
+        title = t(locale, "stats.title", name=member.display_name)
+        if not stats.attempted and not stats.mastery:
+            return Message(title=title, body=t(locale, "stats.none"))
+        summary = t(locale, "stats.summary", points=stats.points, solved=stats.solved,
+                    attempted=stats.attempted, streak=stats.streak, best=stats.best_streak)
+        bars = [
+            f"{_cell(m.topic, 22)} {'█' * round(m.ratio * 10):<10} {m.solved}/{m.attempted}"
+            for m in stats.mastery
+        ]
+        return Message(title=title, body=summary + "\n\n" + t(locale, "stats.mastery"),
+                       code="\n".join(bars) if bars else None)
+
+    def local_now(self, channel: ChannelSettings) -> dt.datetime:
+        """Return the channel's local time now."""
+        return self.clock.now().astimezone(ZoneInfo(channel.timezone))

@@ -1,0 +1,15 @@
+"""Errors the core raises; a UserError's message is safe to show in chat."""
+
+from __future__ import annotations
+
+
+class QuizError(Exception):
+    """Base of the core's own errors."""
+
+
+class NotFound(QuizError):
+    """Raise when an id given by an adapter does not exist (a programming or data error)."""
+
+
+class UserError(QuizError):
+    """Raise for input a member got wrong; the message is shown to them as it is."""

@@ -1,0 +1,109 @@
+"""Find the concept card a member meant: ids, aliases, typos and "a vs b" phrasings."""
+
+from __future__ import annotations
+
+import difflib
+import re
+from dataclasses import dataclass
+
+from bot.core import render
+from bot.core.i18n import t
+from bot.core.matching import closest, fold
+from bot.core.messages import Message, Tone
+from content.schema import ExplainCard
+
+_VERSUS = re.compile(r"\s+(?:vs\.?|versus|or|and|和|与|还是|对比)\s+|\s*/\s*")
+
+
+def _key(text: str) -> str:
+    """Fold for lookup: also unify "a vs b" spellings and drop spaces between words."""
+    folded = fold(text)
+    parts = [p.strip() for p in _VERSUS.split(folded) if p.strip()]
+    if len(parts) == 2:
+        # "reshape vs view" and "view vs reshape" name the same comparison card.
+        folded = " vs ".join(sorted(parts))
+    return folded.replace(" ", "")
+
+
+@dataclass(frozen=True)
+class Lookup:
+    """The card found, or the nearest topics to suggest."""
+
+    card: ExplainCard | None
+    suggestions: tuple[str, ...] = ()
+
+
+class CardIndex:
+    """Resolve what a member typed to a card, built once from the bank."""
+
+    def __init__(self, cards: dict[str, ExplainCard]) -> None:
+        self._cards = cards
+        self._by_key: dict[str, str] = {}
+        for card in sorted(cards.values(), key=lambda c: c.id):
+            for name in (card.id, card.topic, card.title.en, card.title.zh_CN, *card.aliases):
+                self._by_key.setdefault(_key(name), card.id)
+
+    def topics(self) -> list[str]:
+        """Return the card ids, sorted, for listings and autocomplete."""
+        return sorted(self._cards)
+
+    def lookup(self, query: str) -> Lookup:
+        """Return the card for ``query`` (exact, alias or typo), else up to three suggestions."""
+        key = _key(query)
+        if not key:
+            return Lookup(None, tuple(self.topics()[:3]))
+        if key in self._by_key:
+            return Lookup(self._cards[self._by_key[key]])
+        near = closest(key, list(self._by_key))
+        if near is not None:
+            return Lookup(self._cards[self._by_key[near[0]]])
+        return Lookup(None, self.suggest(query))
+
+    def suggest(self, query: str, limit: int = 3) -> tuple[str, ...]:
+        """Return the ids of the cards whose names look most like ``query``."""
+        key = _key(query)
+        scored: dict[str, float] = {}
+        for name, card_id in self._by_key.items():
+            ratio = difflib.SequenceMatcher(None, key, name).ratio()
+            if key and (key in name or name in key):
+                ratio = max(ratio, 0.75)
+            scored[card_id] = max(scored.get(card_id, 0.0), ratio)
+        ranked = sorted(scored.items(), key=lambda kv: (-kv[1], kv[0]))
+        return tuple(card_id for card_id, ratio in ranked[:limit] if ratio >= 0.4)
+
+    def complete(self, prefix: str, limit: int = 25) -> list[str]:
+        """Return card ids for autocomplete: prefix matches first, then close ones."""
+        key = _key(prefix)
+        if not key:
+            return self.topics()[:limit]
+        starts = [cid for cid in self.topics() if _key(cid).startswith(key)]
+        alias_hits = sorted({cid for name, cid in self._by_key.items() if key in name})
+        ordered = list(dict.fromkeys(starts + alias_hits + list(self.suggest(prefix, limit))))
+        return ordered[:limit]
+
+
+class ExplainService:
+    """Answer /explain with a card in the member's language, or the nearest suggestions."""
+
+    def __init__(self, cards: dict[str, ExplainCard]) -> None:
+        self.index = CardIndex(cards)
+
+    def explain(self, query: str, locale: str) -> Message:
+        """Return the card for ``query``; an empty query lists the cards."""
+        if not query.strip():
+            return Message(title=t(locale, "explain.list"), body=", ".join(self.index.topics()))
+        found = self.index.lookup(query[:200])
+        if found.card is not None:
+            return render.card(found.card, locale)
+        shown = query.strip()[:60]
+        if found.suggestions:
+            body = t(locale, "explain.unknown", query=shown,
+                     suggestions=", ".join(found.suggestions))
+        else:
+            body = t(locale, "explain.unknown_none", query=shown,
+                     topics=", ".join(self.index.topics()[:8]))
+        return Message(body=body, tone=Tone.WARNING)
+
+    def complete(self, prefix: str) -> list[str]:
+        """Return topics for autocomplete."""
+        return self.index.complete(prefix)

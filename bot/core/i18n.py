@@ -1,0 +1,197 @@
+"""The bot's own sentences in English and Simplified Chinese (questions carry their own text)."""
+
+from __future__ import annotations
+
+_STRINGS: dict[str, dict[str, str]] = {
+    "round.title": {"en": "Daily PyTorch question · {date}", "zh-CN": "每日 PyTorch 一题 · {date}"},
+    "round.how.choice": {
+        "en": "Pick an option below, or answer with its letter.",
+        "zh-CN": "点击下方选项，或直接回复字母作答。",
+    },
+    "round.how.text": {"en": "Answer with a short text.", "zh-CN": "请用简短的文字作答。"},
+    "round.how.code": {
+        "en": "Answer with code: define `{entrypoint}`. Hidden tests run in a sandbox.",
+        "zh-CN": "请用代码作答：实现 `{entrypoint}`。代码会在沙箱中运行隐藏测试。",
+    },
+    "round.meta": {
+        "en": "{topic} · difficulty {difficulty}/3 · {points} points · closes {closes}",
+        "zh-CN": "{topic} · 难度 {difficulty}/3 · {points} 分 · {closes} 截止",
+    },
+    "round.tally": {
+        "en": "{solved} solved · {attempted} answered",
+        "zh-CN": "{solved} 人答对 · {attempted} 人作答",
+    },
+    "round.examples": {"en": "Examples", "zh-CN": "示例"},
+    "round.signature": {"en": "Signature", "zh-CN": "函数签名"},
+    "reveal.title": {"en": "Answer · {date}", "zh-CN": "答案揭晓 · {date}"},
+    "reveal.answer": {"en": "Answer: {answer}", "zh-CN": "答案：{answer}"},
+    "reveal.solution": {"en": "A reference solution:", "zh-CN": "参考解法："},
+    "reveal.more": {"en": "More: /explain {topics}", "zh-CN": "延伸阅读：/explain {topics}"},
+    "answer.correct": {
+        "en": "Correct! +{points} points{bonus}.",
+        "zh-CN": "答对了！+{points} 分{bonus}。",
+    },
+    "answer.first_try": {"en": " (first-try bonus)", "zh-CN": "（首次即对奖励）"},
+    "answer.wrong": {
+        "en": "Not quite. {left} tries left.",
+        "zh-CN": "不太对。还剩 {left} 次机会。",
+    },
+    "answer.wrong_final": {
+        "en": "Not this time. The answer is revealed when the round closes.",
+        "zh-CN": "这次没答对。本轮结束后会公布答案。",
+    },
+    "answer.why": {"en": "Why not {option}: {why}", "zh-CN": "为什么不是 {option}：{why}"},
+    "answer.already_solved": {
+        "en": "You already solved today's question. Nothing was recorded.",
+        "zh-CN": "你今天已经答对了，本次不计入。",
+    },
+    "answer.no_tries": {
+        "en": "You have used all your tries for this round. Nothing was recorded.",
+        "zh-CN": "本轮的作答次数已用完，本次不计入。",
+    },
+    "answer.closed": {
+        "en": "This round is closed. Try /quiz for practice.",
+        "zh-CN": "本轮已结束。可以用 /quiz 练习。",
+    },
+    "answer.no_round": {
+        "en": "There is no open question in this channel right now.",
+        "zh-CN": "本频道当前没有进行中的题目。",
+    },
+    "answer.empty": {"en": "Your answer is empty.", "zh-CN": "你的答案是空的。"},
+    "answer.too_long": {
+        "en": "That answer is too long ({size} characters; the limit is {limit}).",
+        "zh-CN": "答案太长（{size} 个字符，上限 {limit}）。",
+    },
+    "answer.control": {
+        "en": "Your answer contains control characters; please send plain text.",
+        "zh-CN": "答案中含有控制字符，请发送纯文本。",
+    },
+    "answer.unreadable_choice": {
+        "en": "Answer with one of the letters {keys}.",
+        "zh-CN": "请用字母 {keys} 之一作答。",
+    },
+    "answer.needs_code": {
+        "en": "This question needs code: send a function named `{entrypoint}`.",
+        "zh-CN": "本题需要提交代码：请实现名为 `{entrypoint}` 的函数。",
+    },
+    "answer.not_code": {
+        "en": "This question is answered by text or a button, not code.",
+        "zh-CN": "本题请用文字或按钮作答，不需要代码。",
+    },
+    "answer.typo": {"en": "(Accepted: {note}.)", "zh-CN": "（已接受：{note}。）"},
+    "code.unavailable": {
+        "en": "Code grading is not available here: {reason}. Your answer was not recorded.",
+        "zh-CN": "当前无法评测代码：{reason}。本次作答未被记录。",
+    },
+    "code.no_executor": {
+        "en": "no sandboxed executor is configured", "zh-CN": "未配置沙箱执行器",
+    },
+    "code.passed": {
+        "en": "All {total} hidden tests passed in {ms} ms.",
+        "zh-CN": "全部 {total} 个隐藏测试通过，用时 {ms} 毫秒。",
+    },
+    "code.result": {
+        "en": "{status}: {passed}/{total} hidden tests passed.",
+        "zh-CN": "{status}：通过 {passed}/{total} 个隐藏测试。",
+    },
+    "code.rejected": {
+        "en": "Not run: {message} This did not use a try.",
+        "zh-CN": "未运行：{message} 本次不消耗作答次数。",
+    },
+    "code.output": {"en": "Your output", "zh-CN": "你的输出"},
+    "error.internal": {
+        "en": "Sorry, something went wrong on our side. Nothing was recorded; please try again.",
+        "zh-CN": "抱歉，我们这边出了问题。本次未记录，请稍后再试。",
+    },
+    "explain.unknown": {
+        "en": "No card for '{query}'. Did you mean: {suggestions}?",
+        "zh-CN": "没有找到「{query}」。你是不是想找：{suggestions}？",
+    },
+    "explain.unknown_none": {
+        "en": "No card for '{query}'. Try one of: {topics}.",
+        "zh-CN": "没有找到「{query}」。可以试试：{topics}。",
+    },
+    "explain.example": {"en": "Example", "zh-CN": "示例"},
+    "explain.see_also": {"en": "See also: {topics}", "zh-CN": "另见：{topics}"},
+    "explain.list": {"en": "Concept cards", "zh-CN": "概念卡片"},
+    "practice.title": {"en": "Practice · {topic}", "zh-CN": "练习 · {topic}"},
+    "practice.how": {
+        "en": "Unscored. Answer with /practice <answer>{code_hint}.",
+        "zh-CN": "不计分。用 /practice <答案> 作答{code_hint}。",
+    },
+    "practice.code_hint": {
+        "en": " (code: /practice followed by the code)",
+        "zh-CN": "（代码题：/practice 后接代码）",
+    },
+    "practice.review": {
+        "en": "You missed this one before; let's review it.",
+        "zh-CN": "这道题你之前答错过，来复习一下。",
+    },
+    "practice.none": {
+        "en": "No practice question matches '{topic}'. Topics: {topics}.",
+        "zh-CN": "没有与「{topic}」匹配的练习题。可选主题：{topics}。",
+    },
+    "practice.nothing_pending": {
+        "en": "You have no practice question open. Start one with /quiz [topic].",
+        "zh-CN": "你当前没有练习题。用 /quiz [主题] 开始一题。",
+    },
+    "practice.correct": {
+        "en": "Correct! Next review of this one in {days} days.",
+        "zh-CN": "答对了！{days} 天后会再复习这道题。",
+    },
+    "practice.wrong": {
+        "en": "Not quite. {left} tries left.",
+        "zh-CN": "不太对。还剩 {left} 次机会。",
+    },
+    "practice.wrong_final": {
+        "en": "Not this time; it comes back soon for review.",
+        "zh-CN": "这次没答对；这道题很快会再出现供你复习。",
+    },
+    "leaderboard.title.week": {"en": "Leaderboard · this week", "zh-CN": "排行榜 · 本周"},
+    "leaderboard.title.all": {"en": "Leaderboard · all time", "zh-CN": "排行榜 · 总榜"},
+    "leaderboard.empty": {
+        "en": "No points yet. Answer today's question to get on the board!",
+        "zh-CN": "还没有人得分。答对今天的题目就能上榜！",
+    },
+    "leaderboard.header": {
+        "en": "#   Name                 Points  Solved  Streak",
+        "zh-CN": "#   成员                 积分    答对    连续",
+    },
+    "leaderboard.bad_period": {
+        "en": "Use /leaderboard week or /leaderboard all.",
+        "zh-CN": "请使用 /leaderboard week 或 /leaderboard all。",
+    },
+    "stats.title": {"en": "Stats · {name}", "zh-CN": "个人统计 · {name}"},
+    "stats.summary": {
+        "en": "{points} points · {solved}/{attempted} solved · streak {streak} (best {best})",
+        "zh-CN": "{points} 分 · 答对 {solved}/{attempted} · 连续 {streak} 天（最佳 {best}）",
+    },
+    "stats.mastery": {"en": "Mastery by topic", "zh-CN": "各主题掌握度"},
+    "stats.none": {
+        "en": "No answers yet. Try today's question or /quiz.",
+        "zh-CN": "还没有作答记录。试试今天的题目或 /quiz。",
+    },
+    "settings.denied": {
+        "en": "Only admins can change this channel's settings.",
+        "zh-CN": "只有管理员可以修改本频道的设置。",
+    },
+    "settings.saved": {"en": "Settings saved.", "zh-CN": "设置已保存。"},
+    "settings.title": {"en": "Channel settings", "zh-CN": "频道设置"},
+}
+
+
+def t(locale: str, key: str, **values: object) -> str:
+    """Return the sentence ``key`` in ``locale`` (English when missing), with values filled in."""
+    variants = _STRINGS[key]
+    template = variants.get(locale) or variants["en"]
+    return template.format(**values)
+
+
+def keys() -> list[str]:
+    """Return every sentence key, for the test that both locales are complete."""
+    return sorted(_STRINGS)
+
+
+def locales_of(key: str) -> list[str]:
+    """Return the locales a sentence exists in."""
+    return sorted(_STRINGS[key])

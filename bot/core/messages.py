@@ -1,0 +1,66 @@
+"""The platform-neutral message model the core returns and every adapter renders."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import StrEnum
+
+
+class Tone(StrEnum):
+    """How a message should look: adapters map this to colours or prefixes."""
+
+    INFO = "info"
+    SUCCESS = "success"
+    WARNING = "warning"
+    ERROR = "error"
+
+
+class Audience(StrEnum):
+    """Who sees a message: the whole channel, only the member who acted, or the round's thread."""
+
+    CHANNEL = "channel"
+    PRIVATE = "private"
+    THREAD = "thread"
+
+
+@dataclass(frozen=True)
+class Button:
+    """A clickable action; ``action_id`` comes back to the core unchanged when clicked."""
+
+    action_id: str
+    label: str
+
+
+@dataclass(frozen=True)
+class Message:
+    """A titled block of text with optional code, fields, buttons and an image."""
+
+    title: str = ""
+    body: str = ""
+    code: str | None = None
+    fields: tuple[tuple[str, str], ...] = ()
+    buttons: tuple[Button, ...] = ()
+    footer: str = ""
+    tone: Tone = Tone.INFO
+    audience: Audience = Audience.PRIVATE
+    round_id: int | None = None  # the round a post or its thread belongs to
+    image_png: bytes | None = None
+    image_name: str = ""
+
+
+def answer_action(round_id: int, key: str) -> str:
+    """Return the action id of a choice button on a daily round."""
+    return f"tq:answer:{round_id}:{key}"
+
+
+def practice_action(item_id: str, key: str) -> str:
+    """Return the action id of a choice button on a practice question."""
+    return f"tq:practice:{item_id}:{key}"
+
+
+def parse_action(action_id: str) -> tuple[str, str, str] | None:
+    """Split an action id into (kind, target, key), or None if it is not one of ours."""
+    parts = action_id.split(":")
+    if len(parts) != 4 or parts[0] != "tq" or parts[1] not in ("answer", "practice"):
+        return None
+    return parts[1], parts[2], parts[3]

@@ -1,0 +1,300 @@
+"""The quiz flow: post a round, take answers, close and reveal. Adapters call only this module.
+
+scheduler -> post_round -> adapter renders -> member answers -> adapter -> submit_answer
+-> judge (executor for code) -> store records -> tally; close_due_rounds -> reveal.
+Practice, explain, leaderboards and settings live in sibling modules and are reached through
+the same QuizService so an adapter needs one object.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import logging
+from dataclasses import dataclass
+from zoneinfo import ZoneInfo
+
+from bot.core import render
+from bot.core.answers import Judgement, judge
+from bot.core.errors import NotFound
+from bot.core.i18n import t
+from bot.core.messages import Audience, Message, Tone, answer_action
+from bot.core.models import (
+    Actor,
+    AnswerDraft,
+    AnswerMode,
+    ChannelDefaults,
+    ChannelSettings,
+    Member,
+    Round,
+    RoundStatus,
+)
+from bot.core.ports import Clock, Executor, QuizStore
+from bot.core.practice import after_answer, daily_pick
+from bot.core.scoring import MAX_ATTEMPTS, points_for
+from content.loader import Bank
+from content.schema import ChoiceItem, CodeItem, TextItem
+
+log = logging.getLogger(__name__)
+
+Question = ChoiceItem | TextItem | CodeItem
+_STORED_RESPONSE_CHARS = 2000
+
+
+@dataclass(frozen=True)
+class RoundPost:
+    """A round that was just claimed and must now be posted by the adapter."""
+
+    channel: ChannelSettings
+    round: Round
+    message: Message
+
+
+@dataclass(frozen=True)
+class Reveal:
+    """A round that was just closed, with the reveal to post in its thread."""
+
+    channel: ChannelSettings
+    round: Round
+    message: Message
+
+
+@dataclass(frozen=True)
+class AnswerOutcome:
+    """The private reply to an answer, and the channel's new tally when it changed."""
+
+    reply: Message
+    recorded: bool
+    round_id: int | None = None
+    tally: str | None = None
+
+
+class QuizService:
+    """Run daily rounds for every channel; the single entry point for adapters."""
+
+    def __init__(
+        self,
+        store: QuizStore,
+        bank: Bank,
+        clock: Clock,
+        executor: Executor | None = None,
+    ) -> None:
+        self.store = store
+        self.bank = bank
+        self.clock = clock
+        self.executor = executor
+
+    # ---------------------------------------------------------------- channels and members
+    def channel(
+        self,
+        platform: str,
+        external_id: str,
+        workspace_external_id: str = "",
+        defaults: ChannelDefaults | None = None,
+    ) -> ChannelSettings:
+        """Return the channel, registering it with default settings when first seen."""
+        return self.store.ensure_channel(
+            platform, external_id, workspace_external_id, defaults or ChannelDefaults()
+        )
+
+    def member(self, platform: str, external_id: str, display_name: str) -> Member:
+        """Return the member, registering them when first seen."""
+        return self.store.ensure_member(platform, external_id, display_name)
+
+    def get_channel(self, channel_id: int) -> ChannelSettings:
+        """Return a channel or raise NotFound."""
+        channel = self.store.get_channel(channel_id)
+        if channel is None:
+            raise NotFound(f"channel {channel_id}")
+        return channel
+
+    # ---------------------------------------------------------------- rounds
+    def local_date(self, channel: ChannelSettings, now: dt.datetime | None = None) -> dt.date:
+        """Return the channel's local date at ``now``."""
+        return (now or self.clock.now()).astimezone(ZoneInfo(channel.timezone)).date()
+
+    def eligible_items(self, channel: ChannelSettings) -> list[str]:
+        """Return the ids this channel may get: its topics and difficulties, runnable here."""
+        return [
+            q.id for q in self.bank.questions.values()
+            if (not channel.topics or set(q.topics) & set(channel.topics))
+            and (not channel.difficulties or q.difficulty in channel.difficulties)
+            and self.can_grade(q)
+        ]
+
+    def can_grade(self, item: Question) -> bool:
+        """Return whether answers to ``item`` can be graded here (code needs a fitting executor)."""
+        if not isinstance(item, CodeItem):
+            return True
+        return self.executor is not None and self.executor.supports(item.id)[0]
+
+    def post_round(self, channel_id: int) -> RoundPost | None:
+        """Claim today's round for the channel and return the post; None if already posted.
+
+        Claim first, post second: the unique (channel, date) key decides which replica posts.
+        """
+        channel = self.get_channel(channel_id)
+        now = self.clock.now()
+        today = self.local_date(channel, now)
+        if self.store.round_for_date(channel.id, today) is not None:
+            return None
+        item_id = daily_pick(
+            self.eligible_items(channel), self.store.used_items(channel.id),
+            salt=f"{channel.id}|{today.isoformat()}",
+        )
+        if item_id is None:
+            log.warning("no eligible item for channel=%s date=%s", channel.id, today)
+            return None
+        item = self.bank.question(item_id)
+        claimed = self.store.claim_round(
+            channel.id, today, item.id, item.version, now,
+            now + dt.timedelta(hours=channel.round_hours),
+        )
+        if claimed is None:
+            return None
+        log.info("round claimed channel=%s round=%s item=%s", channel.id, claimed.id, item.id)
+        return RoundPost(channel, claimed, self.round_message(claimed, channel))
+
+    def round_posted(self, round_id: int, message_ref: str) -> None:
+        """Remember where a round was posted, for edits and the reveal thread."""
+        self.store.set_round_message(round_id, message_ref)
+
+    def round_message(self, rnd: Round, channel: ChannelSettings | None = None) -> Message:
+        """Return the channel post of a round with its current tally."""
+        channel = channel or self.get_channel(rnd.channel_id)
+        item = self.bank.question(rnd.item_id)
+        locale = channel.locale
+        closes = rnd.closes_at.astimezone(ZoneInfo(channel.timezone)).strftime("%Y-%m-%d %H:%M")
+        action = answer_action(rnd.id, "{key}")
+        return render.round_post(
+            item, locale,
+            title=t(locale, "round.title", date=rnd.local_date.isoformat()),
+            closes=closes, tally=self._tally_line(rnd.id, locale), round_id=rnd.id,
+            buttons=render.choice_buttons(item, action) if rnd.status is RoundStatus.OPEN else (),
+        )
+
+    def open_round(self, channel_id: int) -> Round | None:
+        """Return the channel's round if it still takes answers."""
+        rnd = self.store.latest_round(channel_id)
+        if rnd is None or not self._is_open(rnd):
+            return None
+        return rnd
+
+    def _is_open(self, rnd: Round) -> bool:
+        return rnd.status is RoundStatus.OPEN and rnd.closes_at > self.clock.now()
+
+    def _tally_line(self, round_id: int, locale: str) -> str:
+        tally = self.store.tally(round_id)
+        return t(locale, "round.tally", solved=tally.solved, attempted=tally.attempted)
+
+    def close_due_rounds(self) -> list[Reveal]:
+        """Close every round past its time and return the reveals; each is returned once."""
+        reveals = []
+        for rnd in self.store.due_rounds(self.clock.now()):
+            reveal = self._close(rnd)
+            if reveal is not None:
+                reveals.append(reveal)
+        return reveals
+
+    def reveal_now(self, channel_id: int, actor: Actor) -> Reveal | Message:
+        """Close the channel's open round early (admins only) and return its reveal."""
+        channel = self.get_channel(channel_id)
+        locale = actor.locale or channel.locale
+        if not actor.is_admin:
+            return Message(body=t(locale, "settings.denied"), tone=Tone.WARNING)
+        rnd = self.store.latest_round(channel_id)
+        if rnd is None or rnd.status is RoundStatus.CLOSED:
+            return Message(body=t(locale, "answer.no_round"), tone=Tone.WARNING)
+        return self._close(rnd) or Message(body=t(locale, "answer.closed"), tone=Tone.WARNING)
+
+    def _close(self, rnd: Round) -> Reveal | None:
+        if not self.store.close_round(rnd.id, self.clock.now()):
+            return None  # another replica closed it and posts the reveal
+        channel = self.get_channel(rnd.channel_id)
+        closed = self.store.get_round(rnd.id) or rnd
+        item = self.bank.question(rnd.item_id)
+        message = render.reveal(
+            item, channel.locale,
+            title=t(channel.locale, "reveal.title", date=rnd.local_date.isoformat()),
+            tally=self._tally_line(rnd.id, channel.locale), round_id=rnd.id,
+        )
+        log.info("round closed channel=%s round=%s", channel.id, rnd.id)
+        return Reveal(channel, closed, message)
+
+    # ---------------------------------------------------------------- answers
+    def submit_answer(
+        self,
+        channel_id: int,
+        actor: Actor,
+        response: str,
+        mode: AnswerMode = AnswerMode.TEXT,
+        round_id: int | None = None,
+    ) -> AnswerOutcome:
+        """Judge and record a member's answer to the open round; reply privately."""
+        channel = self.get_channel(channel_id)
+        locale = actor.locale or channel.locale
+        rnd = self.store.get_round(round_id) if round_id is not None else (
+            self.store.latest_round(channel_id)
+        )
+        if rnd is None or rnd.channel_id != channel_id:
+            return self._private(t(locale, "answer.no_round"), Tone.WARNING)
+        if not self._is_open(rnd):
+            return self._private(t(locale, "answer.closed"), Tone.WARNING, rnd.id)
+        item = self.bank.question(rnd.item_id)
+        member = actor.member
+        previous = self.store.answers_for(rnd.id, member.id)
+        if any(a.correct for a in previous):
+            return self._private(t(locale, "answer.already_solved"), Tone.INFO, rnd.id)
+        limit = MAX_ATTEMPTS[item.kind]
+        if len(previous) >= limit:
+            return self._private(t(locale, "answer.no_tries"), Tone.INFO, rnd.id)
+        try:
+            judgement = judge(item, response, mode, locale, self.executor)
+        except Exception:
+            log.exception("judging failed channel=%s round=%s user=%s item=%s",
+                          channel.id, rnd.id, member.id, item.id)
+            return self._private(t(locale, "error.internal"), Tone.ERROR, rnd.id)
+        if not judgement.counts:
+            return self._private("\n".join(judgement.lines), Tone.WARNING, rnd.id)
+        attempt = len(previous) + 1
+        points = points_for(item.difficulty, attempt, judgement.correct)
+        record = self.store.record_answer(AnswerDraft(
+            round_id=rnd.id, user_id=member.id, attempt=attempt, mode=mode,
+            response=(judgement.chosen or response)[:_STORED_RESPONSE_CHARS],
+            correct=judgement.correct, points=points, submitted_at=self.clock.now(),
+            verdict_status=judgement.verdict.status if judgement.verdict else None,
+        ))
+        if record is None:
+            # The same try arrived twice (a double click, a retried webhook): keep the first.
+            return self._private(t(locale, "answer.no_tries"), Tone.INFO, rnd.id)
+        log.info("answer recorded channel=%s round=%s user=%s attempt=%s correct=%s",
+                 channel.id, rnd.id, member.id, attempt, judgement.correct)
+        final = judgement.correct or attempt >= limit
+        if final:
+            self._remember(member.id, item.id, judgement.correct)
+        reply = self._answer_reply(judgement, locale, points, attempt, limit)
+        return AnswerOutcome(reply, True, rnd.id, self._tally_line(rnd.id, channel.locale))
+
+    def _remember(self, user_id: int, item_id: str, correct: bool) -> None:
+        previous = self.store.get_review(user_id, item_id)
+        self.store.save_review(after_answer(previous, user_id, item_id, correct, self.clock.now()))
+
+    def _answer_reply(
+        self, judgement: Judgement, locale: str, points: int, attempt: int, limit: int
+    ) -> Message:
+        if judgement.correct:
+            bonus = t(locale, "answer.first_try") if attempt == 1 else ""
+            head, tone = t(locale, "answer.correct", points=points, bonus=bonus), Tone.SUCCESS
+        elif attempt >= limit:
+            head, tone = t(locale, "answer.wrong_final"), Tone.WARNING
+        else:
+            head, tone = t(locale, "answer.wrong", left=limit - attempt), Tone.WARNING
+        return Message(
+            body="\n".join((head, *judgement.lines)),
+            code=judgement.output or None,
+            tone=tone,
+            audience=Audience.PRIVATE,
+        )
+
+    @staticmethod
+    def _private(text: str, tone: Tone, round_id: int | None = None) -> AnswerOutcome:
+        return AnswerOutcome(Message(body=text, tone=tone), False, round_id)
