@@ -1,0 +1,60 @@
+"""Share what every part of SqlStore needs: sessions, dialect-aware upserts and the clock."""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+from sqlalchemy import Delete, Engine, Update
+from sqlalchemy.dialects import postgresql, sqlite
+from sqlalchemy.orm import Session, sessionmaker
+
+from bot.core.ports import Clock
+from db.tables import Base
+
+Upsert = postgresql.Insert | sqlite.Insert
+
+
+class SystemClock:
+    """Tell the wall-clock time in UTC."""
+
+    def now(self) -> dt.datetime:
+        """Return the current instant in UTC."""
+        return dt.datetime.now(dt.UTC)
+
+
+class StoreBase:
+    """Hold the engine and open one transaction per store method."""
+
+    def __init__(self, engine: Engine, clock: Clock | None = None) -> None:
+        self._engine = engine
+        self._clock: Clock = clock or SystemClock()
+        # expire_on_commit=False: rows are turned into frozen values after the commit too.
+        self._sessions = sessionmaker(engine, expire_on_commit=False)
+
+    @property
+    def engine(self) -> Engine:
+        """Return the engine this store runs on."""
+        return self._engine
+
+    @contextmanager
+    def _transaction(self) -> Iterator[Session]:
+        """Yield a session whose transaction commits on success and rolls back on error."""
+        with self._sessions.begin() as session:
+            yield session
+
+    def _upsert(self, table: type[Base]) -> Upsert:
+        """Return an INSERT that supports ON CONFLICT in this engine's dialect."""
+        # Both dialects spell ON CONFLICT the same way; SQLAlchemy has no portable construct.
+        if self._engine.dialect.name == "postgresql":
+            return postgresql.insert(table)
+        if self._engine.dialect.name == "sqlite":
+            return sqlite.insert(table)
+        raise NotImplementedError(f"unsupported database: {self._engine.dialect.name}")
+
+
+def rowcount(session: Session, stmt: Update | Delete) -> int:
+    """Execute ``stmt`` in the session's transaction and return how many rows it changed."""
+    # The Core connection returns a CursorResult, which (unlike the ORM's Result) has rowcount.
+    return session.connection().execute(stmt).rowcount

@@ -1,0 +1,179 @@
+"""Store channels, their settings and the members who answer in them."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from sqlalchemy import ColumnElement, select
+from sqlalchemy.orm import Session
+
+from bot.core.models import ChannelDefaults, ChannelSettings, ChannelUpdate, Member
+from db.store_base import StoreBase
+from db.tables import ChannelRow, UserRow, WorkspaceRow
+
+PLATFORM_KEY = ["platform", "external_id"]
+
+
+def _settings(row: ChannelRow, workspace_external_id: str) -> ChannelSettings:
+    """Return the channel row as the core's value."""
+    return ChannelSettings(
+        id=row.id,
+        platform=row.platform,
+        external_id=row.external_id,
+        workspace_external_id=workspace_external_id,
+        name=row.name,
+        post_time=row.post_time,
+        timezone=row.timezone,
+        locale=row.locale,
+        topics=tuple(row.topics),
+        difficulties=tuple(row.difficulties),
+        enabled=row.enabled,
+        leaderboard_weekday=row.leaderboard_weekday,
+        leaderboard_hour=row.leaderboard_hour,
+        round_hours=row.round_hours,
+    )
+
+
+def _member(row: UserRow) -> Member:
+    """Return the user row as the core's value."""
+    return Member(
+        id=row.id, platform=row.platform, external_id=row.external_id, display_name=row.display_name
+    )
+
+
+def _channels(session: Session, *where: ColumnElement[bool]) -> list[ChannelSettings]:
+    """Return the channels matching ``where``, in id order, with their workspace ids."""
+    stmt = (
+        select(ChannelRow, WorkspaceRow.external_id)
+        .join(WorkspaceRow, WorkspaceRow.id == ChannelRow.workspace_id)
+        .where(*where)
+        .order_by(ChannelRow.id)
+    )
+    return [_settings(row, workspace) for row, workspace in session.execute(stmt).tuples()]
+
+
+class ChannelStore(StoreBase):
+    """Channels and members of the QuizStore port."""
+
+    def ensure_channel(
+        self, platform: str, external_id: str, workspace_external_id: str, defaults: ChannelDefaults
+    ) -> ChannelSettings:
+        """Return the channel, creating it with ``defaults`` when first seen."""
+        # ON CONFLICT DO NOTHING: two replicas seeing a new channel at once both succeed.
+        key = {"platform": platform, "external_id": external_id}
+        with self._transaction() as session:
+            session.execute(
+                self._upsert(WorkspaceRow)
+                .values(platform=platform, external_id=workspace_external_id)
+                .on_conflict_do_nothing(index_elements=PLATFORM_KEY)
+            )
+            workspace_id = session.scalars(
+                select(WorkspaceRow.id).where(
+                    WorkspaceRow.platform == platform,
+                    WorkspaceRow.external_id == workspace_external_id,
+                )
+            ).one()
+            session.execute(
+                self._upsert(ChannelRow)
+                .values(**key, **_new_channel(defaults), workspace_id=workspace_id)
+                .values(created_at=self._clock.now())
+                .on_conflict_do_nothing(index_elements=PLATFORM_KEY)
+            )
+            [channel] = _channels(
+                session, ChannelRow.platform == platform, ChannelRow.external_id == external_id
+            )
+            return channel
+
+    def get_channel(self, channel_id: int) -> ChannelSettings | None:
+        """Return the channel with this id, if any."""
+        with self._transaction() as session:
+            found = _channels(session, ChannelRow.id == channel_id)
+        return found[0] if found else None
+
+    def find_channel(self, platform: str, external_id: str) -> ChannelSettings | None:
+        """Return the channel known by this platform id, if any."""
+        with self._transaction() as session:
+            found = _channels(
+                session, ChannelRow.platform == platform, ChannelRow.external_id == external_id
+            )
+        return found[0] if found else None
+
+    def list_channels(self, *, enabled_only: bool = True) -> list[ChannelSettings]:
+        """Return channels in id order."""
+        where = [ChannelRow.enabled.is_(True)] if enabled_only else []
+        with self._transaction() as session:
+            return _channels(session, *where)
+
+    def update_channel(self, channel_id: int, update: ChannelUpdate) -> ChannelSettings:
+        """Apply the non-None fields of ``update`` and return the new settings.
+
+        Raises LookupError when there is no such channel.
+        """
+        with self._transaction() as session:
+            row = session.get(ChannelRow, channel_id)
+            if row is None:
+                raise LookupError(f"no channel with id {channel_id}")
+            for name, value in _changes(update).items():
+                setattr(row, name, value)
+            session.flush()
+            [channel] = _channels(session, ChannelRow.id == channel_id)
+            return channel
+
+    def ensure_member(self, platform: str, external_id: str, display_name: str) -> Member:
+        """Return the member, creating it or refreshing its display name."""
+        insert = self._upsert(UserRow).values(
+            platform=platform, external_id=external_id, display_name=display_name
+        )
+        with self._transaction() as session:
+            session.execute(
+                insert.on_conflict_do_update(
+                    index_elements=PLATFORM_KEY,
+                    set_={"display_name": insert.excluded.display_name},
+                    # Most calls carry the same name: skip the write then.
+                    where=UserRow.display_name != insert.excluded.display_name,
+                )
+            )
+            row = session.scalars(
+                select(UserRow).where(
+                    UserRow.platform == platform, UserRow.external_id == external_id
+                )
+            ).one()
+            return _member(row)
+
+    def get_member(self, member_id: int) -> Member | None:
+        """Return the member with this id, if any."""
+        with self._transaction() as session:
+            row = session.get(UserRow, member_id)
+            return _member(row) if row is not None else None
+
+
+def _new_channel(defaults: ChannelDefaults) -> dict[str, Any]:
+    """Return the column values of a new channel: ``defaults`` over the model's defaults."""
+    model = ChannelSettings(id=0, platform="", external_id="", workspace_external_id="", name="")
+    return {
+        "name": defaults.name,
+        "post_time": defaults.post_time,
+        "timezone": defaults.timezone,
+        "locale": defaults.locale,
+        "topics": list(model.topics),
+        "difficulties": list(model.difficulties),
+        "enabled": model.enabled,
+        "leaderboard_weekday": model.leaderboard_weekday,
+        "leaderboard_hour": model.leaderboard_hour,
+        "round_hours": model.round_hours,
+    }
+
+
+def _changes(update: ChannelUpdate) -> dict[str, Any]:
+    """Return the column values ``update`` sets (its non-None fields)."""
+    changes: dict[str, Any] = {
+        "post_time": update.post_time,
+        "timezone": update.timezone,
+        "locale": update.locale,
+        "topics": list(update.topics) if update.topics is not None else None,
+        "difficulties": list(update.difficulties) if update.difficulties is not None else None,
+        "enabled": update.enabled,
+        "leaderboard_weekday": update.leaderboard_weekday,
+        "leaderboard_hour": update.leaderboard_hour,
+    }
+    return {name: value for name, value in changes.items() if value is not None}

@@ -1,0 +1,131 @@
+"""Store practice sessions, their results and each member's spaced-repetition reviews."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+from sqlalchemy import delete, insert, select, update
+
+from bot.core.models import PracticeSession, Review
+from db.store_base import StoreBase, rowcount
+from db.tables import PracticeResultRow, PracticeSessionRow, ReviewRow
+
+
+def _session(row: PracticeSessionRow) -> PracticeSession:
+    """Return the practice session row as the core's value."""
+    return PracticeSession(
+        user_id=row.user_id,
+        item_id=row.item_id,
+        item_version=row.item_version,
+        started_at=row.started_at,
+        attempts=row.attempts,
+    )
+
+
+def _review(row: ReviewRow) -> Review:
+    """Return the review row as the core's value."""
+    return Review(
+        user_id=row.user_id,
+        item_id=row.item_id,
+        box=row.box,
+        due_at=row.due_at,
+        last_correct=row.last_correct,
+        reviewed_at=row.reviewed_at,
+    )
+
+
+class PracticeStore(StoreBase):
+    """Practice and reviews of the QuizStore port."""
+
+    def start_practice(self, session: PracticeSession) -> None:
+        """Make ``session`` the member's current practice question (replacing any)."""
+        values = {
+            "item_id": session.item_id,
+            "item_version": session.item_version,
+            "started_at": session.started_at,
+            "attempts": session.attempts,
+        }
+        stmt = (
+            self._upsert(PracticeSessionRow)
+            .values(user_id=session.user_id, **values)
+            .on_conflict_do_update(index_elements=["user_id"], set_=values)
+        )
+        with self._transaction() as db:
+            db.execute(stmt)
+
+    def current_practice(self, user_id: int) -> PracticeSession | None:
+        """Return the member's current practice question, if any."""
+        with self._transaction() as db:
+            row = db.get(PracticeSessionRow, user_id)
+            return _session(row) if row is not None else None
+
+    def finish_practice(self, user_id: int, item_id: str) -> bool:
+        """End the practice session on ``item_id``; False when it was not current any more."""
+        # Deleting only that item makes finishing a claim: a double answer scores once.
+        stmt = delete(PracticeSessionRow).where(
+            PracticeSessionRow.user_id == user_id, PracticeSessionRow.item_id == item_id
+        )
+        with self._transaction() as db:
+            return rowcount(db, stmt) == 1
+
+    def record_practice_result(
+        self, user_id: int, item_id: str, item_version: int, correct: bool, at: dt.datetime
+    ) -> None:
+        """Store the outcome of a finished practice question (feeds per-topic mastery)."""
+        stmt = insert(PracticeResultRow).values(
+            user_id=user_id,
+            item_id=item_id,
+            item_version=item_version,
+            correct=correct,
+            answered_at=at,
+        )
+        with self._transaction() as db:
+            db.execute(stmt)
+
+    def bump_practice_attempts(self, user_id: int, item_id: str) -> int:
+        """Count one more wrong try on the current practice item and return the count.
+
+        Returns 0 (and counts nothing) when ``item_id`` is not the member's current item.
+        """
+        # One UPDATE ... RETURNING: concurrent wrong tries each count, none is lost.
+        stmt = (
+            update(PracticeSessionRow)
+            .where(PracticeSessionRow.user_id == user_id, PracticeSessionRow.item_id == item_id)
+            .values(attempts=PracticeSessionRow.attempts + 1)
+            .returning(PracticeSessionRow.attempts)
+        )
+        with self._transaction() as db:
+            attempts = db.scalars(stmt).one_or_none()
+        return attempts if attempts is not None else 0
+
+    def get_review(self, user_id: int, item_id: str) -> Review | None:
+        """Return the member's review state for an item, if any."""
+        with self._transaction() as db:
+            row = db.get(ReviewRow, (user_id, item_id))
+            return _review(row) if row is not None else None
+
+    def save_review(self, review: Review) -> None:
+        """Insert or replace the review state of (user, item)."""
+        values = {
+            "box": review.box,
+            "due_at": review.due_at,
+            "last_correct": review.last_correct,
+            "reviewed_at": review.reviewed_at,
+        }
+        stmt = (
+            self._upsert(ReviewRow)
+            .values(user_id=review.user_id, item_id=review.item_id, **values)
+            .on_conflict_do_update(index_elements=["user_id", "item_id"], set_=values)
+        )
+        with self._transaction() as db:
+            db.execute(stmt)
+
+    def reviews(self, user_id: int) -> list[Review]:
+        """Return all the member's review states, soonest due first."""
+        stmt = (
+            select(ReviewRow)
+            .where(ReviewRow.user_id == user_id)
+            .order_by(ReviewRow.due_at, ReviewRow.item_id)
+        )
+        with self._transaction() as db:
+            return [_review(row) for row in db.scalars(stmt)]
