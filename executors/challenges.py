@@ -73,28 +73,44 @@ class Challenge:
             return f"{self.param_names[index]} (argument {index})"
         return f"argument {index}"
 
+    # The request's cases, prepared once at build time: inputs (with requires_grad set on the
+    # arguments a gradient check differentiates) and upstream gradients. Never a reference.
+    request_cases: tuple[Mapping[str, Any], ...] = ()
+
     def request_payload(self, code: str) -> dict[str, Any]:
         """Return the harness request for ``code`` as plain values (inputs only, no references)."""
-        grad = self.checks.grad
-        cases = []
-        for case in self.cases:
-            cases.append(
-                {
-                    "args": list(case.args),
-                    "kwargs": dict(case.kwargs),
-                    "grad": (
-                        {"wrt": list(grad.wrt), "upstream": case.upstream}
-                        if grad is not None and case.upstream is not None
-                        else None
-                    ),
-                    "check_inputs": self.checks.inputs_unmodified,
-                }
-            )
-        return {"code": code, "entrypoint": self.entrypoint, "device": self.device, "cases": cases}
+        return {
+            "code": code,
+            "entrypoint": self.entrypoint,
+            "device": self.device,
+            "cases": [dict(case) for case in self.request_cases],
+        }
 
     def request(self, code: str) -> bytes:
         """Return the wire-encoded harness request for ``code``."""
+        # Encoding per run costs well under a millisecond for bank-sized inputs; the expensive
+        # part (generator, reference, gradients) is what the cache keeps.
         return wire.encode(self.request_payload(code))
+
+
+def _request_case(case: Case, checks: Checks) -> Mapping[str, Any]:
+    grad = checks.grad
+    args = list(case.args)
+    wire_grad = None
+    if grad is not None and case.upstream is not None:
+        for i in grad.wrt:
+            # The harness rebuilds tensors with the flags they were sent with: the arguments
+            # under test must arrive as leaves that require grad so their .grad gets filled.
+            args[i] = case.args[i].detach().clone().requires_grad_(True)
+        wire_grad = {"wrt": list(grad.wrt), "upstream": case.upstream}
+    return MappingProxyType(
+        {
+            "args": args,
+            "kwargs": dict(case.kwargs),
+            "grad": wire_grad,
+            "check_inputs": checks.inputs_unmodified,
+        }
+    )
 
 
 def clone_value(value: Any) -> Any:
@@ -242,6 +258,7 @@ def build_challenge(item: CodeItem) -> Challenge:
         requires=tuple(spec.requires),
         timeout_s=spec.timeout_s,
         memory_mb=spec.memory_mb,
+        request_cases=tuple(_request_case(case, spec.checks) for case in cases),
     )
 
 

@@ -31,8 +31,9 @@ class Grade:
     passed_tests: int
     total_tests: int
     message: str
-    # False when the stream stopped before every test reported (a crash or a kill).
-    complete: bool = True
+    # False when the stream stopped before every test reported (a crash or a kill) and nothing
+    # before that point explains the outcome; the caller then says why the run ended.
+    final: bool = True
 
 
 class _Malformed(Exception):
@@ -54,6 +55,10 @@ def describe_error(error: Any) -> tuple[str, bool]:
         raise _Malformed("error fields have the wrong types")
     kind = clip(kind, 80)
     text = f"{kind}: {clip(message)}" if message.strip() else kind
+    line = error.get("line")
+    # SyntaxError messages already name the line; others get it from the harness's traceback.
+    if type(line) is int and f"line {line}" not in text:
+        text += f" (line {line})"
     return text, memory
 
 
@@ -366,7 +371,7 @@ def grade_records(challenge: Challenge, records: Sequence[Any]) -> Grade:
     """Grade the decoded result stream: the load record, then one record per hidden test."""
     total = challenge.total
     if not records:
-        return Grade(Status.ERROR, 0, total, "your code stopped before it was loaded", False)
+        return Grade(Status.ERROR, 0, total, "your code stopped before it was loaded", final=False)
     try:
         return _grade(challenge, records)
     except _Malformed as exc:
@@ -395,10 +400,9 @@ def _grade(challenge: Challenge, records: Sequence[Any]) -> Grade:
             passed += 1
         elif first is None:
             first = (outcome[0], f"test {index + 1} of {total}: {outcome[1]}")
-    complete = len(cases) == total
     if first is not None:
-        return Grade(first[0], passed, total, first[1], complete)
-    if not complete:
+        return Grade(first[0], passed, total, first[1])
+    if len(cases) < total:
         where = f"test {len(cases) + 1} of {total}"
-        return Grade(Status.ERROR, passed, total, f"your code stopped during {where}", False)
+        return Grade(Status.ERROR, passed, total, f"your code stopped during {where}", final=False)
     return Grade(Status.PASSED, passed, total, "")
