@@ -32,7 +32,9 @@ def fold(text: str) -> str:
     folded = _PREFIXES.sub("", folded)
     folded = _CALL_SUFFIX.sub("", folded)
     folded = folded.strip(_EDGE_PUNCT)
-    folded = re.sub(r"[\s_\-]+", " ", folded)
+    # Separators inside a name are spelling ("no_grad", "no-grad", "no grad"); a trailing
+    # underscore is meaning: it marks PyTorch's in-place variant ("detach_" is not "detach").
+    folded = re.sub(r"(?<=\w)[\s_\-]+(?=\w)", " ", folded)
     return folded.strip()
 
 

@@ -1,0 +1,234 @@
+"""The terminal channel: read commands from a stream, call the core, print what a channel sees.
+
+It reads stdin line by line, so a script can pipe commands into `torchquiz console`.
+"""
+
+from __future__ import annotations
+
+import logging
+import shlex
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from typing import TextIO
+
+from bot.adapters.console.render import render
+from bot.core.app import Quiz
+from bot.core.messages import Audience, Message, Tone
+from bot.core.models import Actor, AnswerMode, ChannelDefaults, ChannelSettings
+
+log = logging.getLogger(__name__)
+
+PLATFORM = "console"
+CODE_END = "/end"
+HELP = """\
+Commands (this terminal stands in for a team channel):
+  /today                 show today's question (posted at start, as the scheduler would)
+  /answer TEXT           answer today's question: a letter (A-F) or a short text
+  /code                  answer today's code question: type the code, end with a line /end
+  /reveal                close today's round now and reveal the answer (admin)
+  /explain TOPIC         a concept card, e.g. /explain detach or /explain view vs reshape
+  /quiz [TOPIC]          a private, unscored practice question
+  /practice ANSWER       answer your practice question (/practice alone: code until /end)
+  /leaderboard [week|all]
+  /stats                 your points, streaks and mastery by topic
+  /setup [key=value ...] show or change the channel settings, e.g. /setup lang=zh-CN time=09:30
+  /as NAME               play as someone else (several people in one terminal)
+  /help                  this list
+  /quit                  leave"""
+
+
+@dataclass
+class ConsoleState:
+    """Who is typing and in which channel."""
+
+    channel: ChannelSettings
+    user_name: str
+
+
+class ConsoleChannel:
+    """Drive the quiz core from a terminal; every command is one core call and one render."""
+
+    def __init__(self, quiz: Quiz, out: TextIO, *, channel_name: str = "general",
+                 user_name: str = "you", code_problem: str = "",
+                 defaults: ChannelDefaults | None = None) -> None:
+        self.quiz = quiz
+        self.out = out
+        self.code_problem = code_problem
+        channel = quiz.rounds.channel(PLATFORM, channel_name, "local",
+                                      defaults or ChannelDefaults(name=channel_name))
+        self.state = ConsoleState(channel, user_name)
+
+    # -------------------------------------------------------------- plumbing
+    def _actor(self) -> Actor:
+        name = self.state.user_name
+        member = self.quiz.rounds.member(PLATFORM, name.casefold(), name)
+        # Whoever sits at the terminal owns the console workspace, so they are its admin.
+        return Actor(member, is_admin=True)
+
+    def show(self, message: Message) -> None:
+        """Print a message the way the channel would show it."""
+        text = render(message, channel=self.state.channel.name or self.state.channel.external_id,
+                      user=self.state.user_name)
+        print(text + "\n", file=self.out, flush=True)
+
+    def say(self, text: str, tone: Tone = Tone.INFO) -> None:
+        """Print a short private reply."""
+        self.show(Message(body=text, tone=tone))
+
+    def _refresh_channel(self) -> ChannelSettings:
+        self.state.channel = self.quiz.rounds.get_channel(self.state.channel.id)
+        return self.state.channel
+
+    # -------------------------------------------------------------- the loop
+    def start(self) -> None:
+        """Greet, post today's question if it is not out yet, and reveal finished rounds."""
+        print("torchquiz console: type /help for commands, /quit to leave.", file=self.out)
+        if self.code_problem:
+            print(f"(code answers cannot be graded here: {self.code_problem})", file=self.out)
+        print(file=self.out, flush=True)
+        self.tick()
+
+    def tick(self) -> None:
+        """Do what the scheduler would have done by now: reveal due rounds, post today's."""
+        for reveal in self.quiz.rounds.close_due_rounds():
+            if reveal.channel.id == self.state.channel.id:
+                self.show(reveal.message)
+        post = self.quiz.rounds.post_round(self.state.channel.id)
+        if post is not None:
+            self.quiz.rounds.round_posted(post.round.id, f"console:{post.round.id}")
+            self.show(post.message)
+
+    def run(self, lines: Iterator[str]) -> None:
+        """Run commands until /quit or the end of input."""
+        self.start()
+        for raw in lines:
+            line = raw.rstrip("\r\n")
+            if not line.strip():
+                continue
+            try:
+                if not self.handle(line, lines):
+                    break
+            except Exception:
+                log.exception("console command failed channel=%s user=%s",
+                              self.state.channel.id, self.state.user_name)
+                self.say("Sorry, something went wrong on our side; nothing was recorded.",
+                         Tone.ERROR)
+
+    def handle(self, line: str, lines: Iterator[str]) -> bool:
+        """Handle one command line; return False to stop."""
+        self.tick()
+        command, _, rest = line.strip().partition(" ")
+        rest = rest.strip()
+        command = command.lower()
+        if not command.startswith("/"):
+            self.say("Commands start with '/'. To answer, use /answer TEXT; /help lists all.",
+                     Tone.WARNING)
+            return True
+        handler = self._handlers().get(command)
+        if handler is None:
+            self.say(f"Unknown command {command[:40]!r}. Type /help for the list.", Tone.WARNING)
+            return True
+        if command == "/quit":
+            return False
+        handler(rest, lines)
+        return True
+
+    def _handlers(self) -> dict[str, Callable[[str, Iterator[str]], None]]:
+        return {
+            "/help": self._help,
+            "/quit": self._help,  # never called: the loop stops before dispatching /quit
+            "/today": self._today,
+            "/answer": self._answer,
+            "/code": self._code,
+            "/reveal": self._reveal,
+            "/explain": self._explain,
+            "/quiz": self._quiz,
+            "/practice": self._practice,
+            "/leaderboard": self._leaderboard,
+            "/stats": self._stats,
+            "/setup": self._setup,
+            "/as": self._as,
+        }
+
+    # -------------------------------------------------------------- commands
+    def _help(self, rest: str, lines: Iterator[str]) -> None:
+        print(HELP + "\n", file=self.out, flush=True)
+
+    def _locale(self) -> str:
+        return self.state.channel.locale
+
+    def _today(self, rest: str, lines: Iterator[str]) -> None:
+        rnd = self.quiz.rounds.store.latest_round(self.state.channel.id)
+        if rnd is None:
+            self.say("No question has been posted in this channel yet.", Tone.WARNING)
+            return
+        self.show(self.quiz.rounds.round_message(rnd))
+
+    def _answer(self, rest: str, lines: Iterator[str], mode: AnswerMode = AnswerMode.TEXT) -> None:
+        outcome = self.quiz.rounds.submit_answer(self.state.channel.id, self._actor(), rest, mode)
+        self.show(outcome.reply)
+        if outcome.tally:
+            self.show(Message(body=outcome.tally, audience=Audience.CHANNEL))
+
+    def _read_code(self, lines: Iterator[str]) -> str:
+        print(f"(type your code; finish with a line {CODE_END})", file=self.out, flush=True)
+        body: list[str] = []
+        for raw in lines:
+            if raw.rstrip("\r\n").strip() == CODE_END:
+                break
+            body.append(raw.rstrip("\r\n"))
+        return "\n".join(body) + "\n"
+
+    def _code(self, rest: str, lines: Iterator[str]) -> None:
+        code = self._read_code(lines)
+        self._answer(code, lines, AnswerMode.CODE)
+
+    def _reveal(self, rest: str, lines: Iterator[str]) -> None:
+        result = self.quiz.rounds.reveal_now(self.state.channel.id, self._actor())
+        self.show(result if isinstance(result, Message) else result.message)
+
+    def _explain(self, rest: str, lines: Iterator[str]) -> None:
+        self.show(self.quiz.explain.explain(rest, self._locale()))
+
+    def _quiz(self, rest: str, lines: Iterator[str]) -> None:
+        self.show(self.quiz.practice.start(self._actor().member, rest or None, self._locale()))
+
+    def _practice(self, rest: str, lines: Iterator[str]) -> None:
+        member = self._actor().member
+        if rest:
+            self.show(self.quiz.practice.answer(member, rest, self._locale()))
+            return
+        code = self._read_code(lines)
+        self.show(self.quiz.practice.answer(member, code, self._locale(), AnswerMode.CODE))
+
+    def _leaderboard(self, rest: str, lines: Iterator[str]) -> None:
+        period = rest.lower() or "week"
+        self.show(self.quiz.board.leaderboard(self._refresh_channel(), period, self._locale()))
+
+    def _stats(self, rest: str, lines: Iterator[str]) -> None:
+        member = self._actor().member
+        self.show(self.quiz.board.stats_message(self._refresh_channel(), member, self._locale()))
+
+    def _setup(self, rest: str, lines: Iterator[str]) -> None:
+        try:
+            words = shlex.split(rest)
+        except ValueError as exc:
+            self.say(f"Could not read that: {exc}.", Tone.WARNING)
+            return
+        changes: dict[str, str] = {}
+        for word in words:
+            key, sep, value = word.partition("=")
+            if not sep:
+                self.say(f"Settings are key=value; got {word[:40]!r}.", Tone.WARNING)
+                return
+            changes[key.lower()] = value
+        self.show(self.quiz.setup.apply(self._refresh_channel(), self._actor(), changes))
+        self._refresh_channel()
+
+    def _as(self, rest: str, lines: Iterator[str]) -> None:
+        name = " ".join(rest.split())[:40]
+        if not name or not name.isprintable():
+            self.say("Usage: /as NAME", Tone.WARNING)
+            return
+        self.state.user_name = name
+        self.say(f"You are now {name}.")

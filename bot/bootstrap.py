@@ -1,0 +1,97 @@
+"""The composition root: the one place that creates engines, stores, executors and the core."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from bot.core.app import Quiz, build_quiz
+from bot.core.clock import SystemClock
+from bot.core.models import ChannelSettings
+from bot.core.ports import Clock, Executor
+from bot.settings import Settings
+from content.loader import BANK_ROOT, Bank, load_bank
+from db.engine import default_url, make_engine
+from db.migrate import upgrade
+from db.store import SqlStore
+
+log = logging.getLogger(__name__)
+
+
+@dataclass
+class App:
+    """Everything a front end needs, plus what must be closed when it stops."""
+
+    quiz: Quiz
+    bank: Bank
+    settings: Settings
+    executor: Executor | None
+    executor_problem: str  # why code cannot be graded, when executor is None
+    _closers: list[Callable[[], Any]] = field(default_factory=list)
+
+    def close(self) -> None:
+        """Release the executor's warm process and the database connections."""
+        for closer in reversed(self._closers):
+            try:
+                closer()
+            except Exception:
+                log.exception("error while shutting down")
+        self._closers.clear()
+
+
+def database_url(settings: Settings) -> str:
+    """Return the configured database URL, or the embedded SQLite default."""
+    return settings.database_url or default_url(settings.data_dir.resolve())
+
+
+def load_content(settings: Settings) -> Bank:
+    """Load the bank from the configured folder, or the one shipped with the package."""
+    return load_bank(settings.content_dir or BANK_ROOT)
+
+
+def build_executor(
+    settings: Settings, bank: Bank
+) -> tuple[Executor | None, str, Callable[[], Any]]:
+    """Start the sandboxed executor, or say why code cannot be graded on this machine."""
+    if settings.executor == "none":
+        return None, "the executor is switched off (TORCHQUIZ_EXECUTOR=none)", lambda: None
+    try:
+        # Imported here: the bot runs without torch; only grading needs it.
+        from executors.local import LocalExecutor
+        from executors.zygote import SandboxUnavailable, Zygote
+    except ImportError as exc:
+        return None, f"the executor extra is not installed ({exc.name})", lambda: None
+    zygote = Zygote(insecure=settings.insecure_no_sandbox)
+    try:
+        zygote.start()
+    except SandboxUnavailable as exc:
+        return None, str(exc), lambda: None
+    executor = LocalExecutor(bank, zygote)
+    return executor, "", executor.close
+
+
+def build_app(
+    settings: Settings | None = None,
+    *,
+    clock: Clock | None = None,
+    executor: Executor | None = None,
+    migrate: bool = True,
+    on_settings_changed: Callable[[ChannelSettings], None] | None = None,
+) -> App:
+    """Wire the whole bot from settings; tests pass their own clock or executor."""
+    settings = settings or Settings()
+    bank = load_content(settings)
+    url = database_url(settings)
+    if migrate:
+        upgrade(url)
+    engine = make_engine(url)
+    closers: list[Callable[[], Any]] = [engine.dispose]
+    problem = ""
+    if executor is None:
+        executor, problem, close_executor = build_executor(settings, bank)
+        closers.append(close_executor)
+    quiz = build_quiz(SqlStore(engine), bank, clock or SystemClock(), executor,
+                      on_settings_changed)
+    return App(quiz, bank, settings, executor, problem, closers)

@@ -1,0 +1,166 @@
+"""The `torchquiz` command: console, content, db, exec and bench."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import logging
+import sys
+from collections.abc import Sequence
+from typing import Any
+
+from bot.settings import Settings
+from content.loader import Bank, ContentError, Question
+from content.schema import CodeItem, ExplainCard
+
+log = logging.getLogger(__name__)
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="torchquiz", description=__doc__)
+    commands = parser.add_subparsers(dest="command", required=True)
+
+    console = commands.add_parser("console", help="play in this terminal (reads stdin)")
+    console.add_argument("--as", dest="user", default="you", help="your name in the channel")
+    console.add_argument("--channel", default="general", help="the channel to play in")
+    console.add_argument("--lang", choices=("en", "zh-CN"), help="language of a new channel")
+    console.add_argument("--tz", help="time zone of a new channel, e.g. Asia/Shanghai")
+
+    content = commands.add_parser("content", help="inspect and validate the question bank")
+    content_commands = content.add_subparsers(dest="content_command", required=True)
+    listing = content_commands.add_parser("list", help="list questions and explain cards")
+    listing.add_argument("--json", action="store_true", help="one JSON array (the contract)")
+    show = content_commands.add_parser("show", help="show one item, reference solution included")
+    show.add_argument("item_id")
+    show.add_argument("--json", action="store_true")
+    content_commands.add_parser("validate", help="check every file; list all problems")
+
+    database = commands.add_parser("db", help="database maintenance")
+    db_commands = database.add_subparsers(dest="db_command", required=True)
+    db_commands.add_parser("upgrade", help="apply the Alembic migrations")
+
+    commands.add_parser("exec", help="grade code files against a challenge", add_help=False)
+    commands.add_parser("bench", help="run a benchmark, e.g. `bench executor`", add_help=False)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command line; return the process exit status."""
+    args_list = list(sys.argv[1:] if argv is None else argv)
+    settings = Settings()
+    logging.basicConfig(level=settings.log_level.upper(),
+                        format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    # exec and bench own their flags (they live in the executor package, which needs torch).
+    if args_list[:1] == ["exec"]:
+        from executors.cli import main as exec_main
+
+        return exec_main(args_list[1:])
+    if args_list[:1] == ["bench"]:
+        return _bench(args_list[1:])
+    args = _parser().parse_args(args_list)
+    if args.command == "console":
+        return _console(settings, args)
+    if args.command == "content":
+        return _content(settings, args)
+    if args.command == "db":
+        from bot.bootstrap import database_url
+        from db.migrate import upgrade
+
+        upgrade(database_url(settings))
+        print("database is up to date")
+        return 0
+    return 2
+
+
+def _bench(argv: list[str]) -> int:
+    if argv[:1] != ["executor"]:
+        print("usage: torchquiz bench executor [--n N] [--burst N]", file=sys.stderr)
+        return 2
+    from executors.bench import main as bench_main
+
+    return bench_main(argv[1:])
+
+
+def _console(settings: Settings, args: argparse.Namespace) -> int:
+    from bot.adapters.console.channel import ConsoleChannel
+    from bot.bootstrap import build_app
+    from bot.core.models import ChannelDefaults
+
+    app = build_app(settings)
+    try:
+        defaults = ChannelDefaults(name=args.channel, locale=args.lang or "en",
+                                   timezone=args.tz or "UTC")
+        channel = ConsoleChannel(app.quiz, sys.stdout, channel_name=args.channel,
+                                 user_name=args.user, code_problem=app.executor_problem,
+                                 defaults=defaults)
+        channel.run(iter(sys.stdin))
+    except KeyboardInterrupt:
+        pass
+    finally:
+        app.close()
+    return 0
+
+
+def _load(settings: Settings) -> Bank | None:
+    from bot.bootstrap import load_content
+
+    try:
+        return load_content(settings)
+    except ContentError as exc:
+        for problem in exc.problems:
+            print(problem, file=sys.stderr)
+        print(f"{len(exc.problems)} problem(s) in the question bank", file=sys.stderr)
+        return None
+
+
+def listing_entry(entry: Question | ExplainCard) -> dict[str, Any]:
+    """Return the `content list --json` object for one item or card (a documented contract)."""
+    if isinstance(entry, ExplainCard):
+        return {"id": entry.id, "kind": "explain", "topic": entry.topic, "difficulty": None,
+                "locales": ["en", "zh-CN"], "seed_refs": list(entry.seed_refs)}
+    data: dict[str, Any] = {
+        "id": entry.id, "kind": entry.kind, "topic": entry.topic, "topics": list(entry.topics),
+        "difficulty": entry.difficulty, "locales": ["en", "zh-CN"],
+        "seed_refs": list(entry.seed_refs), "version": entry.version,
+    }
+    if isinstance(entry, CodeItem):
+        data["entrypoint"] = entry.code.entrypoint
+        data["requires"] = list(entry.code.requires)
+    return data
+
+
+def _content(settings: Settings, args: argparse.Namespace) -> int:
+    bank = _load(settings)
+    if bank is None:
+        return 1
+    if args.content_command == "validate":
+        print(f"ok: {len(bank.questions)} questions, {len(bank.cards)} explain cards")
+        return 0
+    if args.content_command == "list":
+        entries = [listing_entry(e) for e in bank.all_entries()]
+        if args.json:
+            print(json.dumps(entries, ensure_ascii=False, indent=2))
+        else:
+            for e in entries:
+                print(f"{e['id']:<36} {e['kind']:<8} {e['topic']:<22} {e['difficulty'] or '-'}")
+        return 0
+    entry: Question | ExplainCard | None = bank.questions.get(args.item_id) or bank.cards.get(
+        args.item_id
+    )
+    if entry is None:
+        print(f"no item or card with id {args.item_id!r}", file=sys.stderr)
+        return 1
+    data = entry.model_dump(mode="json", by_alias=True)
+    if isinstance(entry, CodeItem):
+        data["solution"] = entry.code.solution  # the contract names it at the top level
+    if args.json:
+        print(json.dumps(data, ensure_ascii=False, indent=2))
+    else:
+        import yaml
+
+        print(yaml.safe_dump(data, allow_unicode=True, sort_keys=False))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,24 @@
+#!/usr/bin/env bash
+# Install the Debian packages torchquiz needs when they are missing (CI and these machines run
+# as root; elsewhere, print the apt-get line to run).
+#   scripts/system-deps.sh             what the sandbox needs (libseccomp)
+#   scripts/system-deps.sh --postgres  also a PostgreSQL server for the test suite
+set -euo pipefail
+
+missing=()
+ldconfig -p 2>/dev/null | grep -q 'libseccomp\.so\.2' || missing+=(libseccomp2)
+if [[ "${1:-}" == "--postgres" ]]; then
+  if ! command -v initdb >/dev/null && ! compgen -G '/usr/lib/postgresql/*/bin/initdb' >/dev/null; then
+    missing+=(postgresql)
+  fi
+fi
+((${#missing[@]} == 0)) && exit 0
+
+if [[ $(id -u) -ne 0 ]]; then
+  echo "missing Debian packages: ${missing[*]}; run: sudo apt-get install -y ${missing[*]}" >&2
+  exit 1
+fi
+echo "installing Debian packages: ${missing[*]}"
+export DEBIAN_FRONTEND=noninteractive
+apt-get update -qq
+apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null

@@ -1,0 +1,217 @@
+"""The daily loop on a real database: claim, post, answer, tally, close, reveal."""
+
+import datetime as dt
+
+from bot.core.app import build_quiz
+from bot.core.messages import Audience
+from bot.core.models import Actor, AnswerMode
+from tests.core.conftest import FakeVerdict, only
+
+
+def post(quiz, channel):
+    posted = quiz.rounds.post_round(channel.id)
+    assert posted is not None
+    return posted
+
+
+def test_round_is_posted_once_per_local_day(quiz, channel):
+    first = post(quiz, channel)
+    assert first.message.audience is Audience.CHANNEL
+    assert quiz.rounds.post_round(channel.id) is None
+
+
+def test_second_replica_on_the_same_database_cannot_post_the_same_day(
+    quiz, channel, store, bank, clock, executor
+):
+    post(quiz, channel)
+    replica = build_quiz(store, bank, clock, executor)
+    assert replica.rounds.post_round(channel.id) is None
+
+
+def test_next_local_day_gets_a_different_question(quiz, channel, clock):
+    first = post(quiz, channel)
+    clock.advance(days=1)
+    second = post(quiz, channel)
+    assert second.round.local_date == first.round.local_date + dt.timedelta(days=1)
+    assert second.round.item_id != first.round.item_id
+
+
+def test_local_date_follows_the_channel_time_zone(quiz, channel, clock):
+    clock.set(dt.datetime(2026, 3, 2, 23, 30, tzinfo=dt.UTC))  # already Tuesday in Berlin
+    assert post(quiz, channel).round.local_date == dt.date(2026, 3, 3)
+
+
+def test_choice_post_has_one_button_per_option(quiz, channel):
+    channel = only(quiz, channel, "t.choice-view")
+    message = post(quiz, channel).message
+    assert [b.label for b in message.buttons] == ["A", "B", "C"]
+    assert "reshape" in message.body
+
+
+def test_correct_first_try_earns_base_plus_bonus_and_updates_the_tally(quiz, channel, alice):
+    channel = only(quiz, channel, "t.choice-view")
+    post(quiz, channel)
+    outcome = quiz.rounds.submit_answer(channel.id, alice, "B")
+    assert outcome.recorded
+    assert "+15" in outcome.reply.body
+    assert outcome.reply.audience is Audience.PRIVATE
+    assert outcome.tally == "1 solved · 1 answered"
+
+
+def test_wrong_choice_is_final_and_explains_why_that_option_is_wrong(quiz, channel, alice):
+    channel = only(quiz, channel, "t.choice-view")
+    post(quiz, channel)
+    outcome = quiz.rounds.submit_answer(channel.id, alice, "A")
+    assert outcome.recorded
+    assert "view never copies" in outcome.reply.body
+    again = quiz.rounds.submit_answer(channel.id, alice, "B")
+    assert not again.recorded and "used all your tries" in again.reply.body
+
+
+def test_button_answer_names_its_round(quiz, channel, alice):
+    channel = only(quiz, channel, "t.choice-view")
+    rnd = post(quiz, channel).round
+    outcome = quiz.rounds.submit_answer(channel.id, alice, "B", AnswerMode.BUTTON, rnd.id)
+    assert outcome.recorded and outcome.round_id == rnd.id
+
+
+def test_second_answer_after_a_correct_one_is_not_recorded(quiz, channel, alice, store):
+    channel = only(quiz, channel, "t.text-detach")
+    rnd = post(quiz, channel).round
+    assert quiz.rounds.submit_answer(channel.id, alice, "detach").recorded
+    again = quiz.rounds.submit_answer(channel.id, alice, "detach")
+    assert not again.recorded and "already solved" in again.reply.body
+    assert len(store.answers_for(rnd.id, alice.member.id)) == 1
+
+
+def test_text_allows_three_tries_with_decreasing_points(quiz, channel, alice):
+    channel = only(quiz, channel, "t.text-detach")
+    post(quiz, channel)
+    first = quiz.rounds.submit_answer(channel.id, alice, "clone")
+    assert "2 tries left" in first.reply.body
+    second = quiz.rounds.submit_answer(channel.id, alice, "detatch")
+    assert "+17" in second.reply.body and "typo" in second.reply.body
+
+
+def test_unreadable_choice_uses_no_try(quiz, channel, alice, store):
+    channel = only(quiz, channel, "t.choice-view")
+    rnd = post(quiz, channel).round
+    outcome = quiz.rounds.submit_answer(channel.id, alice, "Z")
+    assert not outcome.recorded and "A, B, C" in outcome.reply.body
+    assert store.answers_for(rnd.id, alice.member.id) == []
+
+
+def test_bad_inputs_get_a_short_reply_and_record_nothing(quiz, channel, alice, store):
+    channel = only(quiz, channel, "t.text-detach")
+    rnd = post(quiz, channel).round
+    for response, reason in [("", "empty"), ("   ", "empty"), ("x" * 100_000, "too long"),
+                             ("det\x00ach", "control characters"), ("a\x1b[31mb", "control")]:
+        outcome = quiz.rounds.submit_answer(channel.id, alice, response)
+        assert not outcome.recorded
+        assert reason in outcome.reply.body
+        assert len(outcome.reply.body) < 120
+    assert store.answers_for(rnd.id, alice.member.id) == []
+
+
+def test_answer_without_a_round_says_so(quiz, channel, alice):
+    assert "no open question" in quiz.rounds.submit_answer(channel.id, alice, "B").reply.body
+
+
+def test_answer_after_the_round_closed_is_refused(quiz, channel, alice, clock):
+    channel = only(quiz, channel, "t.text-detach")
+    post(quiz, channel)
+    clock.advance(hours=23, minutes=1)
+    outcome = quiz.rounds.submit_answer(channel.id, alice, "detach")
+    assert not outcome.recorded and "closed" in outcome.reply.body
+
+
+def test_due_round_is_revealed_exactly_once_even_with_two_replicas(
+    quiz, channel, clock, store, bank, executor
+):
+    channel = only(quiz, channel, "t.choice-view")
+    post(quiz, channel)
+    clock.advance(hours=24)
+    replica = build_quiz(store, bank, clock, executor)
+    reveals = quiz.rounds.close_due_rounds() + replica.rounds.close_due_rounds()
+    assert len(reveals) == 1
+    message = reveals[0].message
+    assert message.audience is Audience.THREAD
+    assert "B. reshape" in message.body and "view never copies" in message.body
+
+
+def test_admin_can_reveal_early_but_a_member_cannot(quiz, channel, alice):
+    channel = only(quiz, channel, "t.choice-view")
+    post(quiz, channel)
+    refused = quiz.rounds.reveal_now(channel.id, alice)
+    assert "Only admins" in refused.body
+    admin = Actor(alice.member, is_admin=True)
+    reveal = quiz.rounds.reveal_now(channel.id, admin)
+    assert "reshape" in reveal.message.body
+    assert "closed" in quiz.rounds.submit_answer(channel.id, alice, "B").reply.body
+
+
+def test_reply_uses_the_members_language_when_known(quiz, channel, alice):
+    channel = only(quiz, channel, "t.choice-view")
+    post(quiz, channel)
+    actor = Actor(alice.member, locale="zh-CN")
+    assert "答对了" in quiz.rounds.submit_answer(channel.id, actor, "B").reply.body
+
+
+def test_code_answer_goes_through_the_executor_and_scores(quiz, channel, alice, executor):
+    channel = only(quiz, channel, "t.code-double")
+    post(quiz, channel)
+    outcome = quiz.rounds.submit_answer(channel.id, alice, "def double(x):\n    return x * 2\n",
+                                        AnswerMode.CODE)
+    assert executor.runs == [("t.code-double", "def double(x):\n    return x * 2\n")]
+    assert outcome.recorded and "+25" in outcome.reply.body
+
+
+def test_failed_code_answer_shows_the_first_failing_test(quiz, channel, alice, executor):
+    channel = only(quiz, channel, "t.code-double")
+    post(quiz, channel)
+    executor.verdict = FakeVerdict("failed", 0, 3, "test 1 of 3: shape mismatch", "hi\n")
+    outcome = quiz.rounds.submit_answer(channel.id, alice, "def double(x): return x",
+                                        AnswerMode.CODE)
+    assert outcome.recorded
+    assert "0/3" in outcome.reply.body and "shape mismatch" in outcome.reply.body
+    assert outcome.reply.code == "hi\n"
+
+
+def test_rejected_code_uses_no_try(quiz, channel, alice, executor, store):
+    channel = only(quiz, channel, "t.code-double")
+    rnd = post(quiz, channel).round
+    executor.verdict = FakeVerdict("rejected", 0, 0, "the code contains a NUL byte.")
+    outcome = quiz.rounds.submit_answer(channel.id, alice, "x = 1", AnswerMode.CODE)
+    assert not outcome.recorded and "NUL" in outcome.reply.body
+    assert store.answers_for(rnd.id, alice.member.id) == []
+
+
+def test_executor_crash_is_an_apology_and_records_nothing(quiz, channel, alice, executor, store):
+    channel = only(quiz, channel, "t.code-double")
+    rnd = post(quiz, channel).round
+    executor.fail_with = RuntimeError("zygote died")
+    outcome = quiz.rounds.submit_answer(channel.id, alice, "x = 1", AnswerMode.CODE)
+    assert not outcome.recorded and "Sorry" in outcome.reply.body
+    assert store.answers_for(rnd.id, alice.member.id) == []
+
+
+def test_without_an_executor_code_questions_are_not_posted(store, bank, clock, channel):
+    quiz = build_quiz(store, bank, clock, executor=None)
+    assert "t.code-double" not in quiz.rounds.eligible_items(channel)
+
+
+def test_without_an_executor_a_code_round_says_grading_is_unavailable(
+    quiz, channel, alice, store, bank, clock
+):
+    channel = only(quiz, channel, "t.code-double")
+    post(quiz, channel)
+    no_exec = build_quiz(store, bank, clock, executor=None)
+    outcome = no_exec.rounds.submit_answer(channel.id, alice, "x = 1", AnswerMode.CODE)
+    assert not outcome.recorded and "not available" in outcome.reply.body
+
+
+def test_text_answer_to_a_choice_button_round_must_not_be_code(quiz, channel, alice):
+    channel = only(quiz, channel, "t.choice-view")
+    post(quiz, channel)
+    outcome = quiz.rounds.submit_answer(channel.id, alice, "def f(): pass", AnswerMode.CODE)
+    assert not outcome.recorded and "not code" in outcome.reply.body
