@@ -1,0 +1,174 @@
+"""Create, watch, kill and remove the per-run cgroups (v1 memory+pids, or v2)."""
+
+from __future__ import annotations
+
+import contextlib
+import errno
+import logging
+import os
+import signal
+import time
+from dataclasses import dataclass
+
+from executors.limits import Limits
+
+log = logging.getLogger(__name__)
+
+CGROUP_ROOT = "/sys/fs/cgroup"
+# The forked warm image dirties some shared pages (reference counts); those copies are
+# charged to the run. Headroom keeps a trivial run far from the limit.
+COW_HEADROOM_BYTES = 64 * 1024 * 1024
+
+
+def _write(path: str, value: str) -> None:
+    with open(path, "w") as f:
+        f.write(value)
+
+
+def _read(path: str) -> str:
+    try:
+        with open(path) as f:
+            return f.read()
+    except OSError:
+        return ""
+
+
+@dataclass(frozen=True)
+class RunCgroup:
+    """Name the directories of one run's cgroup in every hierarchy it uses."""
+
+    version: int
+    dirs: tuple[str, ...]
+    memory_dir: str
+    pids_dir: str
+
+    def pids(self) -> set[int]:
+        """Return every pid currently in the run's cgroups."""
+        found: set[int] = set()
+        for directory in self.dirs:
+            for line in _read(os.path.join(directory, "cgroup.procs")).split():
+                with contextlib.suppress(ValueError):
+                    found.add(int(line))
+        return found
+
+    def oom_killed(self) -> bool:
+        """Say whether the kernel OOM-killed anything in this run."""
+        if self.version == 2:
+            events = _read(os.path.join(self.memory_dir, "memory.events"))
+        else:
+            events = _read(os.path.join(self.memory_dir, "memory.oom_control"))
+        for line in events.splitlines():
+            key, _, value = line.partition(" ")
+            if key in ("oom_kill", "oom") and value.strip() not in ("", "0"):
+                return True
+        return False
+
+    def hit_limit(self) -> bool:
+        """Say whether memory use ever reached the limit (v1 failcnt; v2 max events)."""
+        if self.version == 2:
+            for line in _read(os.path.join(self.memory_dir, "memory.events")).splitlines():
+                key, _, value = line.partition(" ")
+                if key == "max" and value.strip() != "0":
+                    return True
+            return False
+        return _read(os.path.join(self.memory_dir, "memory.failcnt")).strip() not in ("", "0")
+
+    def kill_all(self, *, timeout_s: float = 2.0) -> bool:
+        """SIGKILL every process in the run until none is left; return True when empty."""
+        deadline = time.monotonic() + timeout_s
+        if self.version == 2:
+            with contextlib.suppress(OSError):
+                _write(os.path.join(self.pids_dir, "cgroup.kill"), "1")
+        while True:
+            pids = self.pids()
+            if not pids:
+                return True
+            for pid in pids:
+                with contextlib.suppress(ProcessLookupError):
+                    os.kill(pid, signal.SIGKILL)
+            if time.monotonic() > deadline:
+                return False
+            time.sleep(0.002)
+
+    def remove(self, *, timeout_s: float = 2.0) -> bool:
+        """Remove the run's cgroup directories; return False if one stays busy."""
+        deadline = time.monotonic() + timeout_s
+        ok = True
+        for directory in self.dirs:
+            while True:
+                try:
+                    os.rmdir(directory)
+                    break
+                except FileNotFoundError:
+                    break
+                except OSError as exc:
+                    if exc.errno != errno.EBUSY or time.monotonic() > deadline:
+                        log.error("cgroup %s not removed: %s", directory, exc)
+                        ok = False
+                        break
+                    time.sleep(0.002)
+        return ok
+
+
+class CgroupManager:
+    """Own one parent cgroup per zygote and make a fresh child cgroup per run."""
+
+    def __init__(self, name: str) -> None:
+        self.version = 0
+        self.parents: dict[str, str] = {}
+        self.problem = ""
+        self._detect(name)
+
+    @property
+    def available(self) -> bool:
+        """Say whether per-run cgroups can be created on this machine."""
+        return self.version != 0
+
+    def _detect(self, name: str) -> None:
+        try:
+            if os.path.exists(os.path.join(CGROUP_ROOT, "cgroup.controllers")):
+                parent = os.path.join(CGROUP_ROOT, "torchquiz", name)
+                os.makedirs(parent, exist_ok=True)
+                # v2: controllers must be enabled on the way down; processes live in leaves.
+                top = os.path.join(CGROUP_ROOT, "torchquiz")
+                for directory in (CGROUP_ROOT, top, parent):
+                    with contextlib.suppress(OSError):
+                        _write(os.path.join(directory, "cgroup.subtree_control"), "+memory +pids")
+                self.parents = {"memory": parent, "pids": parent}
+                self.version = 2
+                return
+            for controller in ("memory", "pids"):
+                parent = os.path.join(CGROUP_ROOT, controller, "torchquiz", name)
+                os.makedirs(parent, exist_ok=True)
+                self.parents[controller] = parent
+            self.version = 1
+        except OSError as exc:
+            self.problem = f"cgroups not writable: {exc}"
+            self.parents = {}
+
+    def create(self, run_id: str, limits: Limits) -> RunCgroup:
+        """Make the run's cgroups with memory and pids limits set."""
+        memory_limit = str(limits.memory_bytes + COW_HEADROOM_BYTES)
+        if self.version == 2:
+            directory = os.path.join(self.parents["memory"], run_id)
+            os.mkdir(directory)
+            _write(os.path.join(directory, "memory.max"), memory_limit)
+            with contextlib.suppress(OSError):
+                _write(os.path.join(directory, "memory.swap.max"), "0")
+            _write(os.path.join(directory, "pids.max"), str(limits.pids))
+            return RunCgroup(2, (directory,), directory, directory)
+        memory_dir = os.path.join(self.parents["memory"], run_id)
+        pids_dir = os.path.join(self.parents["pids"], run_id)
+        os.mkdir(memory_dir)
+        os.mkdir(pids_dir)
+        _write(os.path.join(memory_dir, "memory.limit_in_bytes"), memory_limit)
+        with contextlib.suppress(OSError):  # absent without swap accounting
+            _write(os.path.join(memory_dir, "memory.memsw.limit_in_bytes"), memory_limit)
+        _write(os.path.join(pids_dir, "pids.max"), str(limits.pids))
+        return RunCgroup(1, (memory_dir, pids_dir), memory_dir, pids_dir)
+
+    def close(self) -> None:
+        """Remove the zygote's parent cgroups (their runs must be gone already)."""
+        for parent in set(self.parents.values()):
+            with contextlib.suppress(OSError):
+                os.rmdir(parent)

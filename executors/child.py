@@ -1,0 +1,203 @@
+"""The forking side of the zygote: a pristine template process and the per-run children.
+
+The template is forked from the warm zygote right after ``import torch`` and before any
+request arrives, so a child forked from it inherits no other run's inputs or outputs (freed
+Python memory is not zeroed; a child forked from the I/O process could scan it). The
+template only receives "fork now" messages with the run's file descriptors; request bytes
+reach the child through a memfd, never through the template's memory.
+"""
+
+from __future__ import annotations
+
+import fcntl
+import json
+import os
+import signal
+import socket
+import struct
+from dataclasses import dataclass
+from typing import Any
+
+from executors import harness, sandbox
+from executors.limits import Limits
+
+# Fixed descriptor numbers in the child.
+REQUEST_FD = 3
+RESULT_FD = 4
+STATUS_FD = 5
+SETUP_FAILED = 125
+_PID = struct.Struct("<i")
+
+
+@dataclass(frozen=True)
+class ForkSpec:
+    """Say how to set up one run; travels as JSON from the I/O loop to the template."""
+
+    run_id: str
+    uid: int
+    gid: int
+    cgroups: tuple[str, ...]
+    limits: Limits
+
+    def dumps(self) -> bytes:
+        """Encode as JSON."""
+        return json.dumps(
+            {"run_id": self.run_id, "uid": self.uid, "gid": self.gid,
+             "cgroups": list(self.cgroups), "limits": self.limits.to_dict()}
+        ).encode()  # fmt: skip
+
+    @classmethod
+    def loads(cls, data: bytes) -> ForkSpec:
+        """Decode from JSON."""
+        raw = json.loads(data)
+        return cls(raw["run_id"], raw["uid"], raw["gid"], tuple(raw["cgroups"]),
+                   Limits.from_dict(raw["limits"]))  # fmt: skip
+
+
+def _status(kind: bytes, payload: bytes = b"") -> None:
+    try:
+        os.write(STATUS_FD, kind + payload)
+    except OSError:
+        pass
+
+
+def _fail(exc: BaseException) -> None:
+    message = f"{type(exc).__name__}: {exc}".encode(errors="replace")[:400]
+    _status(b"E", struct.pack("<H", len(message)) + message)
+    os._exit(SETUP_FAILED)
+
+
+def _arrange_fds(fds: list[int]) -> None:
+    # Move to high numbers first so dup2 onto 1..5 never clobbers a descriptor still needed.
+    high = [fcntl.fcntl(fd, fcntl.F_DUPFD_CLOEXEC, 100) for fd in fds]
+    request, stdout, stderr, result, status = high
+    for src, dst in ((request, REQUEST_FD), (stdout, 1), (stderr, 2), (result, RESULT_FD),
+                     (status, STATUS_FD)):  # fmt: skip
+        os.dup2(src, dst)
+    devnull = os.open("/dev/null", os.O_RDONLY)
+    os.dup2(devnull, 0)
+    os.closerange(STATUS_FD + 1, 1 << 20)
+
+
+def _read_all(fd: int) -> bytes:
+    chunks = []
+    os.lseek(fd, 0, os.SEEK_SET)
+    while chunk := os.read(fd, 1 << 20):
+        chunks.append(chunk)
+    return b"".join(chunks)
+
+
+def run_middle(
+    spec: ForkSpec, fds: list[int], config: sandbox.SandboxConfig, seccomp: Any, parent: int
+) -> None:
+    """Enter cgroup, uid and namespaces, fork the grandchild (pid 1 inside) and wait for it."""
+    try:
+        signal.pthread_sigmask(signal.SIG_SETMASK, [])
+        signal.signal(signal.SIGCHLD, signal.SIG_DFL)
+        _arrange_fds(fds)
+        data = _read_all(REQUEST_FD)
+        os.close(REQUEST_FD)
+        request = harness.parse_request(data, max_bytes=len(data))
+        del data
+        sandbox.join_cgroups(spec.cgroups)
+        if config.use_namespaces:
+            sandbox.enter_mount_namespace()
+            sandbox.build_root(config, spec.limits, gpu=request.device == "cuda")
+        if config.use_uid:
+            sandbox.drop_to_sandbox_user(spec.uid, spec.gid)
+        sandbox.set_parent_death_signal(parent)
+        if config.use_namespaces:
+            sandbox.unshare_namespaces()
+            sandbox.write_id_maps(spec.uid, spec.gid)
+        pid = os.fork()
+    except BaseException as exc:  # noqa: BLE001 - report any setup fault, never run on
+        _fail(exc)
+    if pid == 0:
+        run_grandchild(request, spec, config, seccomp)
+    _status(b"P", _PID.pack(pid))
+    # Only the grandchild may hold the output pipes: their EOF then means it is gone.
+    for fd in (0, 1, 2, RESULT_FD):
+        os.close(fd)
+    try:
+        _, status = os.waitpid(pid, 0)
+    except BaseException:  # noqa: BLE001
+        os._exit(1)
+    _status(b"S", _PID.pack(status))
+    os._exit(0)
+
+
+def enter_sandbox(
+    request: harness.Request,
+    spec: ForkSpec,
+    config: sandbox.SandboxConfig,
+    seccomp: Any,
+) -> None:
+    """Apply the grandchild's layers: own /proc, rlimits, capabilities, no_new_privs, seccomp."""
+    gpu = request.device == "cuda"
+    if config.use_namespaces:
+        sandbox.mount_fresh_proc()
+    else:
+        os.setsid()  # without a pid namespace, a process group is all the zygote can kill
+    sandbox.apply_rlimits(spec.limits, gpu=gpu, nproc_fallback=config.nproc_fallback)
+    sandbox.drop_capabilities()
+    sandbox.set_no_new_privs()
+    if config.use_seccomp and seccomp is not None:
+        sandbox.load_seccomp(seccomp)
+
+
+def run_grandchild(
+    request: harness.Request, spec: ForkSpec, config: sandbox.SandboxConfig, seccomp: Any
+) -> None:
+    """Become the sandboxed process and run the harness; never return."""
+    try:
+        sandbox.set_parent_death_signal(None)
+        enter_sandbox(request, spec, config, seccomp)
+        import torch  # noqa: PLC0415 - already imported by the zygote; this is a lookup
+
+        torch.set_num_threads(spec.limits.threads)
+        _status(b"R")
+        os.close(STATUS_FD)
+    except BaseException as exc:  # noqa: BLE001
+        _fail(exc)
+    code = 1
+    try:
+        code = harness.run(request, RESULT_FD, gpu_memory_fraction=spec.limits.gpu_memory_fraction)
+    finally:
+        os._exit(code)
+
+
+def _reap(_signum: int, _frame: Any) -> None:
+    while True:
+        try:
+            pid, _ = os.waitpid(-1, os.WNOHANG)
+        except ChildProcessError:
+            return
+        if pid == 0:
+            return
+
+
+def template_loop(sock: socket.socket, config: sandbox.SandboxConfig, seccomp: Any) -> None:
+    """Serve fork requests from the I/O loop until it goes away; never return."""
+    parent = os.getppid()
+    sandbox.set_parent_death_signal(parent)
+    signal.signal(signal.SIGCHLD, _reap)
+    while True:
+        try:
+            msg, fds, _, _ = socket.recv_fds(sock, 65536, 8)
+        except OSError:
+            os._exit(0)
+        if not msg:
+            os._exit(0)
+        spec = ForkSpec.loads(msg)
+        # Block SIGCHLD so the child cannot be reaped before we hold a pidfd for it.
+        signal.pthread_sigmask(signal.SIG_BLOCK, [signal.SIGCHLD])
+        pid = os.fork()
+        if pid == 0:
+            sock.close()
+            run_middle(spec, fds, config, seccomp, parent=os.getppid())
+        pidfd = os.pidfd_open(pid)
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, [signal.SIGCHLD])
+        for fd in fds:
+            os.close(fd)
+        socket.send_fds(sock, [json.dumps({"pid": pid}).encode()], [pidfd])
+        os.close(pidfd)

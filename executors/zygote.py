@@ -1,0 +1,346 @@
+"""Run submissions through a warm, sandboxing zygote process; this is the supervisor's client.
+
+Design and measurements (Debian 12, 2 vCPU, cgroup v1, CPU torch 2.13.0; see docs/benchmarks.md):
+
+* ``import torch`` costs ~1.5 s, so one warm process imports it once and forks per run.
+* Processes: supervisor -> ``python -m executors.zygote`` (exec'd, scrubbed environment; an I/O
+  loop on one thread) -> template (forked right after the imports, before any request, so it
+  never holds another run's data) -> middle (joins the run's cgroup, drops to the sandbox uid,
+  unshares user/pid/net/mount/ipc/uts) -> grandchild (pid 1 of the new pid namespace: new
+  root, rlimits, no capabilities, no_new_privs, seccomp, then the harness). Single use.
+* Fork on demand, not pre-forked idle children: MEASURED_NOTE
+"""
+
+from __future__ import annotations
+
+import contextlib
+import itertools
+import logging
+import os
+import socket
+import struct
+import subprocess
+import sys
+import threading
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from executors import wire
+from executors.limits import Limits
+
+log = logging.getLogger(__name__)
+
+INSECURE_FLAG = "--insecure-no-sandbox"
+# What the zygote may inherit: enough for the interpreter, torch and a GPU; never tokens.
+ENV_PASSTHROUGH = (
+    "PATH", "LANG", "LC_ALL", "LD_LIBRARY_PATH", "CUDA_VISIBLE_DEVICES",
+    "NVIDIA_VISIBLE_DEVICES", "NVIDIA_DRIVER_CAPABILITIES",
+)  # fmt: skip
+START_TIMEOUT_S = 120.0
+RESPONSE_GRACE_S = 30.0
+_LEN = struct.Struct(">I")
+
+
+@dataclass(frozen=True)
+class RawRun:
+    """Hold what one run did, before grading: every user failure ends up here as data."""
+
+    exit_code: int | None
+    signal: int | None
+    timed_out: bool
+    memory_exceeded: bool
+    output_exceeded: bool
+    result: bytes
+    result_truncated: bool
+    stdout: bytes
+    stderr: bytes
+    stdout_truncated: bool
+    stderr_truncated: bool
+    duration_ms: float
+
+
+@dataclass(frozen=True)
+class LayerStatus:
+    """Say whether one isolation layer is active, and how."""
+
+    active: bool
+    detail: str
+
+
+class SandboxUnavailable(Exception):  # noqa: N818 - name fixed by the executor API
+    """Refuse to start because isolation layers are missing and insecure mode is off."""
+
+
+class ZygoteError(RuntimeError):
+    """Report an infrastructure fault: the zygote cannot start, died twice, or misbehaved."""
+
+
+class _ZygoteDied(Exception):
+    pass
+
+
+class _Waiter:
+    def __init__(self) -> None:
+        self.event = threading.Event()
+        self.response: dict[str, Any] | None = None
+        self.died = False
+
+
+def scrubbed_env(source: dict[str, str] | None = None) -> dict[str, str]:
+    """Return the zygote's environment: a short allow-list, never secrets."""
+    source = dict(os.environ) if source is None else source
+    env = {key: source[key] for key in ENV_PASSTHROUGH if key in source}
+    env.setdefault("PATH", "/usr/local/bin:/usr/bin:/bin")
+    env.setdefault("LANG", "C.UTF-8")
+    # One OpenMP thread in the warm image; each child sets its own count after the fork.
+    env.update({"OMP_NUM_THREADS": "1", "MKL_NUM_THREADS": "1", "PYTHONDONTWRITEBYTECODE": "1"})
+    return env
+
+
+def memory_error_in_result(result: bytes) -> bool:
+    """Say whether any harness record reports an allocator failure."""
+    try:
+        for payload in wire.iter_frames(result):
+            record = wire.decode(payload, max_bytes=len(payload))
+            error = record.get("error") if isinstance(record, dict) else None
+            if isinstance(error, dict) and error.get("memory") is True:
+                return True
+    except wire.WireError:
+        pass  # a truncated stream still tells us what came before it
+    return False
+
+
+class Zygote:
+    """Own one warm zygote process and run wire-encoded harness requests through it."""
+
+    def __init__(
+        self, limits: Limits = Limits(), *, insecure: bool = False, max_parallel: int | None = None
+    ) -> None:
+        self.limits = limits
+        self.insecure = insecure
+        self.max_parallel = max_parallel or os.cpu_count() or 1
+        self._lock = threading.Lock()
+        self._send_lock = threading.Lock()
+        self._proc: subprocess.Popen[bytes] | None = None
+        self._sock: socket.socket | None = None
+        self._waiters: dict[int, _Waiter] = {}
+        self._ids = itertools.count(1)
+        self._generation = 0
+        self._hello: dict[str, Any] = {}
+        self._layers: dict[str, LayerStatus] | None = None
+        self._dead = True
+
+    # ------------------------------------------------------------ lifecycle
+
+    def __enter__(self) -> Zygote:
+        self.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    @property
+    def pid(self) -> int | None:
+        """Return the zygote's pid (for RSS figures and tests), or None when not running."""
+        return self._proc.pid if self._proc is not None and not self._dead else None
+
+    @property
+    def hello(self) -> dict[str, Any]:
+        """Return what the zygote reported about itself at start."""
+        return dict(self._hello)
+
+    def start(self) -> None:
+        """Spawn the warm process and check every layer; idempotent."""
+        self._ensure_spawned()
+        if self._layers is None:
+            from executors.doctor import probe_layers  # noqa: PLC0415 - doctor imports us
+
+            self._layers = probe_layers(self)
+        missing = sorted(name for name, s in self._layers.items() if not s.active)
+        if self.insecure:
+            log.warning(
+                "INSECURE executor (%s): submissions run without full isolation; inactive "
+                "layers: %s", INSECURE_FLAG, ", ".join(missing) or "none",
+            )  # fmt: skip
+        elif missing:
+            self.close()
+            raise SandboxUnavailable(
+                f"sandbox layers missing: {', '.join(missing)}; run as root on a machine with "
+                f"user namespaces and writable cgroups, or pass {INSECURE_FLAG} (unsafe)"
+            )
+
+    def layers(self) -> dict[str, LayerStatus]:
+        """Report which isolation layers are active (probed from inside a real child)."""
+        if self._layers is None:
+            self._ensure_spawned()
+            from executors.doctor import probe_layers  # noqa: PLC0415
+
+            self._layers = probe_layers(self)
+        return dict(self._layers)
+
+    def _ensure_spawned(self) -> None:
+        with self._lock:
+            if not self._dead:
+                return
+            self._spawn()
+
+    def _spawn(self) -> None:
+        parent_sock, child_sock = socket.socketpair(socket.AF_UNIX, socket.SOCK_STREAM)
+        package_root = str(Path(__file__).resolve().parents[1])
+        cmd = [sys.executable, "-E", "-s", "-m", "executors.zygote",
+               "--fd", str(child_sock.fileno()), "--max-parallel", str(self.max_parallel)]  # fmt: skip
+        try:
+            self._proc = subprocess.Popen(  # noqa: S603 - our own interpreter and module
+                cmd, env=scrubbed_env(), cwd=package_root, stdin=subprocess.DEVNULL,
+                pass_fds=[child_sock.fileno()], close_fds=True, start_new_session=True,
+            )  # fmt: skip
+        except OSError as exc:
+            raise ZygoteError(f"cannot start the zygote: {exc}") from exc
+        finally:
+            child_sock.close()
+        parent_sock.settimeout(START_TIMEOUT_S)
+        try:
+            hello = self._read_message(parent_sock, bytearray())
+        except (OSError, wire.WireError, _ZygoteDied) as exc:
+            self._proc.kill()
+            self._proc.wait()
+            raise ZygoteError(f"zygote did not start: {exc}") from exc
+        parent_sock.settimeout(None)
+        self._hello = hello
+        self._sock = parent_sock
+        self._dead = False
+        self._generation += 1
+        threading.Thread(
+            target=self._reader, args=(parent_sock, self._generation), daemon=True,
+            name=f"zygote-reader-{self._generation}",
+        ).start()  # fmt: skip
+        log.info("zygote started pid=%s generation=%s", self._proc.pid, self._generation)
+
+    def close(self) -> None:
+        """Stop the zygote and every run in flight."""
+        with self._lock:
+            self._dead = True
+            if self._sock is not None:
+                with contextlib.suppress(OSError):
+                    self._sock.shutdown(socket.SHUT_RDWR)
+                self._sock.close()
+                self._sock = None
+            if self._proc is not None:
+                try:
+                    self._proc.wait(timeout=10)
+                except subprocess.TimeoutExpired:
+                    self._proc.kill()
+                    self._proc.wait()
+                self._proc = None
+
+    # ------------------------------------------------------------ protocol
+
+    @staticmethod
+    def _read_message(sock: socket.socket, buf: bytearray) -> dict[str, Any]:
+        while True:
+            if len(buf) >= _LEN.size:
+                (length,) = _LEN.unpack_from(buf)
+                if len(buf) >= _LEN.size + length:
+                    payload = bytes(buf[_LEN.size : _LEN.size + length])
+                    del buf[: _LEN.size + length]
+                    message = wire.decode(payload, max_bytes=len(payload), max_depth=4)
+                    if not isinstance(message, dict):
+                        raise wire.WireError("control message must be a dict")
+                    return message
+            data = sock.recv(1 << 20)
+            if not data:
+                raise _ZygoteDied("zygote closed the connection")
+            buf += data
+
+    def _reader(self, sock: socket.socket, generation: int) -> None:
+        buf = bytearray()
+        try:
+            while True:
+                message = self._read_message(sock, buf)
+                waiter = self._waiters.pop(int(message.get("id", -1)), None)
+                if waiter is not None:
+                    waiter.response = message
+                    waiter.event.set()
+        except (OSError, wire.WireError, _ZygoteDied, ValueError) as exc:
+            if generation == self._generation and not self._dead:
+                log.error("zygote connection lost (generation %s): %s", generation, exc)
+        with self._lock:
+            if generation == self._generation:
+                self._dead = True
+                if self._proc is not None:
+                    with contextlib.suppress(OSError):
+                        self._proc.kill()
+                    self._proc.wait()
+        for key, waiter in list(self._waiters.items()):
+            if waiter.response is None:
+                self._waiters.pop(key, None)
+                waiter.died = True
+                waiter.event.set()
+
+    def run(self, request: bytes, limits: Limits | None = None) -> RawRun:
+        """Run one request in a fresh sandbox; user failures come back as RawRun fields."""
+        limits = limits or self.limits
+        for attempt in (1, 2):
+            self._ensure_spawned()
+            try:
+                return self._run_once(request, limits)
+            except _ZygoteDied as exc:
+                if attempt == 2:
+                    raise ZygoteError("zygote died twice in a row") from exc
+                log.warning("zygote died; restarting once and retrying")
+        raise AssertionError("unreachable")
+
+    def _run_once(self, request: bytes, limits: Limits) -> RawRun:
+        req_id = next(self._ids)
+        waiter = _Waiter()
+        self._waiters[req_id] = waiter
+        frame = wire.frame(wire.encode(
+            {"op": "run", "id": req_id, "limits": limits.to_dict(), "request": request},
+            max_depth=4,
+        ))  # fmt: skip
+        with self._send_lock:
+            sock = self._sock
+            if sock is None or self._dead:
+                self._waiters.pop(req_id, None)
+                raise _ZygoteDied("zygote not running")
+            try:
+                sock.sendall(frame)
+            except OSError as exc:
+                self._waiters.pop(req_id, None)
+                raise _ZygoteDied(str(exc)) from exc
+        # Runs queue behind max_parallel others, so allow for the queue as well.
+        queue_factor = 1 + len(self._waiters) // self.max_parallel
+        if not waiter.event.wait(limits.wall_s * queue_factor + RESPONSE_GRACE_S):
+            self._waiters.pop(req_id, None)
+            raise ZygoteError(f"no answer from the zygote for run {req_id}")
+        if waiter.died or waiter.response is None:
+            raise _ZygoteDied("zygote died during the run")
+        return self._to_raw_run(req_id, waiter.response)
+
+    @staticmethod
+    def _to_raw_run(req_id: int, r: dict[str, Any]) -> RawRun:
+        if r.get("setup_error"):
+            raise ZygoteError(f"sandbox setup failed for run {req_id}: {r['setup_error']}")
+        if r.get("leaked"):
+            log.error("run %s: a process of the run survived the kill", req_id)
+        raw = RawRun(
+            exit_code=r["exit_code"], signal=r["signal"], timed_out=bool(r["timed_out"]),
+            memory_exceeded=bool(r["memory_exceeded"]) or memory_error_in_result(r["result"]),
+            output_exceeded=bool(r["output_exceeded"]), result=r["result"],
+            result_truncated=bool(r["result_truncated"]), stdout=r["stdout"],
+            stderr=r["stderr"], stdout_truncated=bool(r["stdout_truncated"]),
+            stderr_truncated=bool(r["stderr_truncated"]), duration_ms=float(r["duration_ms"]),
+        )  # fmt: skip
+        log.info(
+            "run %s: exit=%s signal=%s timeout=%s memory=%s output=%s %.1f ms", req_id,
+            raw.exit_code, raw.signal, raw.timed_out, raw.memory_exceeded, raw.output_exceeded,
+            raw.duration_ms,
+        )  # fmt: skip
+        return raw
+
+
+if __name__ == "__main__":
+    from executors.server import main
+
+    raise SystemExit(main())
