@@ -5,6 +5,7 @@ It reads stdin line by line, so a script can pipe commands into `torchquiz conso
 
 from __future__ import annotations
 
+import datetime as dt
 import logging
 import shlex
 from collections.abc import Callable, Iterator
@@ -57,6 +58,7 @@ class ConsoleChannel:
         channel = quiz.rounds.channel(PLATFORM, channel_name, "local",
                                       defaults or ChannelDefaults(name=channel_name))
         self.state = ConsoleState(channel, user_name)
+        self._tried_posting_on: dt.date | None = None
 
     # -------------------------------------------------------------- plumbing
     def _actor(self) -> Actor:
@@ -93,6 +95,10 @@ class ConsoleChannel:
         for reveal in self.quiz.rounds.close_due_rounds():
             if reveal.channel.id == self.state.channel.id:
                 self.show(reveal.message)
+        today = self.quiz.rounds.local_date(self.state.channel)
+        if today == self._tried_posting_on:
+            return
+        self._tried_posting_on = today
         post = self.quiz.rounds.post_round(self.state.channel.id)
         if post is not None:
             self.quiz.rounds.round_posted(post.round.id, f"console:{post.round.id}")

@@ -7,7 +7,7 @@ from bot.core.messages import Audience, Message, Tone
 _TONE_MARK = {Tone.INFO: "", Tone.SUCCESS: "✔ ", Tone.WARNING: "! ", Tone.ERROR: "✘ "}
 _AUDIENCE_MARK = {
     Audience.CHANNEL: "[#{channel}]",
-    Audience.PRIVATE: "[only {user} sees this]",
+    Audience.PRIVATE: "[private to {user}]",
     Audience.THREAD: "[#{channel} › thread]",
 }
 

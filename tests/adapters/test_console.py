@@ -1,0 +1,109 @@
+"""The terminal channel, scripted, on a real SQLite database."""
+
+import datetime as dt
+import io
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from bot.adapters.console.channel import ConsoleChannel
+from bot.bootstrap import build_app
+from bot.settings import Settings
+from tests.core.conftest import BANK, RecordingExecutor
+from tests.fakes import FakeClock
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+@pytest.fixture
+def app(tmp_path):
+    settings = Settings(data_dir=tmp_path, content_dir=BANK)
+    clock = FakeClock(dt.datetime(2026, 3, 2, 8, tzinfo=dt.UTC))
+    app = build_app(settings, clock=clock, executor=RecordingExecutor())
+    yield app, clock
+    app.close()
+
+
+def run_console(app, script: str, **kwargs) -> str:
+    out = io.StringIO()
+    console = ConsoleChannel(app.quiz, out, **kwargs)
+    console.run(iter(script.splitlines(keepends=True)))
+    return out.getvalue()
+
+
+def test_start_posts_todays_question_to_the_channel(app):
+    text = run_console(app[0], "/quit\n")
+    assert "[#general]" in text and "Daily PyTorch question · 2026-03-02" in text
+
+
+def test_today_shows_the_same_question_again_without_posting_twice(app):
+    text = run_console(app[0], "/today\n/today\n")
+    assert text.count("Daily PyTorch question") == 3
+    assert len(app[0].quiz.rounds.store.round_dates(1)) == 1
+
+
+def test_scripted_session_answers_and_reaches_the_leaderboard(app):
+    quiz = app[0].quiz
+    text = run_console(app[0], "/quit\n")
+    rnd = quiz.rounds.store.latest_round(1)
+    item = quiz.rounds.bank.question(rnd.item_id)
+    answer = {"choice": "B", "text": item.accepted[0] if item.kind == "text" else ""}.get(item.kind)
+    script = f"/answer {answer}\n/as Bob\n/answer {answer}\n/leaderboard all\n/stats\n/quit\n"
+    if item.kind == "code":
+        script = "/code\ndef double(x):\n    return x * 2\n/end\n/leaderboard all\n/quit\n"
+    text = run_console(app[0], script)
+    assert "[private to you]" in text
+    assert "Leaderboard · all time" in text
+    assert "you" in text.split("Leaderboard · all time")[1]
+
+
+def test_bad_input_gets_one_line_and_the_console_keeps_running(app):
+    text = run_console(app[0], "/bogus\nhello\n/answer\n/answer " + "x" * 100_000
+                       + "\n/as\n/setup nonsense\n/explain detach\n/quit\n")
+    assert "Unknown command '/bogus'" in text
+    assert "Commands start with '/'" in text
+    assert "Your answer is empty." in text
+    assert "too long (100000 characters" in text
+    assert "Usage: /as NAME" in text
+    assert "Settings are key=value" in text
+    assert "Cuts a tensor from the graph." in text  # still running after all of that
+
+
+def test_several_people_play_in_one_terminal(app):
+    text = run_console(app[0], "/as Alice Smith\n/stats\n/quit\n")
+    assert "You are now Alice Smith." in text and "Stats · Alice Smith" in text
+
+
+def test_setup_switches_the_channel_to_chinese(app):
+    text = run_console(app[0], "/setup lang=zh-CN\n/explain detach\n/quit\n")
+    assert "设置已保存。" in text and "把张量从计算图中分离。" in text
+
+
+def test_reveal_closes_the_round_in_its_thread(app):
+    text = run_console(app[0], "/reveal\n/answer B\n/quit\n")
+    assert "[#general › thread]" in text
+    assert "This round is closed." in text
+
+
+def test_next_day_reveals_yesterday_and_posts_a_new_question(app):
+    run_console(app[0], "/quit\n")
+    app[1].advance(days=1)
+    text = run_console(app[0], "/quit\n")
+    assert "Answer · 2026-03-02" in text and "Daily PyTorch question · 2026-03-03" in text
+
+
+@pytest.mark.slow
+def test_piped_script_runs_the_real_console(tmp_path):
+    env = {k: v for k, v in os.environ.items() if not k.startswith("TORCHQUIZ_")}
+    env.update(TORCHQUIZ_DATA_DIR=str(tmp_path), TORCHQUIZ_EXECUTOR="none")
+    result = subprocess.run(
+        [sys.executable, "-m", "bot.cli", "console"],
+        input="/explain detach\n/leaderboard\n/quit\n", capture_output=True, text=True,
+        env=env, cwd=ROOT, timeout=120, check=True,
+    )
+    assert "detach" in result.stdout.lower()
+    assert "Leaderboard · this week" in result.stdout
+    assert (tmp_path / "torchquiz.sqlite3").exists()

@@ -1,0 +1,82 @@
+"""The shape of the house: dependencies point inward, platforms stay in their adapters."""
+
+import ast
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def _imports(path: Path) -> set[str]:
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    names: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            names.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            names.add(node.module)
+    return names
+
+
+def _violations(folder: str, forbidden: tuple[str, ...]) -> list[str]:
+    found = []
+    for path in sorted((ROOT / folder).rglob("*.py")):
+        for name in _imports(path):
+            if name.split(".")[0] in forbidden or any(name.startswith(f + ".") or name == f
+                                                      for f in forbidden):
+                found.append(f"{path.relative_to(ROOT)} imports {name}")
+    return found
+
+
+def test_core_imports_no_platform_sql_or_torch():
+    forbidden = ("discord", "slack_bolt", "slack_sdk", "sqlalchemy", "alembic", "psycopg",
+                 "torch", "numpy", "db", "executors", "bot.adapters", "bot.bootstrap")
+    assert _violations("bot/core", forbidden) == []
+
+
+def test_content_imports_no_bot_storage_or_torch():
+    assert _violations("content", ("bot", "db", "executors", "sqlalchemy", "torch")) == []
+
+
+def test_executors_never_import_the_bot_or_storage():
+    assert _violations("executors", ("bot", "db", "discord", "slack_bolt", "sqlalchemy")) == []
+
+
+def test_storage_imports_only_the_core_values_and_ports_from_the_bot():
+    allowed = {"bot.core.models", "bot.core.ports"}
+    found = [v for v in _violations("db", ("bot",)) if v.split(" imports ")[1] not in allowed]
+    assert found == []
+
+
+@pytest.mark.parametrize("platform", ["discord", "slack_bolt", "slack_sdk"])
+def test_only_adapters_import_a_platform(platform):
+    found = []
+    for folder in ("bot/core", "db", "executors", "content"):
+        found += _violations(folder, (platform,))
+    for path in (ROOT / "bot").glob("*.py"):
+        found += [f"{path.name} imports {n}" for n in _imports(path) if n.startswith(platform)]
+    assert found == []
+
+
+def test_loading_the_core_pulls_in_no_torch_or_sqlalchemy_at_run_time():
+    probe = (
+        "import sys, bot.core.app, bot.core.service, bot.core.board;"
+        "bad = sorted(m for m in ('torch', 'sqlalchemy', 'discord', 'slack_bolt') if m in sys.modules);"
+        "print(','.join(bad))"
+    )
+    result = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,
+                            check=True, cwd=ROOT)
+    assert result.stdout.strip() == ""
+
+
+def test_the_bot_console_runs_without_torch_loaded():
+    probe = (
+        "import sys, bot.adapters.console.channel, bot.bootstrap, bot.cli;"
+        "print('torch' in sys.modules)"
+    )
+    result = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,
+                            check=True, cwd=ROOT)
+    assert result.stdout.strip() == "False"

@@ -1,0 +1,56 @@
+"""/quiz on a real database: private, unscored, and it brings back what a member missed."""
+
+from bot.core.models import AnswerMode
+from tests.core.conftest import only
+
+
+def test_practice_is_private_and_unscored(quiz, channel, alice, store):
+    message = quiz.practice.start(alice.member, "autograd", "en")
+    assert message.audience == "private"
+    session = store.current_practice(alice.member.id)
+    item = quiz.practice.bank.question(session.item_id)
+    answer = item.accepted[0]
+    reply = quiz.practice.answer(alice.member, answer, "en")
+    assert "Correct" in reply.body
+    assert store.scores(channel.id) == []
+
+
+def test_missed_daily_question_comes_back_in_practice(quiz, channel, alice, clock):
+    channel = only(quiz, channel, "t.choice-view")
+    quiz.rounds.post_round(channel.id)
+    quiz.rounds.submit_answer(channel.id, alice, "A")
+    clock.advance(hours=2)
+    message = quiz.practice.start(alice.member, None, "en")
+    assert "missed this one before" in message.body
+    assert "Which call may copy?" in message.body
+
+
+def test_practice_wrong_answers_end_with_the_answer_and_a_review(quiz, alice, store):
+    quiz.practice.start(alice.member, "tensors", "en")
+    session = store.current_practice(alice.member.id)
+    item = quiz.practice.bank.question(session.item_id)
+    if item.kind == "choice":
+        wrong = next(c.key for c in item.choices if not c.correct)
+        reply = quiz.practice.answer(alice.member, wrong, "en")
+    else:
+        for _ in range(3):
+            reply = quiz.practice.answer(alice.member, "(9, 9, 9)", "en")
+    assert "Answer:" in reply.body
+    review = store.get_review(alice.member.id, item.id)
+    assert review.box == 1 and not review.last_correct
+    assert store.current_practice(alice.member.id) is None
+
+
+def test_answer_without_practice_says_how_to_start(quiz, alice):
+    assert "/quiz" in quiz.practice.answer(alice.member, "B", "en").body
+
+
+def test_unknown_practice_topic_lists_topics(quiz, alice):
+    message = quiz.practice.start(alice.member, "astrology", "en")
+    assert "autograd" in message.body and "tensors" in message.body
+
+
+def test_stale_practice_button_is_ignored(quiz, alice):
+    quiz.practice.start(alice.member, "autograd", "en")
+    reply = quiz.practice.answer(alice.member, "A", "en", AnswerMode.BUTTON, item_id="t.other")
+    assert "no practice question open" in reply.body

@@ -1,0 +1,53 @@
+import datetime as dt
+
+import pytest
+
+from bot.core.channel_setup import parse_changes
+from bot.core.errors import UserError
+from bot.core.models import Actor
+
+TOPICS = {"autograd", "tensors"}
+
+
+def test_admin_changes_time_zone_language_and_topics(quiz, channel, alice):
+    admin = Actor(alice.member, is_admin=True)
+    changed = []
+    quiz.setup.on_changed = changed.append
+    message = quiz.setup.apply(channel, admin, {"time": "07:45", "tz": "Asia/Shanghai",
+                                                "lang": "zh-CN", "topics": "autograd"})
+    assert message.body == "设置已保存。"
+    saved = quiz.rounds.get_channel(channel.id)
+    assert (saved.post_time, saved.timezone, saved.locale, saved.topics) == (
+        dt.time(7, 45), "Asia/Shanghai", "zh-CN", ("autograd",))
+    assert changed == [saved]
+
+
+def test_member_cannot_change_settings(quiz, channel, alice):
+    message = quiz.setup.apply(channel, alice, {"lang": "zh-CN"})
+    assert "Only admins" in message.body
+    assert quiz.rounds.get_channel(channel.id).locale == "en"
+
+
+def test_anyone_can_look_at_the_settings(quiz, channel, alice):
+    assert ("tz", "Europe/Berlin") in quiz.setup.apply(channel, alice, {}).fields
+
+
+@pytest.mark.parametrize(("changes", "fragment"), [
+    ({"time": "25:00"}, "HH:MM"),
+    ({"tz": "Mars/Olympus"}, "IANA"),
+    ({"lang": "fr"}, "lang must be"),
+    ({"topics": "astrology"}, "Unknown topic"),
+    ({"difficulty": "4"}, "difficulty"),
+    ({"enabled": "maybe"}, "on or off"),
+    ({"leaderboard": "someday 99"}, "weekday"),
+    ({"colour": "red"}, "Unknown setting"),
+])
+def test_bad_settings_are_refused_with_the_reason(changes, fragment):
+    with pytest.raises(UserError, match=fragment):
+        parse_changes(changes, TOPICS)
+
+
+def test_leaderboard_slot_parses_weekday_and_hour():
+    update = parse_changes({"leaderboard": "Monday 9", "difficulty": "1,3"}, TOPICS)
+    assert (update.leaderboard_weekday, update.leaderboard_hour) == (0, 9)
+    assert update.difficulties == (1, 3)
