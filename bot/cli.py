@@ -52,7 +52,16 @@ def main(argv: Sequence[str] | None = None) -> int:
                         format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     # exec and bench own their flags (they live in the executor package, which needs torch).
     if args_list[:1] == ["exec"]:
-        from executors.cli import main as exec_main
+        if settings.executor == "none":
+            print("torchquiz exec: no executor is configured (TORCHQUIZ_EXECUTOR=none); "
+                  "unset it to grade in the local sandbox", file=sys.stderr)
+            return 3
+        try:
+            from executors.cli import main as exec_main
+        except ImportError as exc:
+            print(f"torchquiz exec: the executor extra is not installed ({exc.name}); "
+                  "install it with: pip install -e '.[executor]'", file=sys.stderr)
+            return 3
 
         return exec_main(args_list[1:])
     if args_list[:1] == ["bench"]:
