@@ -2,9 +2,16 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from db.store_channels import ChannelStore
 from db.store_practice import PracticeStore
 from db.store_rounds import RoundStore
+
+if TYPE_CHECKING:
+    from sqlalchemy import Engine
+
+    from bot.core.ports import QuizStore
 
 
 class SqlStore(ChannelStore, RoundStore, PracticeStore):
@@ -13,3 +20,10 @@ class SqlStore(ChannelStore, RoundStore, PracticeStore):
     Build it with an engine from db.engine.make_engine on a migrated database:
     ``SqlStore(make_engine(url))``; pass a Clock to control channel creation times in tests.
     """
+
+
+if TYPE_CHECKING:
+
+    def _implements_the_port(engine: Engine) -> QuizStore:
+        # `mypy db` fails here as soon as SqlStore and the QuizStore port drift apart.
+        return SqlStore(engine)

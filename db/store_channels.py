@@ -49,7 +49,7 @@ def _channels(session: Session, *where: ColumnElement[bool]) -> list[ChannelSett
         .where(*where)
         .order_by(ChannelRow.id)
     )
-    return [_settings(row, workspace) for row, workspace in session.execute(stmt).tuples()]
+    return [_settings(row, workspace) for row, workspace in session.execute(stmt)]
 
 
 class ChannelStore(StoreBase):

@@ -151,7 +151,7 @@ class RoundStore(StoreBase):
             .group_by(RoundRow.item_id)
         )
         with self._transaction() as session:
-            return dict(session.execute(stmt).tuples().all())
+            return dict(session.execute(stmt).all())
 
     def round_dates(self, channel_id: int) -> list[dt.date]:
         """Return the local dates of the channel's rounds, oldest first."""
@@ -209,7 +209,7 @@ class RoundStore(StoreBase):
             func.count(distinct(AnswerRow.user_id)),
         ).where(AnswerRow.round_id == round_id)
         with self._transaction() as session:
-            solved, attempted = session.execute(stmt).tuples().one()
+            solved, attempted = session.execute(stmt).one()
         return Tally(solved=solved, attempted=attempted)
 
     def scores(self, channel_id: int, since: dt.datetime | None = None) -> list[ScoreRow]:
@@ -237,7 +237,7 @@ class RoundStore(StoreBase):
         if since is not None:
             stmt = stmt.where(AnswerRow.submitted_at >= since)
         with self._transaction() as session:
-            rows = session.execute(stmt).tuples().all()
+            rows = session.execute(stmt).all()
         return [
             ScoreRow(
                 user_id=user_id,

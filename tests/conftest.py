@@ -1,0 +1,144 @@
+"""Shared fixtures: a migrated database on SQLite and PostgreSQL, a store on it, a fake clock.
+
+PostgreSQL tests run against the server `make test` starts (scripts/pg-test-server.sh) and
+finds in TORCHQUIZ_TEST_PG_URL. Each test process migrates one database of its own once; each
+test then starts from empty tables (TRUNCATE, ~15 ms, against ~180 ms for a fresh database).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import itertools
+import os
+import shutil
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from sqlalchemy import Engine, create_engine, text
+from sqlalchemy.engine import make_url
+
+from db.engine import make_engine, normalize_url
+from db.migrate import upgrade
+from db.store import SqlStore
+from db.tables import Base
+from tests.fakes import FakeClock
+
+PG_URL_ENV = "TORCHQUIZ_TEST_PG_URL"
+CLOCK_START = dt.datetime(2026, 3, 2, 8, 0, tzinfo=dt.UTC)  # a Monday
+
+_database_names = itertools.count()
+
+
+def _server_url() -> str:
+    """Return the test server's URL, or fail (in CI) or skip (elsewhere) without one."""
+    url = os.environ.get(PG_URL_ENV)
+    if url:
+        return normalize_url(url)
+    if os.environ.get("CI"):
+        pytest.fail(
+            f"{PG_URL_ENV} is not set: CI must run the PostgreSQL tests; `make test` starts "
+            "the server with scripts/pg-test-server.sh and sets it",
+            pytrace=False,
+        )
+    pytest.skip(
+        f"{PG_URL_ENV} is not set; run `make test`, or "
+        f"`export {PG_URL_ENV}=$(scripts/pg-test-server.sh start .pgtest)`"
+    )
+
+
+class PgServer:
+    """Create and drop databases on the test server, named per process so runs can overlap."""
+
+    def __init__(self, url: str) -> None:
+        self.url = url
+        # CREATE/DROP DATABASE cannot run inside a transaction.
+        self.admin = create_engine(url, isolation_level="AUTOCOMMIT")
+        self.prefix = f"torchquiz_t{os.getpid()}"
+
+    def create_database(self) -> str:
+        """Create an empty database and return its URL."""
+        name = f"{self.prefix}_{next(_database_names)}"
+        with self.admin.connect() as connection:
+            connection.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
+            connection.execute(text(f'CREATE DATABASE "{name}"'))
+        return make_url(self.url).set(database=name).render_as_string(hide_password=False)
+
+    def drop_database(self, url: str) -> None:
+        """Drop the database at ``url``, closing whatever still uses it."""
+        name = make_url(url).database
+        with self.admin.connect() as connection:
+            connection.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
+
+
+@pytest.fixture(scope="session")
+def pg_server() -> Iterator[PgServer]:
+    """Return the PostgreSQL test server (fails in CI and skips elsewhere when there is none)."""
+    server = PgServer(_server_url())
+    yield server
+    server.admin.dispose()
+
+
+@pytest.fixture(scope="session")
+def _pg_migrated(pg_server: PgServer) -> Iterator[tuple[str, Engine]]:
+    """Return a migrated database for this test process and an engine that can empty it."""
+    url = pg_server.create_database()
+    upgrade(url)
+    engine = make_engine(url)
+    yield url, engine
+    engine.dispose()
+    pg_server.drop_database(url)
+
+
+@pytest.fixture(scope="session")
+def _sqlite_template(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """Return a migrated SQLite file to copy: copying costs 0.3 ms, migrating 30 ms."""
+    path = tmp_path_factory.mktemp("sqlite-template") / "template.sqlite3"
+    upgrade(f"sqlite:///{path}")  # disposes its engine: the WAL is checkpointed into the file
+    return path
+
+
+@pytest.fixture(params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
+def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    """Return the URL of a migrated database with empty tables, on SQLite and on PostgreSQL."""
+    if request.param == "sqlite":
+        path = tmp_path / "torchquiz.sqlite3"
+        shutil.copyfile(request.getfixturevalue("_sqlite_template"), path)
+        return f"sqlite:///{path}"
+    url, engine = request.getfixturevalue("_pg_migrated")
+    tables = ", ".join(table.name for table in Base.metadata.sorted_tables)
+    with engine.begin() as connection:
+        connection.execute(text(f"TRUNCATE {tables} RESTART IDENTITY CASCADE"))
+    return url
+
+
+@pytest.fixture(params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
+def empty_database_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
+    """Return the URL of a database that was never migrated, on SQLite and on PostgreSQL."""
+    if request.param == "sqlite":
+        yield f"sqlite:///{tmp_path / 'empty.sqlite3'}"
+        return
+    server: PgServer = request.getfixturevalue("pg_server")
+    url = server.create_database()
+    yield url
+    server.drop_database(url)
+
+
+@pytest.fixture
+def engine(database_url: str) -> Iterator[Engine]:
+    """Return an engine on the test database, disposed after the test."""
+    engine = make_engine(database_url)
+    yield engine
+    engine.dispose()
+
+
+@pytest.fixture
+def clock() -> FakeClock:
+    """Return a fake clock standing at Monday 2026-03-02 08:00 UTC."""
+    return FakeClock(CLOCK_START)
+
+
+@pytest.fixture
+def store(engine: Engine, clock: FakeClock) -> SqlStore:
+    """Return a SqlStore on the test database."""
+    return SqlStore(engine, clock=clock)
