@@ -186,10 +186,12 @@ class QuizService:
         tally = self.store.tally(round_id)
         return t(locale, "round.tally", solved=tally.solved, attempted=tally.attempted)
 
-    def close_due_rounds(self) -> list[Reveal]:
-        """Close every round past its time and return the reveals; each is returned once."""
+    def close_due_rounds(self, platform: str | None = None) -> list[Reveal]:
+        """Close rounds past their time (on ``platform``, or all) and return each reveal once."""
         reveals = []
         for rnd in self.store.due_rounds(self.clock.now()):
+            if platform is not None and self.get_channel(rnd.channel_id).platform != platform:
+                continue  # that platform's bot closes it, so its reveal can be posted there
             reveal = self._close(rnd)
             if reveal is not None:
                 reveals.append(reveal)

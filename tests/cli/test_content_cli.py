@@ -74,5 +74,5 @@ def test_exec_without_an_executor_exits_non_zero_with_the_reason(capsys, monkeyp
 def test_db_upgrade_creates_the_sqlite_database(capsys, tmp_path, monkeypatch, argv):
     monkeypatch.setenv("TORCHQUIZ_DATA_DIR", str(tmp_path))
     monkeypatch.delenv("TORCHQUIZ_DATABASE_URL", raising=False)
-    code, out, _ = run(capsys, *argv)
+    code, _, _ = run(capsys, *argv)
     assert code == 0 and (tmp_path / "torchquiz.sqlite3").exists()

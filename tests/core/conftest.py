@@ -65,7 +65,7 @@ def quiz(store: SqlStore, bank: Bank, clock: FakeClock, executor: RecordingExecu
     return build_quiz(store, bank, clock, executor)
 
 
-# Each sample item is the only one with its (topic, difficulty): settings pick it, as an admin would.
+# Each sample item is alone in its (topic, difficulty): settings pick it, as an admin would.
 ONLY = {
     "t.choice-view": ("tensors", 1),
     "t.text-detach": ("autograd", 2),

@@ -28,7 +28,9 @@ def test_edit_distance_counts_a_swap_as_one_edit(a, b, distance):
     assert edit_distance(a, b) == distance
 
 
-@pytest.mark.parametrize("response", ["B", "b", "(b)", "B.", "option B", "选B", "reshape", "Reshape"])
+@pytest.mark.parametrize(
+    "response", ["B", "b", "(b)", "B.", "option B", "选B", "reshape", "Reshape"]
+)
 def test_choice_reads_letters_and_option_text(bank, response):
     match = match_choice(bank.question("t.choice-view"), response, "en")
     assert match.understood and match.correct and match.chosen == "B"

@@ -92,7 +92,7 @@ class ConsoleChannel:
 
     def tick(self) -> None:
         """Do what the scheduler would have done by now: reveal due rounds, post today's."""
-        for reveal in self.quiz.rounds.close_due_rounds():
+        for reveal in self.quiz.rounds.close_due_rounds(PLATFORM):
             if reveal.channel.id == self.state.channel.id:
                 self.show(reveal.message)
         today = self.quiz.rounds.local_date(self.state.channel)

@@ -1,0 +1,182 @@
+"""APScheduler jobs built from channel settings: the daily post, closing rounds, the weekly board.
+
+Cron triggers run in each channel's own time zone, so 09:00 stays 09:00 across DST changes.
+Jobs live in memory and are rebuilt from the database at start and after every settings
+change; the database, not the scheduler, remembers what was posted (claim-then-post), so a
+restart or a second replica never posts a day twice.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import datetime as dt
+import logging
+from typing import Protocol
+from zoneinfo import ZoneInfo
+
+from apscheduler.schedulers.asyncio import AsyncIOScheduler
+from apscheduler.triggers.cron import CronTrigger
+from apscheduler.triggers.interval import IntervalTrigger
+
+from bot.core.app import Quiz
+from bot.core.messages import Audience, Message
+from bot.core.models import ChannelSettings
+from bot.core.service import Reveal, RoundPost
+
+log = logging.getLogger(__name__)
+
+DEFAULT_GRACE = dt.timedelta(hours=3)
+CLOSE_CHECK_SECONDS = 60
+_WEEKDAYS = ("mon", "tue", "wed", "thu", "fri", "sat", "sun")
+
+
+class Publisher(Protocol):
+    """What a platform adapter offers the scheduler: post into a channel, return a reference."""
+
+    async def publish_round(self, post: RoundPost) -> str:
+        """Post a new round and return the platform's reference to the message."""
+        ...
+
+    async def publish_reveal(self, reveal: Reveal) -> None:
+        """Post the reveal in the round's thread."""
+        ...
+
+    async def publish_board(self, channel: ChannelSettings, message: Message) -> None:
+        """Post the weekly leaderboard to the channel."""
+        ...
+
+
+def post_job_id(channel_id: int) -> str:
+    """Return the job id of a channel's daily post."""
+    return f"post:{channel_id}"
+
+
+def board_job_id(channel_id: int) -> str:
+    """Return the job id of a channel's weekly leaderboard."""
+    return f"board:{channel_id}"
+
+
+def post_trigger(channel: ChannelSettings) -> CronTrigger:
+    """Return the daily trigger at the channel's local post time."""
+    return CronTrigger(hour=channel.post_time.hour, minute=channel.post_time.minute,
+                       timezone=ZoneInfo(channel.timezone))
+
+
+def board_trigger(channel: ChannelSettings) -> CronTrigger:
+    """Return the weekly trigger at the channel's leaderboard weekday and hour."""
+    return CronTrigger(day_of_week=_WEEKDAYS[channel.leaderboard_weekday],
+                       hour=channel.leaderboard_hour, minute=0,
+                       timezone=ZoneInfo(channel.timezone))
+
+
+def missed_post(channel: ChannelSettings, now: dt.datetime, grace: dt.timedelta) -> str:
+    """Say what to do at start-up about today's post: "post", "skip" (too late) or "wait"."""
+    zone = ZoneInfo(channel.timezone)
+    local = now.astimezone(zone)
+    due = dt.datetime.combine(local.date(), channel.post_time, tzinfo=zone)
+    if local < due:
+        return "wait"
+    return "post" if local - due <= grace else "skip"
+
+
+class QuizScheduler:
+    """Keep one job per channel for its post and its weekly board, plus a closing sweep."""
+
+    def __init__(
+        self,
+        quiz: Quiz,
+        publisher: Publisher,
+        platform: str,
+        scheduler: AsyncIOScheduler | None = None,
+        grace: dt.timedelta = DEFAULT_GRACE,
+    ) -> None:
+        self.quiz = quiz
+        self.publisher = publisher
+        self.platform = platform
+        self.scheduler = scheduler or AsyncIOScheduler(timezone=dt.UTC)
+        self.grace = grace
+
+    def _channels(self) -> list[ChannelSettings]:
+        return [c for c in self.quiz.rounds.store.list_channels() if c.platform == self.platform]
+
+    async def start(self) -> None:
+        """Catch up on a post missed during downtime, schedule every channel, start ticking."""
+        self.rebuild()
+        self.scheduler.add_job(self.close_due, IntervalTrigger(seconds=CLOSE_CHECK_SECONDS),
+                               id="close", replace_existing=True, coalesce=True)
+        if not self.scheduler.running:
+            self.scheduler.start()
+        await self.close_due()
+        await self.catch_up()
+
+    def rebuild(self) -> None:
+        """Replace every channel's jobs with ones built from the current settings."""
+        for job in self.scheduler.get_jobs():
+            if job.id.startswith(("post:", "board:")):
+                job.remove()
+        for channel in self._channels():
+            self.schedule(channel)
+
+    def schedule(self, channel: ChannelSettings) -> None:
+        """(Re)schedule one channel; a disabled channel gets no jobs. Call on settings change."""
+        for job_id in (post_job_id(channel.id), board_job_id(channel.id)):
+            if self.scheduler.get_job(job_id) is not None:
+                self.scheduler.remove_job(job_id)
+        if channel.platform != self.platform or not channel.enabled:
+            return
+        self.scheduler.add_job(self.post, post_trigger(channel), args=[channel.id],
+                               id=post_job_id(channel.id), coalesce=True,
+                               misfire_grace_time=int(self.grace.total_seconds()))
+        self.scheduler.add_job(self.post_board, board_trigger(channel), args=[channel.id],
+                               id=board_job_id(channel.id), coalesce=True,
+                               misfire_grace_time=3600)
+
+    async def catch_up(self) -> None:
+        """Post today's question once if the bot was down at post time, within the grace."""
+        now = self.quiz.rounds.clock.now()
+        for channel in self._channels():
+            if not channel.enabled:
+                continue
+            decision = missed_post(channel, now, self.grace)
+            if decision == "post":
+                await self.post(channel.id)
+            elif decision == "skip" and self.quiz.rounds.store.round_for_date(
+                channel.id, self.quiz.rounds.local_date(channel, now)
+            ) is None:
+                log.warning("missed post skipped channel=%s (more than %s late)",
+                            channel.id, self.grace)
+
+    async def post(self, channel_id: int) -> None:
+        """Claim and publish today's round; a lost claim means another replica posted it."""
+        post = await asyncio.to_thread(self.quiz.rounds.post_round, channel_id)
+        if post is None:
+            return
+        try:
+            ref = await self.publisher.publish_round(post)
+        except Exception:
+            log.exception("publishing round failed channel=%s round=%s", channel_id, post.round.id)
+            return
+        await asyncio.to_thread(self.quiz.rounds.round_posted, post.round.id, ref)
+
+    async def close_due(self) -> None:
+        """Close rounds past their time and publish each reveal once."""
+        reveals = await asyncio.to_thread(self.quiz.rounds.close_due_rounds, self.platform)
+        for reveal in reveals:
+            try:
+                await self.publisher.publish_reveal(reveal)
+            except Exception:
+                log.exception("publishing reveal failed channel=%s round=%s",
+                              reveal.channel.id, reveal.round.id)
+
+    async def post_board(self, channel_id: int) -> None:
+        """Publish the channel's weekly leaderboard."""
+        channel = await asyncio.to_thread(self.quiz.rounds.get_channel, channel_id)
+        board = await asyncio.to_thread(self.quiz.board.leaderboard, channel, "week",
+                                        channel.locale)
+        message = Message(title=board.title, body=board.body, code=board.code,
+                          audience=Audience.CHANNEL, image_png=board.image_png,
+                          image_name=board.image_name)
+        try:
+            await self.publisher.publish_board(channel, message)
+        except Exception:
+            log.exception("publishing leaderboard failed channel=%s", channel_id)

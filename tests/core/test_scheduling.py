@@ -1,0 +1,103 @@
+"""Scheduling from channel settings: local time zones, DST, catch-up after downtime."""
+
+import asyncio
+import datetime as dt
+from dataclasses import dataclass, field
+
+import pytest
+from apscheduler.schedulers.asyncio import AsyncIOScheduler
+
+from bot.core.models import ChannelDefaults, ChannelUpdate
+from bot.scheduling import QuizScheduler, missed_post, post_trigger
+
+
+@dataclass
+class RecordingPublisher:
+    """The platform edge: records what would have been posted."""
+
+    rounds: list = field(default_factory=list)
+    reveals: list = field(default_factory=list)
+    boards: list = field(default_factory=list)
+
+    async def publish_round(self, post):
+        self.rounds.append(post)
+        return f"msg-{post.round.id}"
+
+    async def publish_reveal(self, reveal):
+        self.reveals.append(reveal)
+
+    async def publish_board(self, channel, message):
+        self.boards.append((channel, message))
+
+
+def test_daily_trigger_keeps_local_time_across_the_dst_change(quiz):
+    channel = quiz.rounds.channel("slack", "C1", "T1",
+                                  ChannelDefaults(timezone="Europe/Berlin"))
+    trigger = post_trigger(channel)
+    before = trigger.get_next_fire_time(None, dt.datetime(2026, 3, 27, 12, tzinfo=dt.UTC))
+    after = trigger.get_next_fire_time(None, dt.datetime(2026, 3, 29, 12, tzinfo=dt.UTC))
+    assert before.astimezone(dt.UTC).hour == 8  # 09:00 CET
+    assert after.astimezone(dt.UTC).hour == 7  # 09:00 CEST
+    assert before.hour == after.hour == 9
+
+
+@pytest.mark.parametrize(("utc_hour", "decision"), [(7, "wait"), (9, "post"), (13, "skip")])
+def test_missed_post_is_made_within_grace_and_skipped_after(quiz, utc_hour, decision):
+    channel = quiz.rounds.channel("slack", "C1", "T1", ChannelDefaults(timezone="UTC"))
+    now = dt.datetime(2026, 3, 2, utc_hour, 30, tzinfo=dt.UTC)
+    assert missed_post(channel, now, dt.timedelta(hours=3)) == decision
+
+
+def test_start_catches_up_once_and_two_replicas_post_once(quiz, clock):
+    clock.set(dt.datetime(2026, 3, 2, 10, tzinfo=dt.UTC))
+    channel = quiz.rounds.channel("slack", "C1", "T1", ChannelDefaults(timezone="UTC"))
+    first, second = RecordingPublisher(), RecordingPublisher()
+
+    async def scenario():
+        for publisher in (first, second):
+            sched = QuizScheduler(quiz, publisher, "slack", AsyncIOScheduler(timezone=dt.UTC))
+            await sched.start()
+            sched.scheduler.shutdown(wait=False)
+
+    asyncio.run(scenario())
+    assert len(first.rounds) + len(second.rounds) == 1
+    posted = (first.rounds or second.rounds)[0]
+    assert quiz.rounds.store.get_round(posted.round.id).message_ref == f"msg-{posted.round.id}"
+    assert posted.channel.id == channel.id
+
+
+def test_settings_change_moves_the_job_and_disabling_removes_it(quiz):
+    channel = quiz.rounds.channel("slack", "C1", "T1", ChannelDefaults(timezone="UTC"))
+    sched = QuizScheduler(quiz, RecordingPublisher(), "slack", AsyncIOScheduler(timezone=dt.UTC))
+    sched.rebuild()
+    moved = quiz.rounds.store.update_channel(channel.id, ChannelUpdate(post_time=dt.time(18, 5)))
+    sched.schedule(moved)
+    fields = {f.name: str(f) for f in sched.scheduler.get_job(f"post:{channel.id}").trigger.fields}
+    assert (fields["hour"], fields["minute"]) == ("18", "5")
+    disabled = quiz.rounds.store.update_channel(channel.id, ChannelUpdate(enabled=False))
+    sched.schedule(disabled)
+    assert sched.scheduler.get_job(f"post:{channel.id}") is None
+
+
+def test_only_this_platforms_channels_are_scheduled(quiz):
+    quiz.rounds.channel("slack", "C1", "T1")
+    other = quiz.rounds.channel("discord", "42", "G1")
+    sched = QuizScheduler(quiz, RecordingPublisher(), "slack", AsyncIOScheduler(timezone=dt.UTC))
+    sched.rebuild()
+    assert sched.scheduler.get_job(f"post:{other.id}") is None
+
+
+def test_due_round_is_revealed_and_weekly_board_posted(quiz, clock):
+    channel = quiz.rounds.channel("slack", "C1", "T1", ChannelDefaults(timezone="UTC"))
+    publisher = RecordingPublisher()
+    sched = QuizScheduler(quiz, publisher, "slack", AsyncIOScheduler(timezone=dt.UTC))
+
+    async def scenario():
+        await sched.post(channel.id)
+        clock.advance(days=1)
+        await sched.close_due()
+        await sched.post_board(channel.id)
+
+    asyncio.run(scenario())
+    assert len(publisher.rounds) == 1 and len(publisher.reveals) == 1
+    assert publisher.boards[0][1].audience == "channel"
