@@ -363,6 +363,11 @@ def check_case(challenge: Challenge, index: int, record: Any) -> tuple[Status, s
     if problem is None and challenge.checks.inputs_unmodified:
         problem = _check_inputs(challenge, case, record.get("inputs_after"))
     if problem is None and challenge.checks.grad is not None and case.upstream is not None:
+        if record.get("grad_error") is not None:
+            # The result matched but backward raised (a custom autograd.Function, say).
+            text, memory = describe_error(record["grad_error"])
+            status = Status.MEMORY_LIMIT if memory else Status.ERROR
+            return status, f"computing the gradient failed: {text}"
         problem = _check_grads(challenge, case, record.get("grads"))
     return None if problem is None else (Status.FAILED, problem)
 

@@ -399,3 +399,24 @@ def test_request_marks_differentiated_arguments_and_carries_no_reference():
     assert case["args"][0].requires_grad
     assert case["grad"]["wrt"] == [0]
     assert not challenge.cases[0].args[0].requires_grad  # the cached input stays untouched
+
+
+def test_backward_failure_after_a_matching_result_is_an_error():
+    challenge = make_challenge(solution=SQUARE, checks=GRAD_CHECKS)
+    error = {"type": "RuntimeError", "message": "boom in backward", "memory": False}
+    record = {**good_record(challenge, 0), "grad_error": error}
+    del record["grads"]
+    grade = grade_records(challenge, [{"loaded": True}, record, good_record(challenge, 1)])
+    assert grade.status is Status.ERROR
+    assert grade.message == (
+        "test 1 of 2: computing the gradient failed: RuntimeError: boom in backward"
+    )
+
+
+def test_wrong_shape_is_reported_before_any_gradient_problem():
+    challenge = make_challenge(solution=SQUARE, checks=GRAD_CHECKS)
+    error = {"type": "RuntimeError", "message": "Mismatch in shape", "memory": False}
+    record = {**good_record(challenge, 0), "grad_error": error,
+              "output": data(challenge.cases[0].expected[:1])}
+    grade = grade_records(challenge, [{"loaded": True}, record, good_record(challenge, 1)])
+    assert grade.message == "test 1 of 2: shape mismatch: expected (3, 4), got (1, 4)"
