@@ -1,0 +1,154 @@
+"""Run submissions from files through the local sandbox: the ``torchquiz exec`` command."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import logging
+import os
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import TextIO
+
+from content.loader import BANK_ROOT, ContentError, load_bank
+from executors.challenges import ChallengeBuildError, UnknownChallenge
+from executors.local import LocalExecutor
+from executors.verdict import Verdict
+from executors.zygote import INSECURE_FLAG, LayerStatus, SandboxUnavailable, Zygote, ZygoteError
+
+log = logging.getLogger(__name__)
+
+CONTENT_DIR_ENV = "TORCHQUIZ_CONTENT_DIR"
+
+EXIT_OK = 0
+EXIT_DOCTOR_LAYERS_OFF = 1
+EXIT_USAGE = 2
+EXIT_NO_SANDBOX = 3
+
+ZygoteFactory = Callable[[bool], Zygote]
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="torchquiz exec",
+        description="Run code submissions against a challenge's hidden tests in the sandbox.",
+    )
+    parser.add_argument("--challenge", metavar="ID", help="code challenge id, e.g. code.one-hot")
+    parser.add_argument("--json", action="store_true", help="print one JSON verdict per line")
+    parser.add_argument("--doctor", action="store_true", help="print the isolation layer table")
+    parser.add_argument(
+        INSECURE_FLAG,
+        dest="insecure",
+        action="store_true",
+        help="run without the isolation layers that are missing (never on a shared machine)",
+    )
+    parser.add_argument("files", nargs="*", metavar="FILE", help="submission files, in order")
+    return parser
+
+
+def content_root(environ: dict[str, str] | None = None) -> Path:
+    """Return the bank root: ``TORCHQUIZ_CONTENT_DIR`` when set, else the packaged bank."""
+    env = os.environ if environ is None else environ
+    override = env.get(CONTENT_DIR_ENV)
+    return Path(override) if override else BANK_ROOT
+
+
+def _default_zygote(insecure: bool) -> Zygote:
+    return Zygote(insecure=insecure)
+
+
+def _layer_table(layers: dict[str, LayerStatus]) -> str:
+    width = max((len(name) for name in layers), default=0)
+    rows = [
+        f"{name:<{width}}  {'ON ' if status.active else 'OFF'}  {status.detail}"
+        for name, status in layers.items()
+    ]
+    return "\n".join(rows) + "\n"
+
+
+def _human(path: str, verdict: Verdict) -> str:
+    line = f"{path}: {verdict.status} ({verdict.passed_tests}/{verdict.total_tests})"
+    if verdict.message:
+        line += f" {verdict.message}"
+    if verdict.stdout:
+        line += "\n  stdout: " + verdict.stdout.replace("\n", "\n          ")
+    return line + "\n"
+
+
+def main(
+    argv: list[str],
+    *,
+    make_zygote: ZygoteFactory = _default_zygote,
+    stdout: TextIO | None = None,
+    stderr: TextIO | None = None,
+) -> int:
+    """Run ``torchquiz exec`` with ``argv`` (the arguments after ``exec``); return the exit code."""
+    out = stdout or sys.stdout
+    err = stderr or sys.stderr
+    args = _parser().parse_args(argv)
+    if args.insecure:
+        err.write(
+            f"WARNING: {INSECURE_FLAG}: submissions run WITHOUT full isolation. "
+            "Use this only for your own code on your own machine.\n"
+        )
+    if args.doctor:
+        return _doctor(make_zygote(args.insecure), out)
+    if not args.challenge or not args.files:
+        err.write("torchquiz exec: give --challenge ID and at least one FILE (or --doctor)\n")
+        return EXIT_USAGE
+    # Read every file before starting the sandbox: a typo in the last path should not cost a
+    # zygote start, and no verdict is printed for a run that cannot be completed.
+    sources: list[tuple[str, bytes]] = []
+    for name in args.files:
+        try:
+            sources.append((name, Path(name).read_bytes()))
+        except OSError as exc:
+            err.write(f"torchquiz exec: cannot read {name}: {exc.strerror or exc}\n")
+            return EXIT_USAGE
+    try:
+        bank = load_bank(content_root())
+    except ContentError as exc:
+        err.write(f"torchquiz exec: the content bank does not load:\n{exc}\n")
+        return EXIT_USAGE
+    zygote = make_zygote(args.insecure)
+    try:
+        zygote.start()
+    except SandboxUnavailable as exc:
+        err.write(
+            f"torchquiz exec: the sandbox is unavailable: {exc}\n"
+            f"Run `torchquiz exec --doctor` for details, or pass {INSECURE_FLAG} to run "
+            "without the missing layers (unsafe).\n"
+        )
+        return EXIT_NO_SANDBOX
+    with LocalExecutor(bank, zygote) as executor:
+        try:
+            executor.supports(args.challenge)
+        except UnknownChallenge:
+            err.write(f"torchquiz exec: no code challenge {args.challenge!r}\n")
+            return EXIT_USAGE
+        for name, code in sources:
+            try:
+                verdict = executor.run(args.challenge, code)
+            except (ChallengeBuildError, ZygoteError) as exc:
+                err.write(f"torchquiz exec: {name}: the executor failed: {exc}\n")
+                return EXIT_NO_SANDBOX if isinstance(exc, ZygoteError) else EXIT_USAGE
+            if args.json:
+                out.write(json.dumps(verdict.to_json(), sort_keys=True, ensure_ascii=False) + "\n")
+            else:
+                out.write(_human(name, verdict))
+            out.flush()
+    return EXIT_OK
+
+
+def _doctor(zygote: Zygote, out: TextIO) -> int:
+    try:
+        layers = zygote.layers()
+    finally:
+        zygote.close()
+    out.write(_layer_table(layers))
+    return EXIT_OK if layers and all(s.active for s in layers.values()) else EXIT_DOCTOR_LAYERS_OFF
+
+
+if __name__ == "__main__":
+    raise SystemExit(main(sys.argv[1:]))

@@ -1,0 +1,256 @@
+"""Run submissions through the local sandbox and turn each run into a Verdict."""
+
+from __future__ import annotations
+
+import dataclasses
+import logging
+import math
+import os
+import signal
+import threading
+import time
+from typing import Any, Protocol
+
+from content.loader import Bank
+from executors import wire
+from executors.challenges import Challenge, ChallengeCache, UnknownChallenge
+from executors.grader import Grade, grade_records
+from executors.limits import MIB, Limits
+from executors.verdict import Status, Verdict, user_text
+from executors.zygote import RawRun
+
+log = logging.getLogger(__name__)
+
+DEFAULT_MAX_CODE_BYTES = 16 * 1024
+
+__all__ = ["DEFAULT_MAX_CODE_BYTES", "LocalExecutor", "SandboxRunner", "UnknownChallenge"]
+
+
+class SandboxRunner(Protocol):
+    """What the executor needs of a sandbox (``executors.zygote.Zygote`` satisfies it)."""
+
+    def run(self, request: bytes, limits: Limits) -> RawRun:
+        """Run one harness request under ``limits`` and return what came back."""
+        ...
+
+    def close(self) -> None:
+        """Stop the sandbox and release its processes."""
+        ...
+
+
+def detect_cuda() -> bool:
+    """Return whether this machine can run CUDA challenges, without initialising CUDA here.
+
+    The trusted process must stay CUDA-free: the zygote forks sandboxes from a CUDA-free image,
+    and a driver initialised before a fork is unusable after it. NVML answers without cuInit.
+    """
+    import torch
+
+    if torch.version.cuda is None:
+        return False
+    try:
+        count = int(torch.cuda._device_count_nvml())
+    except Exception:
+        count = -1
+    if count >= 0:
+        return count > 0
+    return os.path.exists("/dev/nvidia0")
+
+
+def limits_for(base: Limits, challenge: Challenge) -> Limits:
+    """Return ``base`` with the challenge's own time and memory budget."""
+    return dataclasses.replace(
+        base,
+        wall_s=challenge.timeout_s,
+        cpu_s=max(1, math.ceil(challenge.timeout_s)),
+        memory_bytes=challenge.memory_mb * MIB,
+    )
+
+
+def _size_text(n: int) -> str:
+    return f"{n:,} bytes" if n < 1024 or n % 1024 else f"{n // 1024} KiB"
+
+
+def precheck(code: str | bytes, max_code_bytes: int) -> tuple[str | None, str]:
+    """Return (why the code is rejected or None, the code as text) before anything runs."""
+    if isinstance(code, bytes):
+        raw = code
+        try:
+            text = raw.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            bad = raw[exc.start : exc.start + 1].hex()
+            return f"your code is not valid UTF-8 (byte 0x{bad} at offset {exc.start})", ""
+    else:
+        text = code
+        try:
+            raw = text.encode("utf-8")
+        except UnicodeEncodeError as exc:
+            return f"your code is not valid UTF-8 (unpaired surrogate at offset {exc.start})", ""
+    if len(raw) > max_code_bytes:
+        return (
+            f"your code is {_size_text(len(raw))}; the limit is {_size_text(max_code_bytes)}",
+            "",
+        )
+    if "\x00" in text:
+        return f"your code contains a NUL byte (at offset {text.index(chr(0))}); remove it", ""
+    if not text.strip():
+        return "your code is empty", ""
+    return None, text
+
+
+def decode_stream(result: bytes, max_bytes: int) -> tuple[list[Any], str | None]:
+    """Decode the framed result stream; return the records and what broke it, if anything."""
+    records: list[Any] = []
+    try:
+        for payload in wire.iter_frames(result):
+            records.append(wire.decode(payload, max_bytes=max_bytes))
+    except wire.WireError as exc:
+        return records, str(exc)
+    return records, None
+
+
+def _signal_name(number: int) -> str:
+    try:
+        return signal.Signals(number).name
+    except ValueError:
+        return f"signal {number}"
+
+
+def _seconds(value: float) -> str:
+    return f"{value:g} s"
+
+
+def judge(challenge: Challenge, raw: RawRun, limits: Limits) -> tuple[Status, int, str]:
+    """Map a sandbox run and its records to (status, tests passed, message)."""
+    records, broken = decode_stream(raw.result, limits.result_bytes)
+    grade: Grade | None = grade_records(challenge, records) if records else None
+    passed = grade.passed_tests if grade is not None else 0
+    total = challenge.total
+    # Where a run stopped, for limit messages: the test after the last one that reported.
+    reported = max(0, len(records) - 1)
+    during = f" during test {min(reported + 1, total)} of {total}" if records else ""
+    if raw.timed_out or raw.signal == signal.SIGXCPU:
+        return Status.TIMEOUT, passed, (
+            f"time limit exceeded: your code ran longer than {_seconds(limits.wall_s)}{during}"
+        )
+    if raw.memory_exceeded:
+        if grade is not None and grade.status is Status.MEMORY_LIMIT:
+            return Status.MEMORY_LIMIT, passed, grade.message  # the allocator's own words
+        return Status.MEMORY_LIMIT, passed, (
+            f"memory limit exceeded: your code used more than {limits.memory_bytes // MIB} MiB"
+            f"{during}"
+        )
+    if raw.output_exceeded:
+        return Status.OUTPUT_LIMIT, passed, (
+            f"output limit exceeded: your code printed more than "
+            f"{_size_text(limits.output_bytes)}; print less"
+        )
+    if raw.result_truncated:
+        return Status.OUTPUT_LIMIT, passed, (
+            f"your results are larger than {_size_text(limits.result_bytes)}; return less data"
+        )
+    if grade is not None and grade.final:
+        # Every test reported, or one failed before the run ended: the grade says it best.
+        return grade.status, passed, grade.message
+    where = during or " before it was loaded"
+    if raw.signal is not None:
+        return Status.ERROR, passed, f"your code crashed (signal {_signal_name(raw.signal)}){where}"
+    if broken is not None:
+        return Status.ERROR, passed, f"your code broke the result stream{where} ({broken})"
+    if raw.exit_code not in (0, None):
+        return Status.ERROR, passed, f"your code exited with status {raw.exit_code}{where}"
+    return Status.ERROR, passed, f"your code exited early{where}"
+
+
+class LocalExecutor:
+    """Grade submissions in the local sandbox; safe to call from many threads at once."""
+
+    def __init__(
+        self,
+        bank: Bank,
+        zygote: SandboxRunner,
+        *,
+        max_code_bytes: int = DEFAULT_MAX_CODE_BYTES,
+        cuda_available: bool | None = None,
+        base_limits: Limits | None = None,
+    ) -> None:
+        self._challenges = ChallengeCache(bank)
+        self._zygote = zygote
+        self._max_code_bytes = max_code_bytes
+        self._cuda = detect_cuda() if cuda_available is None else cuda_available
+        self._base_limits = base_limits or Limits()
+        self._closed = threading.Event()
+
+    def __enter__(self) -> LocalExecutor:
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.close()
+
+    def close(self) -> None:
+        """Stop the sandbox; later calls to ``run`` raise RuntimeError."""
+        if not self._closed.is_set():
+            self._closed.set()
+            self._zygote.close()
+
+    def available_challenges(self) -> list[str]:
+        """Return the ids of the code challenges this machine can run, sorted."""
+        return [cid for cid in self._challenges.ids() if self.supports(cid)[0]]
+
+    def supports(self, challenge_id: str) -> tuple[bool, str]:
+        """Return whether ``challenge_id`` can run here, and why not when it cannot."""
+        item = self._challenges.item(challenge_id)
+        if "cuda" in item.code.requires and not self._cuda:
+            return False, (
+                f"challenge {challenge_id} needs a CUDA GPU, and this executor has none; "
+                "run it on a GPU executor"
+            )
+        return True, ""
+
+    def challenge(self, challenge_id: str) -> Challenge:
+        """Return the built challenge (hidden tests and references), building it if needed."""
+        return self._challenges.get(challenge_id)
+
+    def run(self, challenge_id: str, code: str | bytes) -> Verdict:
+        """Run ``code`` against the hidden tests of ``challenge_id`` and return the verdict."""
+        if self._closed.is_set():
+            raise RuntimeError("the executor is closed")
+        started = time.monotonic()
+        item = self._challenges.item(challenge_id)  # UnknownChallenge: the caller's mistake
+        ok, why = self.supports(challenge_id)
+        problem, text = precheck(code, self._max_code_bytes)
+        if not ok or problem is not None:
+            # A rejection does not build the challenge: its total is not needed to say no.
+            verdict = Verdict(
+                status=Status.REJECTED,
+                passed_tests=0,
+                total_tests=0,
+                message=why or problem or "",
+                duration_ms=int((time.monotonic() - started) * 1000),
+                challenge_id=item.id,
+                challenge_version=item.version,
+            )
+            log.info("exec %s v%d: rejected (%s)", item.id, item.version,
+                     "cuda" if not ok else "precheck")
+            return verdict
+        challenge = self._challenges.get(challenge_id)
+        limits = limits_for(self._base_limits, challenge)
+        raw = self._zygote.run(challenge.request(text), limits)
+        status, passed, message = judge(challenge, raw, limits)
+        verdict = Verdict(
+            status=status,
+            passed_tests=passed,
+            total_tests=challenge.total,
+            message=message,
+            stdout=user_text(raw.stdout, truncated=raw.stdout_truncated),
+            stderr=user_text(raw.stderr, truncated=raw.stderr_truncated),
+            duration_ms=int(raw.duration_ms),
+            challenge_id=challenge.id,
+            challenge_version=challenge.version,
+        )
+        log.info(
+            "exec %s v%d: %s %d/%d in %d ms (sandbox exit %s, signal %s)",
+            challenge.id, challenge.version, status, passed, challenge.total,
+            verdict.duration_ms, raw.exit_code, raw.signal,
+        )  # fmt: skip
+        return verdict
