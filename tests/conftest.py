@@ -2,7 +2,8 @@
 
 PostgreSQL tests run against the server `make test` starts (scripts/pg-test-server.sh) and
 finds in TORCHQUIZ_TEST_PG_URL. Each test process migrates one database of its own once; each
-test then starts from empty tables (TRUNCATE, ~15 ms, against ~180 ms for a fresh database).
+test then starts from empty tables with ids restarting at 1. Measured here: DELETE FROM every
+table plus setval ~2 ms, TRUNCATE ~30 ms, CREATE DATABASE ... TEMPLATE a migrated one ~180 ms.
 """
 
 from __future__ import annotations
@@ -106,9 +107,17 @@ def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
         shutil.copyfile(request.getfixturevalue("_sqlite_template"), path)
         return f"sqlite:///{path}"
     url, engine = request.getfixturevalue("_pg_migrated")
-    tables = ", ".join(table.name for table in Base.metadata.sorted_tables)
     with engine.begin() as connection:
-        connection.execute(text(f"TRUNCATE {tables} RESTART IDENTITY CASCADE"))
+        for table in reversed(Base.metadata.sorted_tables):  # children before parents
+            connection.execute(table.delete())
+        # Ids restart at 1 as in a fresh SQLite file, so both backends hand out the same ids.
+        connection.execute(
+            text(
+                "SELECT setval(pg_get_serial_sequence(t, 'id'), 1, false)"
+                " FROM unnest(CAST(:t AS text[])) AS t"
+            ),
+            {"t": [table.name for table in Base.metadata.sorted_tables if "id" in table.c]},
+        )
     return url
 
 

@@ -74,3 +74,9 @@ def test_missing_postgres_skips_outside_ci():
     result = _run_one_postgres_test()
     assert result.returncode == 0
     assert "1 skipped" in result.stdout
+
+
+def test_each_test_starts_with_empty_tables_and_ids_at_one(store):
+    # Earlier tests in this process created channels and members on the same database.
+    assert store.list_channels(enabled_only=False) == []
+    assert store.ensure_member("slack", "U1", "Ada").id == 1
