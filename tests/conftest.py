@@ -8,7 +8,6 @@ table plus setval ~2 ms, TRUNCATE ~30 ms, CREATE DATABASE ... TEMPLATE a migrate
 
 from __future__ import annotations
 
-import datetime as dt
 import itertools
 import os
 import shutil
@@ -23,10 +22,9 @@ from db.engine import make_engine, normalize_url
 from db.migrate import upgrade
 from db.store import SqlStore
 from db.tables import Base
-from tests.fakes import FakeClock
+from tests.fakes import CLOCK_START, FakeClock
 
 PG_URL_ENV = "TORCHQUIZ_TEST_PG_URL"
-CLOCK_START = dt.datetime(2026, 3, 2, 8, 0, tzinfo=dt.UTC)  # a Monday
 
 _database_names = itertools.count()
 

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import datetime as dt
 
+CLOCK_START = dt.datetime(2026, 3, 2, 8, 0, tzinfo=dt.UTC)  # a Monday: where test clocks start
+
 
 def _aware_utc(when: dt.datetime) -> dt.datetime:
     if when.tzinfo is None or when.utcoffset() is None:

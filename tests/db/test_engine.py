@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime as dt
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
@@ -11,6 +12,7 @@ from sqlalchemy.exc import StatementError
 
 from db.engine import SQLITE_BUSY_TIMEOUT_MS, default_url, make_engine, normalize_url
 from db.store import SqlStore
+from tests.db.builders import make_channel
 
 
 def _pragma(engine: Engine, name: str) -> object:
@@ -46,8 +48,6 @@ def test_sqlite_creates_the_data_directory(tmp_path):
 
 
 def test_sqlite_engine_can_be_used_from_another_thread(sqlite_engine):
-    from concurrent.futures import ThreadPoolExecutor
-
     with sqlite_engine.connect() as connection, ThreadPoolExecutor(1) as pool:
         assert pool.submit(lambda: connection.execute(text("select 7")).scalar()).result() == 7
 
@@ -82,7 +82,7 @@ def test_database_runs_migrated_and_connectable(engine):
 def test_timestamps_come_back_aware_utc(store: SqlStore):
     tokyo = dt.timezone(dt.timedelta(hours=9))
     opened = dt.datetime(2026, 3, 2, 18, 0, tzinfo=tokyo)
-    channel = store.ensure_channel("console", "c", "w", _defaults())
+    channel = make_channel(store)
     store.claim_round(channel.id, dt.date(2026, 3, 2), "q", 1, opened, opened)
     back = store.round_for_date(channel.id, dt.date(2026, 3, 2))
     assert back is not None
@@ -92,13 +92,7 @@ def test_timestamps_come_back_aware_utc(store: SqlStore):
 
 
 def test_naive_timestamps_are_refused(store: SqlStore):
-    channel = store.ensure_channel("console", "c", "w", _defaults())
+    channel = make_channel(store)
     naive = dt.datetime(2026, 3, 2, 9, 0)  # noqa: DTZ001 - the point of the test
     with pytest.raises(StatementError, match="naive datetime"):
         store.claim_round(channel.id, dt.date(2026, 3, 2), "q", 1, naive, naive)
-
-
-def _defaults():
-    from bot.core.models import ChannelDefaults
-
-    return ChannelDefaults(name="general")

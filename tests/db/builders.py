@@ -1,0 +1,107 @@
+"""Build channels, members, rounds and answers for store tests, and race two stores."""
+
+from __future__ import annotations
+
+import datetime as dt
+import threading
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from typing import TypeVar
+
+from sqlalchemy import Engine
+
+from bot.core.models import (
+    AnswerDraft,
+    AnswerMode,
+    AnswerRecord,
+    ChannelDefaults,
+    ChannelSettings,
+    Member,
+    Round,
+)
+from bot.core.ports import QuizStore
+from db.engine import make_engine
+from db.store import SqlStore
+from tests.fakes import CLOCK_START
+
+T = TypeVar("T")
+DAY = dt.date(2026, 3, 2)
+T0 = CLOCK_START
+HOUR = dt.timedelta(hours=1)
+
+
+def _typed(engine: Engine) -> QuizStore:
+    # mypy checks this assignment when it checks the tests; `mypy db` checks the same in db.store.
+    store: QuizStore = SqlStore(engine)
+    return store
+
+
+def make_channel(
+    store: SqlStore,
+    external_id: str = "C1",
+    platform: str = "slack",
+    workspace: str = "W1",
+    **defaults,
+) -> ChannelSettings:
+    return store.ensure_channel(platform, external_id, workspace, ChannelDefaults(**defaults))
+
+
+def make_member(store: SqlStore, external_id: str = "U1", name: str = "Ada") -> Member:
+    return store.ensure_member("slack", external_id, name)
+
+
+def open_round(
+    store: SqlStore,
+    channel: ChannelSettings,
+    day: dt.date = DAY,
+    item: str = "tensors.view",
+    opened: dt.datetime = T0,
+) -> Round:
+    claimed = store.claim_round(channel.id, day, item, 1, opened, opened + 23 * HOUR)
+    assert claimed is not None
+    return claimed
+
+
+def answer(
+    store: SqlStore,
+    round_: Round,
+    member: Member,
+    attempt: int = 1,
+    *,
+    correct: bool = True,
+    points: int = 10,
+    at: dt.datetime = T0,
+    response: str = "view shares storage",
+) -> AnswerRecord | None:
+    return store.record_answer(
+        AnswerDraft(
+            round_id=round_.id,
+            user_id=member.id,
+            attempt=attempt,
+            mode=AnswerMode.TEXT,
+            response=response,
+            correct=correct,
+            points=points,
+            submitted_at=at,
+        )
+    )
+
+
+def race(database_url: str, action: Callable[[SqlStore], T], contenders: int = 2) -> list[T]:
+    """Run ``action`` at the same moment in several threads, each on its own engine."""
+    engines = [make_engine(database_url) for _ in range(contenders)]
+    for engine in engines:  # connect first, so the race is on the statement
+        with engine.connect():
+            pass
+    barrier = threading.Barrier(contenders)
+
+    def run(store: SqlStore) -> T:
+        barrier.wait()
+        return action(store)
+
+    try:
+        with ThreadPoolExecutor(contenders) as pool:
+            return list(pool.map(run, [SqlStore(engine) for engine in engines]))
+    finally:
+        for engine in engines:
+            engine.dispose()
