@@ -220,11 +220,18 @@ class RoundStore(StoreBase):
         """
         points = func.sum(AnswerRow.points)
         solved = func.count(distinct(case((AnswerRow.correct, AnswerRow.round_id))))
+        attempted = func.count(distinct(AnswerRow.round_id))
         first_try = func.count(case((and_(AnswerRow.correct, AnswerRow.attempt == 1), 1)))
         last_solved_at = func.max(case((AnswerRow.correct, AnswerRow.submitted_at)))
         stmt = (
             select(
-                AnswerRow.user_id, UserRow.display_name, points, solved, first_try, last_solved_at
+                AnswerRow.user_id,
+                UserRow.display_name,
+                points,
+                solved,
+                first_try,
+                last_solved_at,
+                attempted,
             )
             .join(RoundRow, RoundRow.id == AnswerRow.round_id)
             .join(UserRow, UserRow.id == AnswerRow.user_id)
@@ -246,8 +253,9 @@ class RoundStore(StoreBase):
                 solved=n_solved,
                 first_try=n_first,
                 last_solved_at=last,
+                attempted=n_attempted,
             )
-            for user_id, name, total, n_solved, n_first, last in rows
+            for user_id, name, total, n_solved, n_first, last, n_attempted in rows
         ]
 
     def solved_dates(self, channel_id: int, user_id: int) -> list[dt.date]:

@@ -127,3 +127,14 @@ def test_item_results_of_one_channel_skip_other_channels_rounds(store):
     answer(store, open_round(store, here, item="here"), ada)
     answer(store, open_round(store, make_channel(store, "C2"), item="there"), ada)
     assert [r.item_id for r in store.item_results(ada.id, here.id)] == ["here"]
+
+
+def test_scores_count_rounds_attempted_once_however_many_tries(store):
+    channel = make_channel(store)
+    ada = make_member(store)
+    day1, day2 = open_round(store, channel, DAY), open_round(store, channel, DAY + dt.timedelta(1))
+    answer(store, day1, ada, 1, correct=False, points=0)
+    answer(store, day1, ada, 2, correct=False, points=0)
+    answer(store, day2, ada, 1, correct=True)
+    [row] = store.scores(channel.id)
+    assert (row.attempted, row.solved) == (2, 1)
