@@ -6,6 +6,7 @@ import datetime as dt
 import threading
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
+from contextlib import ExitStack
 from typing import TypeVar
 
 from sqlalchemy import Engine
@@ -87,12 +88,19 @@ def answer(
     )
 
 
-def race(database_url: str, action: Callable[[SqlStore], T], contenders: int = 2) -> list[T]:
-    """Run ``action`` at the same moment in several threads, each on its own engine."""
-    engines = [make_engine(database_url) for _ in range(contenders)]
-    for engine in engines:  # connect first, so the race is on the statement
-        with engine.connect():
-            pass
+def race(
+    database_url: str, action: Callable[[SqlStore], T], *, contenders: int = 2, shared: bool = False
+) -> list[T]:
+    """Run ``action`` at the same moment in several threads, on one engine or one each.
+
+    One engine is a bot process with worker threads; one engine each is several replicas.
+    """
+    engines = [make_engine(database_url) for _ in range(1 if shared else contenders)]
+    stores = [SqlStore(engines[n % len(engines)]) for n in range(contenders)]
+    # Connect first (every thread's connection at once), so the race is on the statement.
+    with ExitStack() as connections:
+        for n in range(contenders):
+            connections.enter_context(engines[n % len(engines)].connect())
     barrier = threading.Barrier(contenders)
 
     def run(store: SqlStore) -> T:
@@ -101,7 +109,7 @@ def race(database_url: str, action: Callable[[SqlStore], T], contenders: int = 2
 
     try:
         with ThreadPoolExecutor(contenders) as pool:
-            return list(pool.map(run, [SqlStore(engine) for engine in engines]))
+            return list(pool.map(run, stores))
     finally:
         for engine in engines:
             engine.dispose()

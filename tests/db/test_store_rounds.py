@@ -53,11 +53,16 @@ def test_claim_round_for_an_unknown_channel_raises(store):
         store.claim_round(404, DAY, "a", 1, T0, T0 + HOUR)
 
 
-def test_concurrent_claims_have_exactly_one_winner(store, database_url):
+@pytest.mark.parametrize("shared", [False, True], ids=["two-engines", "one-engine"])
+def test_concurrent_claims_have_exactly_one_winner(store, database_url, shared):
     channel = make_channel(store)
     for offset in range(5):
         day = DAY + dt.timedelta(days=offset)
-        results = race(database_url, lambda s, d=day: s.claim_round(channel.id, d, "a", 1, T0, T0))
+        results = race(
+            database_url,
+            lambda s, d=day: s.claim_round(channel.id, d, "a", 1, T0, T0),
+            shared=shared,
+        )
         assert sorted(r is None for r in results) == [False, True]
     assert len(store.round_dates(channel.id)) == 5
 
