@@ -8,6 +8,7 @@ CLOCK_START = dt.datetime(2026, 3, 2, 8, 0, tzinfo=dt.UTC)  # a Monday: where te
 
 
 def _aware_utc(when: dt.datetime) -> dt.datetime:
+    """Return ``when`` in UTC, refusing naive datetimes (the core never sees one)."""
     if when.tzinfo is None or when.utcoffset() is None:
         raise ValueError(f"FakeClock takes aware datetimes only, got {when!r}")
     return when.astimezone(dt.UTC)
@@ -20,6 +21,7 @@ class FakeClock:
         self._now = _aware_utc(start)
 
     def now(self) -> dt.datetime:
+        """Return the current fake instant."""
         return self._now
 
     def advance(self, delta: dt.timedelta | None = None, **parts: float) -> dt.datetime:
@@ -31,4 +33,5 @@ class FakeClock:
         return self._now
 
     def set(self, when: dt.datetime) -> None:
+        """Jump to ``when``, forwards or backwards."""
         self._now = _aware_utc(when)
