@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import subprocess
+import sys
+from pathlib import Path
+
 from alembic.autogenerate import compare_metadata
 from alembic.runtime.migration import MigrationContext
 from sqlalchemy import inspect
@@ -9,6 +13,8 @@ from sqlalchemy import inspect
 from db import migrate
 from db.engine import make_engine
 from db.tables import Base
+
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def _diff(url: str) -> list[object]:
@@ -59,3 +65,26 @@ def test_downgrade_to_base_removes_every_table(empty_database_url):
 def test_migrations_create_every_model_table(empty_database_url):
     migrate.upgrade(empty_database_url)
     assert set(Base.metadata.tables) <= _tables(empty_database_url)
+
+
+def test_alembic_cli_migrates_with_the_same_environment(empty_database_url):
+    result = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "alembic",
+            "-c",
+            str(ROOT / "db" / "alembic.ini"),
+            "-x",
+            f"url={empty_database_url}",
+            "upgrade",
+            "head",
+        ],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert result.returncode == 0, result.stderr
+    assert migrate.current(empty_database_url) == migrate.head()
