@@ -1,7 +1,7 @@
 """The forking side of the zygote: a pristine template process and the per-run children.
 
 The template is forked from the warm zygote right after ``import torch`` and before any
-request arrives, so a child forked from it inherits no other run's inputs or outputs (freed
+request arrives (it is root, in the host namespaces), so a child forked from it inherits no other run's inputs or outputs (freed
 Python memory is not zeroed; a child forked from the I/O process could scan it). The
 template only receives "fork now" messages with the run's file descriptors; request bytes
 reach the child through a memfd, never through the template's memory.
@@ -9,6 +9,7 @@ reach the child through a memfd, never through the template's memory.
 
 from __future__ import annotations
 
+import contextlib
 import fcntl
 import json
 import os
@@ -21,7 +22,7 @@ from typing import Any
 from executors import harness, sandbox
 from executors.limits import Limits
 
-# Fixed descriptor numbers in the child.
+# Fixed descriptor numbers in the child (stdout and stderr are 1 and 2).
 REQUEST_FD = 3
 RESULT_FD = 4
 STATUS_FD = 5
@@ -87,10 +88,10 @@ def _read_all(fd: int) -> bytes:
     return b"".join(chunks)
 
 
-def run_middle(
-    spec: ForkSpec, fds: list[int], config: sandbox.SandboxConfig, seccomp: Any, parent: int
+def run_child(
+    spec: ForkSpec, fds: list[int], config: sandbox.SandboxConfig, seccomp: Any
 ) -> None:
-    """Enter cgroup, uid and namespaces, fork the grandchild (pid 1 inside) and wait for it."""
+    """Become the sandboxed process (pid 1 of a fresh pid namespace) and run the harness."""
     try:
         signal.pthread_sigmask(signal.SIG_SETMASK, [])
         signal.signal(signal.SIGCHLD, signal.SIG_DFL)
@@ -99,65 +100,13 @@ def run_middle(
         os.close(REQUEST_FD)
         request = harness.parse_request(data, max_bytes=len(data))
         del data
-        sandbox.join_cgroups(spec.cgroups)
-        if config.use_namespaces:
-            sandbox.enter_mount_namespace()
-            sandbox.build_root(config, spec.limits, gpu=request.device == "cuda")
-        if config.use_uid:
-            sandbox.drop_to_sandbox_user(spec.uid, spec.gid)
-        sandbox.set_parent_death_signal(parent)
-        if config.use_namespaces:
-            sandbox.unshare_namespaces()
-            sandbox.write_id_maps(spec.uid, spec.gid)
-        pid = os.fork()
-    except BaseException as exc:  # noqa: BLE001 - report any setup fault, never run on
-        _fail(exc)
-    if pid == 0:
-        run_grandchild(request, spec, config, seccomp)
-    _status(b"P", _PID.pack(pid))
-    # Only the grandchild may hold the output pipes: their EOF then means it is gone.
-    for fd in (0, 1, 2, RESULT_FD):
-        os.close(fd)
-    try:
-        _, status = os.waitpid(pid, 0)
-    except BaseException:  # noqa: BLE001
-        os._exit(1)
-    _status(b"S", _PID.pack(status))
-    os._exit(0)
-
-
-def enter_sandbox(
-    request: harness.Request,
-    spec: ForkSpec,
-    config: sandbox.SandboxConfig,
-    seccomp: Any,
-) -> None:
-    """Apply the grandchild's layers: own /proc, rlimits, capabilities, no_new_privs, seccomp."""
-    gpu = request.device == "cuda"
-    if config.use_namespaces:
-        sandbox.mount_fresh_proc()
-    else:
-        os.setsid()  # without a pid namespace, a process group is all the zygote can kill
-    sandbox.apply_rlimits(spec.limits, gpu=gpu, nproc_fallback=config.nproc_fallback)
-    sandbox.drop_capabilities()
-    sandbox.set_no_new_privs()
-    if config.use_seccomp and seccomp is not None:
-        sandbox.load_seccomp(seccomp)
-
-
-def run_grandchild(
-    request: harness.Request, spec: ForkSpec, config: sandbox.SandboxConfig, seccomp: Any
-) -> None:
-    """Become the sandboxed process and run the harness; never return."""
-    try:
-        sandbox.set_parent_death_signal(None)
         enter_sandbox(request, spec, config, seccomp)
         import torch  # noqa: PLC0415 - already imported by the zygote; this is a lookup
 
         torch.set_num_threads(spec.limits.threads)
         _status(b"R")
         os.close(STATUS_FD)
-    except BaseException as exc:  # noqa: BLE001
+    except BaseException as exc:  # noqa: BLE001 - report any setup fault, never run on
         _fail(exc)
     code = 1
     try:
@@ -166,21 +115,58 @@ def run_grandchild(
         os._exit(code)
 
 
-def _reap(_signum: int, _frame: Any) -> None:
-    while True:
-        try:
-            pid, _ = os.waitpid(-1, os.WNOHANG)
-        except ChildProcessError:
-            return
-        if pid == 0:
-            return
+def enter_sandbox(
+    request: harness.Request,
+    spec: ForkSpec,
+    config: sandbox.SandboxConfig,
+    seccomp: Any,
+) -> None:
+    """Apply every layer, in order, to this freshly forked single-threaded process."""
+    gpu = request.device == "cuda"
+    sandbox.join_cgroups(spec.cgroups)
+    if config.use_namespaces:
+        # As host root: private mount namespace, new root, procfs of our pid namespace.
+        sandbox.enter_mount_namespace()
+        sandbox.build_root(config, spec.limits, gpu=gpu)
+    else:
+        os.setsid()  # without a pid namespace, a process group is all the zygote can kill
+    if config.use_uid:
+        sandbox.drop_to_sandbox_user(spec.uid, spec.gid)
+    sandbox.set_parent_death_signal(None)
+    if config.use_namespaces:
+        sandbox.unshare_namespaces()
+        sandbox.write_id_maps(spec.uid, spec.gid)
+        sandbox.set_hostname()
+    sandbox.apply_rlimits(spec.limits, gpu=gpu, nproc_fallback=config.nproc_fallback)
+    sandbox.drop_capabilities()
+    sandbox.set_no_new_privs()
+    if config.use_seccomp and seccomp is not None:
+        sandbox.load_seccomp(seccomp)
+
+
+class _Template:
+    def __init__(self, sock: socket.socket) -> None:
+        self.sock = sock
+
+    def reap(self, _signum: int, _frame: Any) -> None:
+        # Runs between bytecodes of the main loop; the I/O loop learns each exit status here.
+        while True:
+            try:
+                pid, status = os.waitpid(-1, os.WNOHANG)
+            except ChildProcessError:
+                return
+            if pid == 0:
+                return
+            with contextlib.suppress(OSError):
+                self.sock.send(json.dumps({"exit": pid, "status": status}).encode())
 
 
 def template_loop(sock: socket.socket, config: sandbox.SandboxConfig, seccomp: Any) -> None:
     """Serve fork requests from the I/O loop until it goes away; never return."""
-    parent = os.getppid()
-    sandbox.set_parent_death_signal(parent)
-    signal.signal(signal.SIGCHLD, _reap)
+    sandbox.set_parent_death_signal(os.getppid())
+    template = _Template(sock)
+    signal.signal(signal.SIGCHLD, template.reap)
+    host_pid_ns = os.open("/proc/self/ns/pid", os.O_RDONLY | os.O_CLOEXEC)
     while True:
         try:
             msg, fds, _, _ = socket.recv_fds(sock, 65536, 8)
@@ -191,13 +177,19 @@ def template_loop(sock: socket.socket, config: sandbox.SandboxConfig, seccomp: A
         spec = ForkSpec.loads(msg)
         # Block SIGCHLD so the child cannot be reaped before we hold a pidfd for it.
         signal.pthread_sigmask(signal.SIG_BLOCK, [signal.SIGCHLD])
+        if config.use_namespaces:
+            # The next child is pid 1 of a new pid namespace; one fork, no middle process.
+            sandbox.unshare_pid_namespace()
         pid = os.fork()
         if pid == 0:
             sock.close()
-            run_middle(spec, fds, config, seccomp, parent=os.getppid())
+            os.close(host_pid_ns)
+            run_child(spec, fds, config, seccomp)
+        if config.use_namespaces:
+            sandbox.reset_pid_namespace(host_pid_ns)
         pidfd = os.pidfd_open(pid)
-        signal.pthread_sigmask(signal.SIG_UNBLOCK, [signal.SIGCHLD])
         for fd in fds:
             os.close(fd)
         socket.send_fds(sock, [json.dumps({"pid": pid}).encode()], [pidfd])
         os.close(pidfd)
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, [signal.SIGCHLD])

@@ -3,10 +3,11 @@
 Each layer is one small function so the zygote, the doctor and the tests can name it. They
 run in this order (see ``executors.zygote`` for who calls what):
 
-middle process (host pid namespace):
-    ``join_cgroups`` -> ``drop_to_sandbox_user`` -> ``unshare_namespaces`` -> ``write_id_maps``
-grandchild (pid 1 of the new pid namespace):
-    ``build_root`` -> ``apply_rlimits`` -> ``drop_capabilities`` -> ``load_seccomp``
+template (root, host namespaces): ``unshare_pid_namespace`` -> fork -> ``reset_pid_namespace``
+child (pid 1 of the new pid namespace, still root):
+    ``join_cgroups`` -> ``enter_mount_namespace`` -> ``build_root`` -> ``drop_to_sandbox_user``
+    -> ``unshare_namespaces`` -> ``write_id_maps`` -> ``apply_rlimits`` -> ``drop_capabilities``
+    -> ``set_no_new_privs`` -> ``load_seccomp``
 
 Nothing here may start a thread or run a torch op: the caller was forked from a process that
 imported torch, and only the forking thread exists in the child.
@@ -72,6 +73,7 @@ _LIBC.mount.argtypes = [
 _LIBC.umount2.argtypes = [ctypes.c_char_p, ctypes.c_int]
 _LIBC.prctl.argtypes = [ctypes.c_int] + [ctypes.c_ulong] * 4
 _LIBC.unshare.argtypes = [ctypes.c_int]
+_LIBC.setns.argtypes = [ctypes.c_int, ctypes.c_int]
 _LIBC.sethostname.argtypes = [ctypes.c_char_p, ctypes.c_size_t]
 
 
@@ -170,9 +172,27 @@ def set_parent_death_signal(expected_parent: int | None) -> None:
         os._exit(1)
 
 
+def unshare_pid_namespace() -> None:
+    """Make this process's next child pid 1 of a new pid namespace (template, as root)."""
+    _check(_LIBC.unshare(CLONE_NEWPID), "unshare pid namespace")
+
+
+def reset_pid_namespace(host_pid_ns_fd: int) -> None:
+    """Point later children back at our own pid namespace (unshare works once otherwise)."""
+    _check(_LIBC.setns(host_pid_ns_fd, CLONE_NEWPID), "setns pid namespace")
+
+
 def unshare_namespaces() -> None:
-    """Enter new user, pid, net, mount, ipc and uts namespaces (needs a single thread)."""
-    _check(_LIBC.unshare(NAMESPACE_FLAGS), "unshare")
+    """Enter new user, net, mount, ipc and uts namespaces (needs a single thread).
+
+    The pid namespace already exists: the template forked us as its pid 1.
+    """
+    _check(_LIBC.unshare(NAMESPACE_FLAGS & ~CLONE_NEWPID), "unshare")
+
+
+def set_hostname() -> None:
+    """Name the private uts namespace so nothing of the host's name leaks."""
+    _check(_LIBC.sethostname(b"sandbox", 7), "sethostname")
 
 
 def write_id_maps(uid: int, gid: int) -> None:
@@ -268,8 +288,7 @@ def build_root(config: SandboxConfig, limits: Limits, *, gpu: bool) -> None:
         os.makedirs(root + path, exist_ok=True)
         _mount("tmpfs", root + path, "tmpfs", MS_NOSUID | MS_NODEV | MS_NOEXEC, size)
     os.makedirs(root + "/proc", exist_ok=True)
-    # A procfs now, still of the host pid namespace: writing our uid_map needs one, and the
-    # kernel lets the pid-namespace init mount its own procfs only over a fully visible one.
+    # We are pid 1 of the run's pid namespace: this procfs shows only the run's processes.
     _mount("proc", root + "/proc", "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC, None)
     os.mkdir(root + "/.oldroot")
     _check(_LIBC.syscall(_SYSCALLS[platform.machine()]["pivot_root"], root.encode(),
@@ -279,12 +298,6 @@ def build_root(config: SandboxConfig, limits: Limits, *, gpu: bool) -> None:
     os.rmdir("/.oldroot")
     _mount(None, "/", None, MS_REMOUNT | MS_BIND | MS_RDONLY | MS_NOSUID | MS_NODEV, None)
     os.chdir("/tmp")
-
-
-def mount_fresh_proc() -> None:
-    """Mount a procfs of our own pid namespace over /proc: it shows only this run's processes."""
-    _check(_LIBC.sethostname(b"sandbox", 7), "sethostname")
-    _mount("proc", "/proc", "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC, None)
 
 
 def _vm_data_bytes() -> int:

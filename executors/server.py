@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 import collections
 import contextlib
+import importlib
 import json
 import logging
 import os
@@ -29,8 +30,7 @@ from executors.limits import Limits
 log = logging.getLogger("executors.zygote")
 CONTROL_MAX_BYTES = 512 * 1024 * 1024
 _LEN = struct.Struct(">I")
-_PID = struct.Struct("<i")
-EXIT_GRACE_S = 1.0  # after the middle exits, pipes must reach EOF within this
+EXIT_GRACE_S = 1.0  # after the child exits, pipes and its exit status must follow by then
 
 
 @dataclass
@@ -55,11 +55,10 @@ class _Run:
     deadline: float
     status_buf: bytearray = field(default_factory=bytearray)
     status_open: bool = True
-    grandchild: int | None = None
     wait_status: int | None = None
     setup_error: str | None = None
     ready_at: float | None = None
-    middle_done_at: float | None = None
+    exited_at: float | None = None
     killed: bool = False
     timed_out: bool = False
 
@@ -92,6 +91,8 @@ class Server:
         self.active: dict[int, _Run] = {}
         self.inbuf = bytearray()
         self.counter = 0
+        self.exits: dict[int, int] = {}  # pid -> wait status, reported by the template
+        self.by_pid: dict[int, _Run] = {}
         tpl_sock, self.template = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
         pid = os.fork()
         if pid == 0:
@@ -110,6 +111,7 @@ class Server:
     def serve(self) -> None:
         """Loop until the supervisor closes the control socket."""
         self.sel.register(self.ctrl, selectors.EVENT_READ, ("ctrl", None))
+        self.sel.register(self.template, selectors.EVENT_READ, ("template", None))
         while True:
             timeout = None
             if self.active:
@@ -119,6 +121,8 @@ class Server:
                 if kind == "ctrl":
                     if not self._on_ctrl():
                         return
+                elif kind == "template":
+                    self._on_template(self.template.recv(4096))
                 else:
                     self._on_run_event(kind, run)
             now = time.monotonic()
@@ -130,9 +134,22 @@ class Server:
             while self.pending and len(self.active) < self.max_parallel:
                 self._start(*self.pending.popleft())
 
+    def _on_template(self, msg: bytes) -> dict[str, Any] | None:
+        """Record an exit notice from the template; return any other message."""
+        if not msg:
+            raise RuntimeError("template process is gone")
+        data = json.loads(msg)
+        if "exit" not in data:
+            return dict(data)
+        pid, status = int(data["exit"]), int(data["status"])
+        run = self.by_pid.pop(pid, None)
+        if run is not None:
+            run.wait_status = status
+        return None
+
     def _next_deadline(self, run: _Run) -> float:
-        if run.middle_done_at is not None:
-            return run.middle_done_at + EXIT_GRACE_S - time.monotonic()
+        if run.exited_at is not None:
+            return run.exited_at + EXIT_GRACE_S - time.monotonic()
         return (run.deadline if not run.killed else time.monotonic() + 0.05) - time.monotonic()
 
     def _on_ctrl(self) -> bool:
@@ -165,12 +182,16 @@ class Server:
                               cgroup.dirs if cgroup else (), limits)  # fmt: skip
         send_fds = [memfd] + [pipes[n][1] for n in ("stdout", "stderr", "result", "st")]
         socket.send_fds(self.template, [spec.dumps()], send_fds)
-        reply, fds, _, _ = socket.recv_fds(self.template, 4096, 1)
+        while True:  # exit notices of earlier runs may arrive before our answer
+            reply, fds, _, _ = socket.recv_fds(self.template, 4096, 1)
+            answer = self._on_template(reply)
+            if answer is not None:
+                break
         for fd in send_fds:
             os.close(fd)
-        if not reply or not fds:
-            raise RuntimeError("template process is gone")
-        pid = int(json.loads(reply)["pid"])
+        if not fds:
+            raise RuntimeError("template sent no pidfd")
+        pid = int(answer["pid"])
         caps = {"stdout": limits.output_bytes, "stderr": limits.output_bytes,
                 "result": limits.result_bytes}  # fmt: skip
         streams = {n: _Stream(pipes[n][0], caps[n]) for n in caps}
@@ -183,13 +204,14 @@ class Server:
         self.sel.register(run.status_fd, selectors.EVENT_READ, ("status", run))
         self.sel.register(run.pidfd, selectors.EVENT_READ, ("exit", run))
         self.active[req_id] = run
+        self.by_pid[pid] = run
 
     def _on_run_event(self, kind: str, run: _Run) -> None:
         if kind == "exit":
             self.sel.unregister(run.pidfd)
             os.close(run.pidfd)
             run.pidfd = -1
-            run.middle_done_at = time.monotonic()
+            run.exited_at = time.monotonic()
         elif kind == "status":
             self._on_status(run)
         else:
@@ -234,13 +256,6 @@ class Server:
             if kind == b"R":
                 run.ready_at = time.monotonic()
                 del buf[:1]
-            elif kind in (b"P", b"S") and len(buf) >= 5:
-                (value,) = _PID.unpack_from(buf, 1)
-                if kind == b"P":
-                    run.grandchild = value
-                else:
-                    run.wait_status = value
-                del buf[:5]
             elif kind == b"E" and len(buf) >= 3:
                 (length,) = struct.unpack_from("<H", buf, 1)
                 if len(buf) < 3 + length:
@@ -251,29 +266,30 @@ class Server:
                 return
 
     def _kill(self, run: _Run) -> None:
-        """SIGKILL the whole tree: pid-namespace init, the middle process, the cgroup."""
+        """SIGKILL the whole tree: the pid-namespace init (the kernel then kills every other
+        process of the namespace), and every pid left in the run's cgroup."""
         run.killed = True
-        if run.grandchild is not None and run.wait_status is None:
-            # Not yet reaped by the middle, so the pid cannot have been reused.
-            with contextlib.suppress(ProcessLookupError):
-                if self.config.use_namespaces:
-                    os.kill(run.grandchild, signal.SIGKILL)
-                else:
-                    os.killpg(run.grandchild, signal.SIGKILL)
         if run.pidfd >= 0:
+            # A pidfd cannot hit a recycled pid.
             with contextlib.suppress(ProcessLookupError):
                 signal.pidfd_send_signal(run.pidfd, signal.SIGKILL)
+        if not self.config.use_namespaces and run.wait_status is None:
+            with contextlib.suppress(ProcessLookupError, PermissionError):
+                os.killpg(run.pid, signal.SIGKILL)  # still unreaped: the pgid is ours
         if run.cgroup is not None:
             run.cgroup.kill_all(timeout_s=0.5)
 
     def _maybe_finish(self, run: _Run, now: float) -> None:
-        if run.middle_done_at is None:
+        if run.exited_at is None:
             return
         open_streams = [s for s in run.streams.values() if s.open]
-        if (open_streams or run.status_open) and now < run.middle_done_at + EXIT_GRACE_S:
+        waiting = open_streams or run.status_open or run.wait_status is None
+        if waiting and now < run.exited_at + EXIT_GRACE_S:
             return
         if open_streams:
             log.error("run %s: output pipes still open after exit; killing", run.req_id)
+        if run.wait_status is None:
+            log.error("run %s: no exit status from the template", run.req_id)
             self._kill(run)
         # Drain what is left without blocking, then close.
         if run.status_open:
@@ -288,6 +304,7 @@ class Server:
 
     def _finish(self, run: _Run) -> None:
         del self.active[run.req_id]
+        self.by_pid.pop(run.pid, None)
         leaked, oom, hit_limit = False, False, False
         if run.cgroup is not None:
             leaked = not run.cgroup.kill_all(timeout_s=2.0)
@@ -314,7 +331,7 @@ class Server:
             "stdout": bytes(streams["stdout"].data), "stderr": bytes(streams["stderr"].data),
             "stdout_truncated": streams["stdout"].truncated,
             "stderr_truncated": streams["stderr"].truncated,
-            "duration_ms": ((run.middle_done_at or time.monotonic()) - run.started) * 1000.0,
+            "duration_ms": ((run.exited_at or time.monotonic()) - run.started) * 1000.0,
             "setup_ms": ((run.ready_at - run.started) * 1000.0) if run.ready_at else None,
             "setup_error": run.setup_error, "leaked": leaked,
         })  # fmt: skip
@@ -329,6 +346,26 @@ class Server:
         with contextlib.suppress(ChildProcessError):
             os.waitpid(self.template_pid, 0)
         self.cgroups.close()
+
+
+# Modules that torch imports lazily on common paths (autograd.backward pulls in sympy through
+# symbolic_shapes: ~650 ms per run if left to each child). Imports only: no torch op runs here.
+WARM_IMPORTS = (
+    "numpy",
+    "torch.nested._internal.nested_tensor",
+    "torch.fx.experimental.symbolic_shapes",
+    "torch.autograd.functional",
+    "torch.nn.functional",
+)
+
+
+def warm_imports() -> None:
+    """Import what children would otherwise import on every run."""
+    for name in WARM_IMPORTS:
+        try:
+            importlib.import_module(name)
+        except Exception as exc:  # noqa: BLE001 - a missing optional module only costs time
+            log.warning("warm import %s failed: %s", name, exc)
 
 
 def _probe_namespaces(uid: int, gid: int, use_uid: bool) -> bool:
@@ -377,8 +414,9 @@ def main(argv: list[str] | None = None) -> int:
                         format="%(asctime)s zygote[%(process)d] %(levelname)s %(message)s")
     ctrl = socket.socket(fileno=args.fd)
     os.chdir("/")
-    import numpy  # noqa: F401, PLC0415 - warm what submissions commonly import
     import torch  # noqa: PLC0415 - the point of the zygote: pay for this once
+
+    warm_imports()
 
     if torch.cuda.is_initialized():  # pragma: no cover - would poison every fork
         raise RuntimeError("CUDA initialised in the zygote")
@@ -391,6 +429,7 @@ def main(argv: list[str] | None = None) -> int:
         "use_seccomp": config.use_seccomp, "cgroups": cgroups.version,
         "cgroup_problem": cgroups.problem, "nproc_fallback": config.nproc_fallback,
         "cuda_initialized": bool(torch.cuda.is_initialized()),
+        "threads": len(os.listdir("/proc/self/task")),
     })  # fmt: skip
     try:
         server.serve()
