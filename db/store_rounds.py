@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime as dt
+import logging
 
 from sqlalchemy import and_, case, distinct, func, insert, select, update
 from sqlalchemy.exc import IntegrityError
@@ -19,6 +20,8 @@ from bot.core.models import (
 )
 from db.store_base import StoreBase, rowcount
 from db.tables import RESPONSE_MAX_CHARS, AnswerRow, PracticeResultRow, RoundRow, UserRow
+
+log = logging.getLogger(__name__)
 
 
 def _round(row: RoundRow) -> Round:
@@ -86,6 +89,7 @@ class RoundStore(StoreBase):
             # Only a lost race means None; a missing channel is a bug and must surface.
             if self.round_for_date(channel_id, local_date) is None:
                 raise
+            log.info("round already claimed: channel=%s date=%s", channel_id, local_date)
             return None
 
     def set_round_message(self, round_id: int, message_ref: str) -> None:
@@ -190,6 +194,12 @@ class RoundStore(StoreBase):
                 a.attempt == draft.attempt for a in self.answers_for(draft.round_id, draft.user_id)
             ):
                 raise
+            log.info(
+                "answer already recorded: round=%s user=%s attempt=%s",
+                draft.round_id,
+                draft.user_id,
+                draft.attempt,
+            )
             return None
 
     def answers_for(self, round_id: int, user_id: int) -> list[AnswerRecord]:
