@@ -172,3 +172,25 @@ def test_incomplete_arguments_are_a_usage_error(capsys, argv):
 def test_content_root_defaults_to_the_packaged_bank():
     assert cli.content_root({}) == BANK_ROOT
     assert str(cli.content_root({cli.CONTENT_DIR_ENV: "/srv/bank"})) == "/srv/bank"
+
+
+def test_gpu_check_script_explains_a_machine_without_cuda():
+    pytest.importorskip("torch")
+    import subprocess
+    import sys
+
+    import torch
+
+    if torch.cuda.is_available():
+        pytest.skip("this machine has CUDA: the script would run the real GPU checks")
+    script = BANK_ROOT.parent / "scripts" / "gpu_check.sh"
+    done = subprocess.run(
+        ["bash", str(script)],
+        env={**os.environ, "PYTHON": sys.executable},
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    assert "CUDA is not available here" in done.stdout
