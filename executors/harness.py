@@ -10,7 +10,7 @@ Request (wire-encoded)::
 Records written to ``result_fd``, each ``wire.frame``-d (4-byte big-endian length + wire data):
 first ``{"loaded": True}`` or ``{"loaded": False, "error": ERROR}``, then per case
 ``{"case": i, "ok": True, "output": value, "grads": [...], "inputs_after": [...]}`` (the last
-two only when asked) or ``{"case": i, "ok": False, "error": ERROR}``, where ERROR is
+two only when asked; ``"grad_error": ERROR`` replaces ``grads`` when backward raised) or ``{"case": i, "ok": False, "error": ERROR}``, where ERROR is
 ``{"type": str, "message": str, "memory": bool, "line": int | None}``. A stream that stops
 mid-frame or before the last case means the run was killed or the user code exited early.
 """
@@ -157,13 +157,17 @@ def _run_case(fn: Any, case: Case, device: str, index: int) -> dict[str, Any]:
     output = fn(*args, **kwargs)
     record: dict[str, Any] = {"case": index, "ok": True, "output": output}
     if case.wrt is not None:
-        upstream = wire.decode_tensors(case.upstream, device=device)
-        if not isinstance(output, torch.Tensor):
-            raise TypeError("the entrypoint must return a tensor for the gradient check")
-        torch.autograd.backward(output, upstream)
-        record["grads"] = [
-            args[i].grad if isinstance(args[i], torch.Tensor) else None for i in case.wrt
-        ]
+        # A failing backward is reported next to the output: the output may still be right.
+        try:
+            upstream = wire.decode_tensors(case.upstream, device=device)
+            if not isinstance(output, torch.Tensor):
+                raise TypeError("the entrypoint must return a tensor for the gradient check")
+            torch.autograd.backward(output, upstream)
+            record["grads"] = [
+                args[i].grad if isinstance(args[i], torch.Tensor) else None for i in case.wrt
+            ]
+        except BaseException as exc:  # noqa: BLE001 - user failures are data
+            record["grad_error"] = _describe(exc)
     if case.check_inputs:
         record["inputs_after"] = list(args)
     return record

@@ -143,7 +143,10 @@ class _Encoder:
         return {"unsupported": _type_name(kind)}
 
     def tensor(self, obj: Any) -> Any:
-        meta = _tensor_payload(obj)
+        try:
+            meta = _tensor_payload(obj)
+        except Exception as exc:  # noqa: BLE001 - odd tensor kinds raise all sorts of errors
+            return {"unsupported": f"unreadable tensor ({type(exc).__name__})"}
         if isinstance(meta, str):
             return {"unsupported": meta}
         data = meta.pop("bytes")
@@ -186,9 +189,10 @@ def _tensor_payload(obj: Any) -> dict[str, Any] | str:
     with torch._C.DisableTorchFunction():
         if torch._C._dispatch_keys(obj).has(torch._C.DispatchKey.Python):
             return "tensor subclass with __torch_dispatch__"
-        base = base_cls.as_subclass(obj, torch.Tensor)
-        if base_cls.layout.__get__(base) is not torch.strided:
+        # C-level descriptors of the base class: a subclass's Python overrides are bypassed.
+        if base_cls.layout.__get__(obj) is not torch.strided:
             return "tensor with a non-strided layout"
+        base = base_cls.as_subclass(obj, torch.Tensor)
         dtype = str(base_cls.dtype.__get__(base)).removeprefix("torch.")
         if dtype not in DTYPE_ITEMSIZE:
             return f"tensor of dtype {dtype}"

@@ -1,0 +1,133 @@
+"""A real sandboxing zygote with small limits, and helpers to run code through it."""
+
+from __future__ import annotations
+
+import os
+import sysconfig
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from executors import wire
+from executors.limits import MIB, Limits
+from executors.sandbox import sandbox_ids
+from executors.zygote import RawRun, Zygote
+
+SMALL_LIMITS = Limits(
+    wall_s=3.0, cpu_s=3, memory_bytes=384 * MIB, pids=16, output_bytes=16 * 1024,
+    result_bytes=1 * MIB, tmpfs_bytes=8 * MIB, file_bytes=2 * MIB,
+)
+FAKE_SECRETS = {"TORCHQUIZ_SECRET": "s3cr3t-torchquiz-value", "SLACK_BOT_TOKEN": "xoxb-fake-123"}
+REPO = Path(__file__).resolve().parents[2]
+SITE_PACKAGES = Path(sysconfig.get_paths()["purelib"])
+CGROUP_PARENTS = ("/sys/fs/cgroup/memory/torchquiz", "/sys/fs/cgroup/pids/torchquiz")
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """A run plus its decoded records (None when the stream was malformed)."""
+
+    raw: RawRun
+    records: list[Any] | None
+
+    @property
+    def outputs(self) -> list[Any]:
+        return [r.get("output") for r in (self.records or [])[1:] if isinstance(r, dict)]
+
+    @property
+    def errors(self) -> list[Any]:
+        recs = self.records or []
+        return [r.get("error") for r in recs if isinstance(r, dict) and r.get("error")]
+
+
+def decode_records(result: bytes) -> list[Any] | None:
+    try:
+        return [wire.decode(f, max_bytes=len(f)) for f in wire.iter_frames(result)]
+    except wire.WireError:
+        return None
+
+
+@pytest.fixture(scope="session")
+def sandbox_zygote() -> Iterator[Zygote]:
+    if os.geteuid() != 0:
+        pytest.skip("the sandbox tests need root (CI runs as root)")
+    saved = {k: os.environ.get(k) for k in FAKE_SECRETS}
+    os.environ.update(FAKE_SECRETS)  # the zygote must not pass these on
+    zygote = Zygote(SMALL_LIMITS)
+    try:
+        zygote.start()
+        yield zygote
+    finally:
+        zygote.close()
+        for key, value in saved.items():
+            if value is None:
+                os.environ.pop(key, None)
+            else:
+                os.environ[key] = value
+
+
+RunCode = Callable[..., Outcome]
+
+
+@pytest.fixture
+def run_code(sandbox_zygote: Zygote) -> RunCode:
+    def run(code: str, *args: Any, entrypoint: str = "f", limits: Limits | None = None,
+            cases: list[dict[str, Any]] | None = None) -> Outcome:
+        request = wire.encode({
+            "code": code, "entrypoint": entrypoint, "device": "cpu",
+            "cases": cases if cases is not None else [
+                {"args": list(args), "kwargs": {}, "grad": None, "check_inputs": False}
+            ],
+        })
+        raw = sandbox_zygote.run(request, limits)
+        return Outcome(raw, decode_records(raw.result))
+
+    return run
+
+
+def sandbox_processes() -> list[int]:
+    """Return host pids owned by the sandbox uid."""
+    uid = str(sandbox_ids()[0])
+    found = []
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/status") as f:
+                for line in f:
+                    if line.startswith("Uid:"):
+                        if uid in line.split()[1:]:
+                            found.append(int(entry))
+                        break
+        except OSError:
+            continue
+    return found
+
+
+def run_cgroups() -> list[str]:
+    """Return the per-run cgroup directories that still exist."""
+    left = []
+    for parent in CGROUP_PARENTS:
+        if os.path.isdir(parent):
+            for zdir in os.listdir(parent):
+                path = os.path.join(parent, zdir)
+                if os.path.isdir(path):
+                    left += [os.path.join(path, d) for d in os.listdir(path)
+                             if os.path.isdir(os.path.join(path, d))]
+    return left
+
+
+def assert_nothing_left(timeout_s: float = 3.0) -> None:
+    """Fail unless no sandbox process and no run cgroup remain (reaping can lag a moment)."""
+    deadline = time.monotonic() + timeout_s
+    while True:
+        procs, groups = sandbox_processes(), run_cgroups()
+        if not procs and not groups:
+            return
+        if time.monotonic() > deadline:
+            raise AssertionError(f"left behind: processes {procs}, cgroups {groups}")
+        time.sleep(0.02)
