@@ -92,6 +92,6 @@ def build_app(
     if executor is None:
         executor, problem, close_executor = build_executor(settings, bank)
         closers.append(close_executor)
-    quiz = build_quiz(SqlStore(engine), bank, clock or SystemClock(), executor,
-                      on_settings_changed)
+    clock = clock or SystemClock()
+    quiz = build_quiz(SqlStore(engine, clock=clock), bank, clock, executor, on_settings_changed)
     return App(quiz, bank, settings, executor, problem, closers)
