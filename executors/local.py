@@ -41,8 +41,8 @@ class SandboxRunner(Protocol):
 def detect_cuda() -> bool:
     """Return whether this machine can run CUDA challenges, without initialising CUDA here.
 
-    The trusted process must stay CUDA-free: the zygote forks sandboxes from a CUDA-free image,
-    and a driver initialised before a fork is unusable after it. NVML answers without cuInit.
+    Only sandbox children use the GPU; a CUDA context in the trusted process would cost GPU
+    memory for nothing and break any later fork. NVML answers without cuInit.
     """
     import torch
 

@@ -20,16 +20,6 @@ from executors.zygote import RawRun, SandboxUnavailable, Zygote
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "submissions"
 
-# The harness runs backward inside the same step as the call, so a result of the wrong shape
-# comes back as a backward RuntimeError instead of a result the grader can name. Requested from
-# the harness owner (return the output plus "grad_error"); strict so the fix gets noticed.
-KNOWN_HARNESS_GAPS = {
-    "code.gather-targets/wrong_columns.py",
-    "code.gather-targets/wrong_squeeze_all.py",
-    "code.masked-mean/wrong_flattens.py",
-}
-
-
 def _bank_items() -> list[CodeItem]:
     return load_bank().code_items()
 
@@ -38,13 +28,7 @@ def _fixture_params() -> list[Any]:
     params = []
     for item in _bank_items():
         for path in sorted((FIXTURES / item.id).glob("*.py")):
-            key = f"{item.id}/{path.name}"
-            marks = (
-                [pytest.mark.xfail(strict=True, reason="harness backward-before-result gap")]
-                if key in KNOWN_HARNESS_GAPS
-                else []
-            )
-            params.append(pytest.param(item.id, path, id=key, marks=marks))
+            params.append(pytest.param(item.id, path, id=f"{item.id}/{path.name}"))
     return params
 
 
