@@ -1,0 +1,204 @@
+"""Each isolation layer, asserted from inside a real sandboxed child."""
+
+from __future__ import annotations
+
+import os
+import resource
+import sysconfig
+import threading
+import time
+
+import pytest
+
+from executors import doctor
+from executors.cgroups import COW_HEADROOM_BYTES
+from executors.sandbox import sandbox_ids
+from tests.executors.conftest import FAKE_SECRETS, REPO, SMALL_LIMITS, assert_nothing_left, run_cgroups
+
+pytestmark = pytest.mark.sandbox
+
+INSPECT = r'''
+import os, socket
+def read(path):
+    try:
+        with open(path) as f:
+            return f.read()
+    except OSError as exc:
+        return "ERR " + type(exc).__name__
+def f(what):
+    return eval(what)
+'''
+
+
+def inside(run_code, expr):
+    out = run_code(INSPECT, expr)
+    assert out.records and out.records[1]["ok"], (out.records, out.raw.stderr)
+    return out.outputs[0]
+
+
+def status_field(run_code, name):
+    status = inside(run_code, "read('/proc/self/status')")
+    for line in status.splitlines():
+        if line.startswith(name + ":"):
+            return line.split(":", 1)[1].strip()
+    raise AssertionError(name)
+
+
+def test_uid_is_the_unprivileged_sandbox_user(run_code):
+    uid, gid = sandbox_ids()
+    assert inside(run_code, "(os.getuid(), os.geteuid(), os.getgid(), os.getgroups())") == (
+        uid, uid, gid, [])
+    assert uid != 0
+    # Mapped 1:1, so the host sees the same uid; no line maps anything to host root.
+    assert inside(run_code, "read('/proc/self/uid_map').split()") == [str(uid), str(uid), "1"]
+    assert status_field(run_code, "Uid").split() == [str(uid)] * 4
+
+
+@pytest.mark.parametrize("ns", ["user", "pid", "net", "mnt", "ipc", "uts"])
+def test_namespace_differs_from_the_host(run_code, ns):
+    assert inside(run_code, f"os.readlink('/proc/self/ns/{ns}')") != os.readlink(
+        f"/proc/self/ns/{ns}")
+
+
+def test_submission_is_pid_1_and_sees_only_its_own_processes(run_code):
+    pid, procs = inside(run_code, "(os.getpid(), [p for p in os.listdir('/proc') if p.isdigit()])")
+    assert pid == 1 and procs == ["1"]
+
+
+def test_only_loopback_and_no_connection_to_the_host(run_code):
+    assert inside(run_code, "[n for _, n in socket.if_nameindex()]") == ["lo"]
+    code = ("import socket\ndef f():\n    s = socket.socket()\n    s.settimeout(1)\n"
+            "    try:\n        s.connect(('127.0.0.1', 22))\n        return 'connected'\n"
+            "    except OSError as e:\n        return type(e).__name__\n")
+    # lo is down in a fresh network namespace: unreachable, refused, whatever - never open.
+    assert run_code(code).outputs[0] in ("OSError", "ConnectionRefusedError", "TimeoutError")
+
+
+@pytest.mark.parametrize(
+    "path", ["/etc/shadow", "/etc/passwd", "/root/.bashrc", str(REPO / "executors"),
+             str(REPO / "content"), str(REPO / "pyproject.toml"), "/home", "/var", "/sys",
+             "/bin/sh", "/usr/bin"],
+)
+def test_host_path_is_absent(run_code, path):
+    assert inside(run_code, f"os.path.exists({path!r})") is False
+
+
+def test_host_tmp_is_not_visible(run_code, tmp_path):
+    marker = tmp_path / "host-only"
+    marker.write_text("x")
+    assert inside(run_code, f"os.path.exists({str(marker)!r})") is False
+    assert inside(run_code, "sorted(os.listdir('/tmp'))") == []
+
+
+def test_root_lists_only_what_the_harness_needs(run_code):
+    top = set(inside(run_code, "os.listdir('/')"))
+    assert top <= {"usr", "lib", "lib64", "lib32", "bin", "dev", "proc", "tmp", "root", "work",
+                   "opt", "home"} | {p.split("/")[1] for p in (sysconfig.get_paths()["purelib"],)}
+    assert inside(run_code, "os.listdir('/root')") == [".pyenv"] or "/root" not in top
+    assert sorted(inside(run_code, "os.listdir('/dev')")) == sorted(
+        ["null", "zero", "urandom", "shm", "fd", "stdin", "stdout", "stderr"])
+
+
+def test_site_packages_and_interpreter_are_read_only(run_code):
+    site = sysconfig.get_paths()["purelib"]
+    code = ("import os\ndef f(p):\n    try:\n        open(os.path.join(p, 'x'), 'w')\n"
+            "        return 'wrote'\n    except OSError as e:\n        return e.errno\n")
+    assert run_code(code, site).outputs == [30]  # EROFS
+    assert run_code(code, "/").outputs == [30]
+    assert run_code(code, "/tmp").outputs == ["wrote"]
+
+
+def test_seccomp_no_new_privs_and_no_capabilities(run_code):
+    assert status_field(run_code, "Seccomp") == "2"
+    assert status_field(run_code, "NoNewPrivs") == "1"
+    for cap in ("CapEff", "CapPrm", "CapInh", "CapBnd", "CapAmb"):
+        assert int(status_field(run_code, cap), 16) == 0
+
+
+@pytest.mark.parametrize(
+    ("name", "expected"),
+    [("RLIMIT_CPU", (SMALL_LIMITS.cpu_s, SMALL_LIMITS.cpu_s + 1)),
+     ("RLIMIT_FSIZE", (SMALL_LIMITS.file_bytes,) * 2),
+     ("RLIMIT_NOFILE", (SMALL_LIMITS.open_files,) * 2),
+     ("RLIMIT_CORE", (0, 0))],
+)
+def test_rlimit_is_set(run_code, name, expected):
+    code = f"import resource\ndef f():\n    return resource.getrlimit(resource.{name})\n"
+    assert run_code(code).outputs == [expected]
+
+
+def test_rlimit_data_caps_new_memory_and_address_space_is_unlimited(run_code):
+    code = ("import resource\ndef f():\n    return (resource.getrlimit(resource.RLIMIT_DATA),"
+            " resource.getrlimit(resource.RLIMIT_AS))\n")
+    (data, as_), = run_code(code).outputs
+    assert data[0] == data[1] != resource.RLIM_INFINITY
+    assert SMALL_LIMITS.memory_bytes < data[1] < SMALL_LIMITS.memory_bytes + 600 * 2**20
+    assert as_ == (resource.RLIM_INFINITY, resource.RLIM_INFINITY)
+
+
+def test_run_is_in_its_own_cgroup_with_limits(run_code):
+    cgroup = inside(run_code, "read('/proc/self/cgroup')")
+    paths = {line.split(":")[1]: line.split(":")[2] for line in cgroup.splitlines()}
+    memory, pids = paths["memory"], paths["pids"]
+    assert "/torchquiz/" in memory and "/torchquiz/" in pids
+    # The run's cgroups are removed afterwards:
+    assert not os.path.exists("/sys/fs/cgroup/memory" + memory)
+    assert not os.path.exists("/sys/fs/cgroup/pids" + pids)
+
+
+def test_cgroup_limit_values_are_applied(run_code):
+    # Read the limits from the host while the run is alive.
+    result = {}
+    thread = threading.Thread(target=lambda: result.update(
+        out=run_code("import time\ndef f():\n    time.sleep(1.5)\n    return 1\n")))
+    thread.start()
+    values = None
+    deadline = time.monotonic() + 3
+    while values is None and time.monotonic() < deadline:
+        for path in run_cgroups():
+            name = "memory.limit_in_bytes" if "/memory/" in path else "pids.max"
+            try:
+                values = (values or {}) | {name: open(os.path.join(path, name)).read().strip()}
+            except OSError:
+                pass
+        if values is not None and len(values) < 2:
+            values = None
+        time.sleep(0.01)
+    thread.join(10)
+    assert result["out"].outputs == [1]
+    assert values == {"pids.max": str(SMALL_LIMITS.pids),
+                      "memory.limit_in_bytes": str(SMALL_LIMITS.memory_bytes + COW_HEADROOM_BYTES)}
+
+
+def test_environment_holds_no_secret(run_code):
+    env = inside(run_code, "dict(os.environ)")
+    init_env = inside(run_code, "read('/proc/1/environ')")
+    for key, value in FAKE_SECRETS.items():
+        assert key not in env and value not in init_env and key not in init_env
+    assert set(env) <= doctor.ALLOWED_ENV
+
+
+def test_zygote_has_no_cuda_context_and_ran_no_op(sandbox_zygote):
+    hello = sandbox_zygote.hello
+    assert hello["cuda_initialized"] is False
+    assert hello["threads"] == 1  # an op on the CPU would have started OpenMP workers
+    maps = open(f"/proc/{sandbox_zygote.pid}/maps").read()
+    assert "libcuda.so" not in maps
+
+
+def test_no_state_survives_between_runs(run_code):
+    first = ("import os, torch\ndef f():\n    open('/tmp/leftover', 'w').write('x')\n"
+             "    torch.leftover = 1\n    os.environ['LEFT'] = '1'\n    return True\n")
+    second = ("import os, torch\ndef f():\n    return (os.path.exists('/tmp/leftover'),"
+              " hasattr(torch, 'leftover'), 'LEFT' in os.environ)\n")
+    assert run_code(first).outputs == [True]
+    assert run_code(second).outputs == [(False, False, False)]
+    assert_nothing_left()
+
+
+def test_doctor_reports_every_layer_active(sandbox_zygote):
+    layers = sandbox_zygote.layers()
+    assert {"uid", "user_namespace", "pid_namespace", "net_namespace", "mnt_namespace",
+            "ipc_namespace", "uts_namespace", "filesystem", "seccomp", "no_new_privs",
+            "capabilities", "rlimits", "memory_limit", "pids_limit", "environment"} <= set(layers)
+    assert all(status.active for status in layers.values()), layers
