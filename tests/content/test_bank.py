@@ -59,9 +59,22 @@ def test_bank_has_the_starter_size(bank):
 @pytest.mark.parametrize(
     "card_id",
     [
-        "detach", "view-vs-reshape", "no-grad", "broadcasting", "contiguous", "in-place-ops",
-        "requires-grad", "backward-and-zero-grad", "squeeze-unsqueeze", "cat-vs-stack", "matmul",
-        "numpy-interop", "device-to", "dataloader", "state-dict", "mixed-precision",
+        "detach",
+        "view-vs-reshape",
+        "no-grad",
+        "broadcasting",
+        "contiguous",
+        "in-place-ops",
+        "requires-grad",
+        "backward-and-zero-grad",
+        "squeeze-unsqueeze",
+        "cat-vs-stack",
+        "matmul",
+        "numpy-interop",
+        "device-to",
+        "dataloader",
+        "state-dict",
+        "mixed-precision",
         "torch-compile",
     ],
 )
@@ -80,13 +93,17 @@ def test_every_text_is_present_in_every_locale(bank):
     assert gaps == []
 
 
+_PURE_CODE = re.compile(r"^\s*`[^`]+`\s*$")  # an option like `a @ b` reads the same in every locale
+
+
 def test_chinese_texts_are_written_in_chinese(bank):
     # A zh-CN field that is a copy of the English one is a missing translation in disguise.
     copies = [
         f"{entry.id} {name}"
         for entry in bank.all_entries()
         for name, text in localized_fields(entry)
-        if text.zh_CN.strip() == text.en.strip() or not re.search(r"[\u4e00-\u9fff]", text.zh_CN)
+        if not _PURE_CODE.match(text.en)
+        and (text.zh_CN.strip() == text.en.strip() or not re.search(r"[\u4e00-\u9fff]", text.zh_CN))
     ]
     assert copies == []
 

@@ -30,7 +30,11 @@ def runs(bank, tmp_path_factory):
         try:
             return subprocess.run(
                 [sys.executable, "-I", "-c", bank.cards[card_id].example],
-                capture_output=True, text=True, timeout=TIMEOUT_S, cwd=home, env=_clean_env(home),
+                capture_output=True,
+                text=True,
+                timeout=TIMEOUT_S,
+                cwd=home,
+                env=_clean_env(home),
             )
         except subprocess.TimeoutExpired as exc:
             return exc
