@@ -18,6 +18,8 @@ CGROUP_ROOT = "/sys/fs/cgroup"
 # The forked warm image dirties some shared pages (reference counts); those copies are
 # charged to the run. Headroom keeps a trivial run far from the limit.
 COW_HEADROOM_BYTES = 64 * 1024 * 1024
+# The template waits inside the next run's cgroup and leaves right after forking its child.
+TEMPLATE_ALLOWANCE = 1
 
 
 def _write(path: str, value: str) -> None:
@@ -73,14 +75,17 @@ class RunCgroup:
             return False
         return _read(os.path.join(self.memory_dir, "memory.failcnt")).strip() not in ("", "0")
 
-    def kill_all(self, *, timeout_s: float = 2.0) -> bool:
-        """SIGKILL every process in the run until none is left; return True when empty."""
+    def kill_all(self, *, timeout_s: float = 2.0, spare: int | None = None) -> bool:
+        """SIGKILL every process in the run until none is left; return True when empty.
+
+        ``spare`` is the template, which may sit in the cgroup for a moment after the fork.
+        """
         deadline = time.monotonic() + timeout_s
         if self.version == 2:
             with contextlib.suppress(OSError):
                 _write(os.path.join(self.pids_dir, "cgroup.kill"), "1")
         while True:
-            pids = self.pids()
+            pids = self.pids() - {spare}
             if not pids:
                 return True
             for pid in pids:
@@ -155,7 +160,7 @@ class CgroupManager:
             _write(os.path.join(directory, "memory.max"), memory_limit)
             with contextlib.suppress(OSError):
                 _write(os.path.join(directory, "memory.swap.max"), "0")
-            _write(os.path.join(directory, "pids.max"), str(limits.pids))
+            _write(os.path.join(directory, "pids.max"), str(limits.pids + TEMPLATE_ALLOWANCE))
             return RunCgroup(2, (directory,), directory, directory)
         memory_dir = os.path.join(self.parents["memory"], run_id)
         pids_dir = os.path.join(self.parents["pids"], run_id)
@@ -164,8 +169,26 @@ class CgroupManager:
         _write(os.path.join(memory_dir, "memory.limit_in_bytes"), memory_limit)
         with contextlib.suppress(OSError):  # absent without swap accounting
             _write(os.path.join(memory_dir, "memory.memsw.limit_in_bytes"), memory_limit)
-        _write(os.path.join(pids_dir, "pids.max"), str(limits.pids))
+        _write(os.path.join(pids_dir, "pids.max"), str(limits.pids + TEMPLATE_ALLOWANCE))
         return RunCgroup(1, (memory_dir, pids_dir), memory_dir, pids_dir)
+
+    def set_limits(self, cgroup: RunCgroup, limits: Limits) -> None:
+        """Rewrite a prepared cgroup's limits for the run that takes it."""
+        memory_limit = str(limits.memory_bytes + COW_HEADROOM_BYTES)
+        pids = str(limits.pids + TEMPLATE_ALLOWANCE)
+        if cgroup.version == 2:
+            _write(os.path.join(cgroup.memory_dir, "memory.max"), memory_limit)
+            _write(os.path.join(cgroup.pids_dir, "pids.max"), pids)
+            return
+        limit = os.path.join(cgroup.memory_dir, "memory.limit_in_bytes")
+        memsw = os.path.join(cgroup.memory_dir, "memory.memsw.limit_in_bytes")
+        if _read(limit).strip() != memory_limit:
+            # memsw must stay >= the limit: raise it first when growing, last when shrinking.
+            order = (memsw, limit) if int(memory_limit) > int(_read(limit) or 0) else (limit, memsw)
+            for path in order:
+                with contextlib.suppress(FileNotFoundError):
+                    _write(path, memory_limit)
+        _write(os.path.join(cgroup.pids_dir, "pids.max"), pids)
 
     def close(self) -> None:
         """Remove the zygote's parent cgroups (their runs must be gone already)."""

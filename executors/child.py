@@ -1,8 +1,9 @@
 """The forking side of the zygote: a pristine template process and the per-run children.
 
 The template is forked from the warm zygote right after ``import torch`` and before any
-request arrives (it is root, in the host namespaces), so a child forked from it inherits no other run's inputs or outputs (freed
-Python memory is not zeroed; a child forked from the I/O process could scan it). The
+request arrives (it is root, in the host namespaces), so a child forked from it inherits
+no other run's inputs or outputs (freed Python memory is not zeroed; a child forked from the
+I/O process could scan it). The
 template only receives "fork now" messages with the run's file descriptors; request bytes
 reach the child through a memfd, never through the template's memory.
 """
@@ -39,12 +40,14 @@ class ForkSpec:
     gid: int
     cgroups: tuple[str, ...]
     limits: Limits
+    next_cgroups: tuple[str, ...] = ()
 
     def dumps(self) -> bytes:
         """Encode as JSON."""
         return json.dumps(
             {"run_id": self.run_id, "uid": self.uid, "gid": self.gid,
-             "cgroups": list(self.cgroups), "limits": self.limits.to_dict()}
+             "cgroups": list(self.cgroups), "limits": self.limits.to_dict(),
+             "next_cgroups": list(self.next_cgroups)}
         ).encode()  # fmt: skip
 
     @classmethod
@@ -52,14 +55,12 @@ class ForkSpec:
         """Decode from JSON."""
         raw = json.loads(data)
         return cls(raw["run_id"], raw["uid"], raw["gid"], tuple(raw["cgroups"]),
-                   Limits.from_dict(raw["limits"]))  # fmt: skip
+                   Limits.from_dict(raw["limits"]), tuple(raw["next_cgroups"]))  # fmt: skip
 
 
 def _status(kind: bytes, payload: bytes = b"") -> None:
-    try:
+    with contextlib.suppress(OSError):
         os.write(STATUS_FD, kind + payload)
-    except OSError:
-        pass
 
 
 def _fail(exc: BaseException) -> None:
@@ -89,7 +90,12 @@ def _read_all(fd: int) -> bytes:
 
 
 def run_child(
-    spec: ForkSpec, fds: list[int], config: sandbox.SandboxConfig, seccomp: Any
+    spec: ForkSpec,
+    fds: list[int],
+    config: sandbox.SandboxConfig,
+    seccomp: Any,
+    *,
+    born_in_cgroup: bool,
 ) -> None:
     """Become the sandboxed process (pid 1 of a fresh pid namespace) and run the harness."""
     try:
@@ -100,13 +106,13 @@ def run_child(
         os.close(REQUEST_FD)
         request = harness.parse_request(data, max_bytes=len(data))
         del data
-        enter_sandbox(request, spec, config, seccomp)
-        import torch  # noqa: PLC0415 - already imported by the zygote; this is a lookup
+        enter_sandbox(request, spec, config, seccomp, born_in_cgroup=born_in_cgroup)
+        import torch
 
         torch.set_num_threads(spec.limits.threads)
         _status(b"R")
         os.close(STATUS_FD)
-    except BaseException as exc:  # noqa: BLE001 - report any setup fault, never run on
+    except BaseException as exc:
         _fail(exc)
     code = 1
     try:
@@ -120,10 +126,13 @@ def enter_sandbox(
     spec: ForkSpec,
     config: sandbox.SandboxConfig,
     seccomp: Any,
+    *,
+    born_in_cgroup: bool = False,
 ) -> None:
     """Apply every layer, in order, to this freshly forked single-threaded process."""
     gpu = request.device == "cuda"
-    sandbox.join_cgroups(spec.cgroups)
+    if not born_in_cgroup:
+        sandbox.join_cgroups(spec.cgroups)
     if config.use_namespaces:
         # As host root: private mount namespace, new root, procfs of our pid namespace.
         sandbox.enter_mount_namespace()
@@ -167,6 +176,10 @@ def template_loop(sock: socket.socket, config: sandbox.SandboxConfig, seccomp: A
     template = _Template(sock)
     signal.signal(signal.SIGCHLD, template.reap)
     host_pid_ns = os.open("/proc/self/ns/pid", os.O_RDONLY | os.O_CLOEXEC)
+    # Attaching to a v1 cgroup costs ~8 ms (an RCU grace period). The template therefore
+    # moves itself into the *next* run's cgroup while idle, and that run's child is born
+    # there; the template leaves right after the fork (pids.max allows for it meanwhile).
+    current: tuple[str, ...] = ()
     while True:
         try:
             msg, fds, _, _ = socket.recv_fds(sock, 65536, 8)
@@ -184,7 +197,8 @@ def template_loop(sock: socket.socket, config: sandbox.SandboxConfig, seccomp: A
         if pid == 0:
             sock.close()
             os.close(host_pid_ns)
-            run_child(spec, fds, config, seccomp)
+            run_child(spec, fds, config, seccomp,
+                      born_in_cgroup=bool(spec.cgroups) and current == spec.cgroups)  # fmt: skip
         if config.use_namespaces:
             sandbox.reset_pid_namespace(host_pid_ns)
         pidfd = os.pidfd_open(pid)
@@ -193,3 +207,10 @@ def template_loop(sock: socket.socket, config: sandbox.SandboxConfig, seccomp: A
         socket.send_fds(sock, [json.dumps({"pid": pid}).encode()], [pidfd])
         os.close(pidfd)
         signal.pthread_sigmask(signal.SIG_UNBLOCK, [signal.SIGCHLD])
+        current = ()
+        if spec.next_cgroups:
+            try:
+                sandbox.join_cgroups(spec.next_cgroups)
+                current = spec.next_cgroups
+            except OSError:
+                current = ()  # the child joins on its own instead (slower, same result)

@@ -90,7 +90,7 @@ def probe_view(zygote: Zygote) -> dict[str, Any]:
 
 def evaluate(report: dict[str, Any], hello: dict[str, Any]) -> dict[str, LayerStatus]:
     """Turn the child's report into one LayerStatus per layer."""
-    from executors.zygote import LayerStatus  # noqa: PLC0415 - avoid an import cycle
+    from executors.zygote import LayerStatus
 
     layers: dict[str, LayerStatus] = {}
     uid = report["uid"]
@@ -153,8 +153,8 @@ def probe_layers(zygote: Zygote) -> dict[str, LayerStatus]:
     """Probe a running zygote's layers; a failed probe marks every layer inactive."""
     try:
         report = probe_view(zygote)
-    except Exception as exc:  # noqa: BLE001 - the doctor reports, it does not crash
-        from executors.zygote import LayerStatus  # noqa: PLC0415
+    except Exception as exc:
+        from executors.zygote import LayerStatus
 
         return {"sandbox": LayerStatus(False, f"probe failed: {exc}"[:500])}
     return evaluate(report, zygote.hello)
@@ -162,7 +162,7 @@ def probe_layers(zygote: Zygote) -> dict[str, LayerStatus]:
 
 def main(argv: list[str] | None = None) -> int:
     """Print the layer table (for `torchquiz exec --doctor`); exit 1 if any layer is off."""
-    from executors.zygote import Zygote  # noqa: PLC0415
+    from executors.zygote import Zygote
 
     insecure = "--insecure-no-sandbox" in (argv or sys.argv[1:])
     zygote = Zygote(insecure=insecure)

@@ -10,13 +10,15 @@ Request (wire-encoded)::
 Records written to ``result_fd``, each ``wire.frame``-d (4-byte big-endian length + wire data):
 first ``{"loaded": True}`` or ``{"loaded": False, "error": ERROR}``, then per case
 ``{"case": i, "ok": True, "output": value, "grads": [...], "inputs_after": [...]}`` (the last
-two only when asked; ``"grad_error": ERROR`` replaces ``grads`` when backward raised) or ``{"case": i, "ok": False, "error": ERROR}``, where ERROR is
+two only when asked; ``"grad_error": ERROR`` replaces ``grads`` when backward raised) or
+``{"case": i, "ok": False, "error": ERROR}``, where ERROR is
 ``{"type": str, "message": str, "memory": bool, "line": int | None}``. A stream that stops
 mid-frame or before the last case means the run was killed or the user code exited early.
 """
 
 from __future__ import annotations
 
+import contextlib
 import io
 import os
 import sys
@@ -95,11 +97,11 @@ def _describe(exc: BaseException) -> dict[str, Any]:
     # The user controls the exception object: every step that calls into it is guarded.
     try:
         type_name = type(exc).__name__
-    except Exception:  # noqa: BLE001
+    except Exception:
         type_name = "Exception"
     try:
         text = str(exc)
-    except Exception:  # noqa: BLE001
+    except Exception:
         text = ""
     lines = [line for line in text.strip().splitlines() if line.strip()]
     message = (lines[-1] if lines else "")[:MESSAGE_CAP]
@@ -108,7 +110,7 @@ def _describe(exc: BaseException) -> dict[str, Any]:
         for frame in traceback.extract_tb(exc.__traceback__):
             if frame.filename == SUBMISSION_FILENAME:
                 line_no = frame.lineno
-    except Exception:  # noqa: BLE001, S110 - a line number is a nicety; never fail on it
+    except Exception:  # noqa: S110 - a line number is a nicety; never fail on it
         pass
     memory = isinstance(exc, MemoryError) or type_name == "OutOfMemoryError"
     memory = memory or any(marker in text.lower() for marker in _MEMORY_MARKERS)
@@ -124,7 +126,7 @@ class _Writer:
     def write(self, record: dict[str, Any]) -> None:
         try:
             payload = wire.encode(record)
-        except Exception as exc:  # noqa: BLE001 - user values must never break the framing
+        except Exception as exc:
             fallback: dict[str, Any] = {
                 "ok": False,
                 "error": {"type": "WireError", "message": f"result not encodable: {exc}"[:500],
@@ -150,7 +152,7 @@ def _load(code: str) -> types.ModuleType:
 
 
 def _run_case(fn: Any, case: Case, device: str, index: int) -> dict[str, Any]:
-    import torch  # noqa: PLC0415 - imported by the zygote long before; free here
+    import torch
 
     args = wire.decode_tensors(case.args, device=device)
     kwargs = wire.decode_tensors(case.kwargs, device=device)
@@ -166,7 +168,7 @@ def _run_case(fn: Any, case: Case, device: str, index: int) -> dict[str, Any]:
             record["grads"] = [
                 args[i].grad if isinstance(args[i], torch.Tensor) else None for i in case.wrt
             ]
-        except BaseException as exc:  # noqa: BLE001 - user failures are data
+        except BaseException as exc:
             record["grad_error"] = _describe(exc)
     if case.check_inputs:
         record["inputs_after"] = list(args)
@@ -187,17 +189,16 @@ def _fresh_stdio() -> None:
 
 def _flush_stdio() -> None:
     for stream in (sys.stdout, sys.stderr):
-        try:
+        # User code may have replaced or closed them.
+        with contextlib.suppress(Exception):
             stream.flush()
-        except Exception:  # noqa: BLE001, S110 - user code may have replaced or closed them
-            pass
 
 
 def setup_device(device: str, gpu_memory_fraction: float) -> None:
     """Initialise CUDA here, in the child, never in the zygote; raise if it is unavailable."""
     if device != "cuda":
         return
-    import torch  # noqa: PLC0415
+    import torch
 
     if not torch.cuda.is_available():
         raise RuntimeError("CUDA is unavailable on this executor")
@@ -215,7 +216,7 @@ def run(request: Request, result_fd: int, *, gpu_memory_fraction: float = 0.25) 
         fn = module.__dict__.get(request.entrypoint)
         if not callable(fn):
             raise NameError(f"no function named {request.entrypoint!r}")
-    except BaseException as exc:  # noqa: BLE001 - SystemExit in user code is a load error too
+    except BaseException as exc:
         writer.write({"loaded": False, "error": _describe(exc)})
         _flush_stdio()
         return 0
@@ -223,7 +224,7 @@ def run(request: Request, result_fd: int, *, gpu_memory_fraction: float = 0.25) 
     for index, case in enumerate(request.cases):
         try:
             record = _run_case(fn, case, request.device, index)
-        except BaseException as exc:  # noqa: BLE001 - user failures are records
+        except BaseException as exc:
             record = {"case": index, "ok": False, "error": _describe(exc)}
         writer.write(record)
     _flush_stdio()

@@ -32,7 +32,7 @@ AF_VSOCK = 40
 
 def build_seccomp_filter() -> Any:
     """Return a pyseccomp filter: allow by default, deny the list above, kill foreign ABIs."""
-    import pyseccomp  # noqa: PLC0415 - optional dependency; only the zygote needs it
+    import pyseccomp
 
     # The default action for a non-native architecture (i386, x32) is KILL: a foreign ABI
     # would bypass every rule written for x86_64 syscall numbers.

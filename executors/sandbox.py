@@ -88,7 +88,7 @@ def _check(ret: int, what: str) -> None:
 
 
 def prctl(option: int, arg2: int = 0, arg3: int = 0, arg4: int = 0, arg5: int = 0) -> int:
-    """Call prctl(2) and raise SandboxError on failure."""
+    """Call the prctl system call and raise SandboxError on failure."""
     ret = int(_LIBC.prctl(option, arg2, arg3, arg4, arg5))
     _check(ret, f"prctl({option})")
     return ret
@@ -251,7 +251,8 @@ def _bind(src: str, dst: str, *, read_only: bool) -> None:
 
 def _staging_dir(binds: Iterable[str]) -> str:
     # Mount the new root's tmpfs where it hides none of the paths we still have to bind.
-    for candidate in ("/mnt", "/media", "/srv", "/opt", "/var/tmp", "/tmp"):
+    candidates = ("/mnt", "/media", "/srv", "/opt", "/var/tmp", "/tmp")  # noqa: S108 - mount points
+    for candidate in candidates:
         if os.path.isdir(candidate) and not any(_is_within(b, candidate) for b in binds):
             return candidate
     raise SandboxError(errno.ENOENT, "no directory to stage the new root in")
@@ -284,7 +285,7 @@ def build_root(config: SandboxConfig, limits: Limits, *, gpu: bool) -> None:
                          ("stdout", "/proc/self/fd/1"), ("stderr", "/proc/self/fd/2")):  # fmt: skip
         os.symlink(target, f"{root}/dev/{name}")
     size = f"size={limits.tmpfs_bytes},mode=1777"
-    for path in ("/tmp", "/dev/shm"):
+    for path in ("/tmp", "/dev/shm"):  # noqa: S108 - the sandbox's own private tmpfs
         os.makedirs(root + path, exist_ok=True)
         _mount("tmpfs", root + path, "tmpfs", MS_NOSUID | MS_NODEV | MS_NOEXEC, size)
     os.makedirs(root + "/proc", exist_ok=True)
@@ -297,7 +298,7 @@ def build_root(config: SandboxConfig, limits: Limits, *, gpu: bool) -> None:
     _check(_LIBC.umount2(b"/.oldroot", MNT_DETACH), "umount old root")
     os.rmdir("/.oldroot")
     _mount(None, "/", None, MS_REMOUNT | MS_BIND | MS_RDONLY | MS_NOSUID | MS_NODEV, None)
-    os.chdir("/tmp")
+    os.chdir("/tmp")  # noqa: S108 - inside the new root: the private tmpfs
 
 
 def _vm_data_bytes() -> int:
@@ -338,11 +339,11 @@ def apply_rlimits(limits: Limits, *, gpu: bool, nproc_fallback: bool) -> None:
 
 
 class _CapHeader(ctypes.Structure):
-    _fields_ = [("version", ctypes.c_uint32), ("pid", ctypes.c_int)]  # noqa: RUF012
+    _fields_ = [("version", ctypes.c_uint32), ("pid", ctypes.c_int)]
 
 
 class _CapData(ctypes.Structure):
-    _fields_ = [  # noqa: RUF012
+    _fields_ = [
         ("effective", ctypes.c_uint32),
         ("permitted", ctypes.c_uint32),
         ("inheritable", ctypes.c_uint32),

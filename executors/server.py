@@ -91,7 +91,8 @@ class Server:
         self.active: dict[int, _Run] = {}
         self.inbuf = bytearray()
         self.counter = 0
-        self.exits: dict[int, int] = {}  # pid -> wait status, reported by the template
+        self.prepared: RunCgroup | None = None
+        self.default_limits = Limits()
         self.by_pid: dict[int, _Run] = {}
         tpl_sock, self.template = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
         pid = os.fork()
@@ -171,7 +172,7 @@ class Server:
         self.counter += 1
         run_id = f"r{self.counter}"
         started = time.monotonic()
-        cgroup = self.cgroups.create(run_id, limits) if self.cgroups.available else None
+        cgroup, next_cgroup = self._take_cgroup(limits)
         memfd = os.memfd_create("request", os.MFD_CLOEXEC)
         os.write(memfd, request)
         pipes = {name: os.pipe2(os.O_CLOEXEC) for name in ("stdout", "stderr", "result", "st")}
@@ -179,7 +180,8 @@ class Server:
         if self.config.nproc_fallback:  # RLIMIT_NPROC counts per uid: one uid per slot
             uid += len(self.active)
         spec = child.ForkSpec(run_id, uid, uid if self.config.nproc_fallback else self.config.gid,
-                              cgroup.dirs if cgroup else (), limits)  # fmt: skip
+                              cgroup.dirs if cgroup else (), limits,
+                              next_cgroup.dirs if next_cgroup else ())  # fmt: skip
         send_fds = [memfd] + [pipes[n][1] for n in ("stdout", "stderr", "result", "st")]
         socket.send_fds(self.template, [spec.dumps()], send_fds)
         while True:  # exit notices of earlier runs may arrive before our answer
@@ -205,6 +207,20 @@ class Server:
         self.sel.register(run.pidfd, selectors.EVENT_READ, ("exit", run))
         self.active[req_id] = run
         self.by_pid[pid] = run
+
+    def _take_cgroup(self, limits: Limits) -> tuple[RunCgroup | None, RunCgroup | None]:
+        """Hand out the prepared cgroup (the template already waits in it) and prepare one more."""
+        if not self.cgroups.available:
+            return None, None
+        cgroup = self.prepared
+        if cgroup is None:
+            self.counter += 1
+            cgroup = self.cgroups.create(f"r{self.counter}", limits)
+        else:
+            self.cgroups.set_limits(cgroup, limits)
+        self.counter += 1
+        self.prepared = self.cgroups.create(f"r{self.counter}", self.default_limits)
+        return cgroup, self.prepared
 
     def _on_run_event(self, kind: str, run: _Run) -> None:
         if kind == "exit":
@@ -266,8 +282,10 @@ class Server:
                 return
 
     def _kill(self, run: _Run) -> None:
-        """SIGKILL the whole tree: the pid-namespace init (the kernel then kills every other
-        process of the namespace), and every pid left in the run's cgroup."""
+        """SIGKILL the whole tree: the pid-namespace init, then every pid in the run's cgroup.
+
+        Killing the init of a pid namespace makes the kernel kill every other process in it.
+        """
         run.killed = True
         if run.pidfd >= 0:
             # A pidfd cannot hit a recycled pid.
@@ -277,7 +295,7 @@ class Server:
             with contextlib.suppress(ProcessLookupError, PermissionError):
                 os.killpg(run.pid, signal.SIGKILL)  # still unreaped: the pgid is ours
         if run.cgroup is not None:
-            run.cgroup.kill_all(timeout_s=0.5)
+            run.cgroup.kill_all(timeout_s=0.5, spare=self.template_pid)
 
     def _maybe_finish(self, run: _Run, now: float) -> None:
         if run.exited_at is None:
@@ -307,7 +325,7 @@ class Server:
         self.by_pid.pop(run.pid, None)
         leaked, oom, hit_limit = False, False, False
         if run.cgroup is not None:
-            leaked = not run.cgroup.kill_all(timeout_s=2.0)
+            leaked = not run.cgroup.kill_all(timeout_s=2.0, spare=self.template_pid)
             oom, hit_limit = run.cgroup.oom_killed(), run.cgroup.hit_limit()
             leaked = not run.cgroup.remove() or leaked
         if leaked:
@@ -327,7 +345,8 @@ class Server:
             "id": run.req_id, "exit_code": exit_code, "signal": sig,
             "timed_out": run.timed_out, "memory_exceeded": memory,
             "output_exceeded": streams["stdout"].truncated or streams["stderr"].truncated,
-            "result": bytes(streams["result"].data), "result_truncated": streams["result"].truncated,
+            "result": bytes(streams["result"].data),
+            "result_truncated": streams["result"].truncated,
             "stdout": bytes(streams["stdout"].data), "stderr": bytes(streams["stderr"].data),
             "stdout_truncated": streams["stdout"].truncated,
             "stderr_truncated": streams["stderr"].truncated,
@@ -345,6 +364,8 @@ class Server:
         self.template.close()
         with contextlib.suppress(ChildProcessError):
             os.waitpid(self.template_pid, 0)
+        if self.prepared is not None:  # empty now that the template has exited
+            self.prepared.remove()
         self.cgroups.close()
 
 
@@ -364,7 +385,7 @@ def warm_imports() -> None:
     for name in WARM_IMPORTS:
         try:
             importlib.import_module(name)
-        except Exception as exc:  # noqa: BLE001 - a missing optional module only costs time
+        except Exception as exc:
             log.warning("warm import %s failed: %s", name, exc)
 
 
@@ -377,7 +398,7 @@ def _probe_namespaces(uid: int, gid: int, use_uid: bool) -> bool:
                 sandbox.drop_to_sandbox_user(uid, gid)
             sandbox.unshare_namespaces()
             sandbox.write_id_maps(uid, gid)
-        except BaseException:  # noqa: BLE001
+        except BaseException:
             os._exit(1)
         os._exit(0)
     _, status = os.waitpid(pid, 0)
@@ -390,7 +411,7 @@ def build_config(cgroups: CgroupManager) -> tuple[sandbox.SandboxConfig, Any]:
     use_uid = os.geteuid() == 0
     binds, symlinks = sandbox.default_binds()
     try:
-        from executors.policy import build_seccomp_filter  # noqa: PLC0415
+        from executors.policy import build_seccomp_filter
 
         seccomp = build_seccomp_filter()
     except (ImportError, OSError, RuntimeError) as exc:
@@ -414,11 +435,12 @@ def main(argv: list[str] | None = None) -> int:
                         format="%(asctime)s zygote[%(process)d] %(levelname)s %(message)s")
     ctrl = socket.socket(fileno=args.fd)
     os.chdir("/")
-    import torch  # noqa: PLC0415 - the point of the zygote: pay for this once
+    import torch
 
     warm_imports()
 
-    if torch.cuda.is_initialized():  # pragma: no cover - would poison every fork
+    cuda: Any = torch.cuda  # untyped in torch's stubs
+    if cuda.is_initialized():  # pragma: no cover - would poison every fork
         raise RuntimeError("CUDA initialised in the zygote")
     cgroups = CgroupManager(f"z{os.getpid()}")
     config, seccomp = build_config(cgroups)
@@ -428,7 +450,7 @@ def main(argv: list[str] | None = None) -> int:
         "uid": config.uid, "use_uid": config.use_uid, "use_namespaces": config.use_namespaces,
         "use_seccomp": config.use_seccomp, "cgroups": cgroups.version,
         "cgroup_problem": cgroups.problem, "nproc_fallback": config.nproc_fallback,
-        "cuda_initialized": bool(torch.cuda.is_initialized()),
+        "cuda_initialized": bool(cuda.is_initialized()),
         "threads": len(os.listdir("/proc/self/task")),
     })  # fmt: skip
     try:

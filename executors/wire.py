@@ -79,7 +79,7 @@ class TensorData:
 
     def to_tensor(self, *, device: str = "cpu", restore_requires_grad: bool = False) -> Any:
         """Build a plain contiguous tensor from the bytes (imports torch lazily)."""
-        import torch  # noqa: PLC0415 - decode must work without torch; only this needs it
+        import torch
 
         dtype = getattr(torch, self.dtype)
         if self.numel == 0:
@@ -145,7 +145,7 @@ class _Encoder:
     def tensor(self, obj: Any) -> Any:
         try:
             meta = _tensor_payload(obj)
-        except Exception as exc:  # noqa: BLE001 - odd tensor kinds raise all sorts of errors
+        except Exception as exc:
             return {"unsupported": f"unreadable tensor ({type(exc).__name__})"}
         if isinstance(meta, str):
             return {"unsupported": meta}
@@ -159,9 +159,11 @@ def _type_name(kind: type) -> str:
     try:
         module = type.__getattribute__(kind, "__module__")
         name = type.__getattribute__(kind, "__qualname__")
-    except Exception:  # noqa: BLE001 - a hostile metaclass may raise anything
+    except Exception:
         return "object"
-    return f"{module}.{name}"[:200] if isinstance(module, str) and isinstance(name, str) else "object"
+    if not isinstance(module, str) or not isinstance(name, str):
+        return "object"
+    return f"{module}.{name}"[:200]
 
 
 def _is_torch_tuple(kind: type) -> bool:
@@ -183,9 +185,9 @@ def _is_tensor_type(kind: type) -> bool:
 
 def _tensor_payload(obj: Any) -> dict[str, Any] | str:
     """Read a tensor's true metadata and values through the base class, never the subclass."""
-    import torch  # noqa: PLC0415 - only reached when torch is already imported
+    import torch
 
-    base_cls = torch._C.TensorBase
+    base_cls: Any = torch._C.TensorBase  # its C descriptors are read via __get__ below
     with torch._C.DisableTorchFunction():
         if torch._C._dispatch_keys(obj).has(torch._C.DispatchKey.Python):
             return "tensor subclass with __torch_dispatch__"

@@ -13,6 +13,7 @@ Design and measurements (Debian 12, 2 vCPU, cgroup v1, CPU torch 2.13.0; see doc
 
 from __future__ import annotations
 
+import collections
 import contextlib
 import itertools
 import logging
@@ -68,7 +69,7 @@ class LayerStatus:
     detail: str
 
 
-class SandboxUnavailable(Exception):  # noqa: N818 - name fixed by the executor API
+class SandboxUnavailable(Exception):
     """Refuse to start because isolation layers are missing and insecure mode is off."""
 
 
@@ -115,7 +116,11 @@ class Zygote:
     """Own one warm zygote process and run wire-encoded harness requests through it."""
 
     def __init__(
-        self, limits: Limits = Limits(), *, insecure: bool = False, max_parallel: int | None = None
+        self,
+        limits: Limits = Limits(),  # noqa: B008 - frozen, so one shared default is safe
+        *,
+        insecure: bool = False,
+        max_parallel: int | None = None,
     ) -> None:
         self.limits = limits
         self.insecure = insecure
@@ -130,6 +135,8 @@ class Zygote:
         self._hello: dict[str, Any] = {}
         self._layers: dict[str, LayerStatus] | None = None
         self._dead = True
+        # Time from fork to "sandbox entered" of recent runs (for the benchmark's report).
+        self.setup_ms_recent: collections.deque[float] = collections.deque(maxlen=256)
 
     # ------------------------------------------------------------ lifecycle
 
@@ -154,7 +161,7 @@ class Zygote:
         """Spawn the warm process and check every layer; idempotent."""
         self._ensure_spawned()
         if self._layers is None:
-            from executors.doctor import probe_layers  # noqa: PLC0415 - doctor imports us
+            from executors.doctor import probe_layers
 
             self._layers = probe_layers(self)
         missing = sorted(name for name, s in self._layers.items() if not s.active)
@@ -174,7 +181,7 @@ class Zygote:
         """Report which isolation layers are active (probed from inside a real child)."""
         if self._layers is None:
             self._ensure_spawned()
-            from executors.doctor import probe_layers  # noqa: PLC0415
+            from executors.doctor import probe_layers
 
             self._layers = probe_layers(self)
         return dict(self._layers)
@@ -188,8 +195,8 @@ class Zygote:
     def _spawn(self) -> None:
         parent_sock, child_sock = socket.socketpair(socket.AF_UNIX, socket.SOCK_STREAM)
         package_root = str(Path(__file__).resolve().parents[1])
-        cmd = [sys.executable, "-E", "-s", "-m", "executors.zygote",
-               "--fd", str(child_sock.fileno()), "--max-parallel", str(self.max_parallel)]  # fmt: skip
+        cmd = [sys.executable, "-E", "-s", "-m", "executors.zygote", "--fd",
+               str(child_sock.fileno()), "--max-parallel", str(self.max_parallel)]  # fmt: skip
         try:
             self._proc = subprocess.Popen(  # noqa: S603 - our own interpreter and module
                 cmd, env=scrubbed_env(), cwd=package_root, stdin=subprocess.DEVNULL,
@@ -318,10 +325,11 @@ class Zygote:
             raise _ZygoteDied("zygote died during the run")
         return self._to_raw_run(req_id, waiter.response)
 
-    @staticmethod
-    def _to_raw_run(req_id: int, r: dict[str, Any]) -> RawRun:
+    def _to_raw_run(self, req_id: int, r: dict[str, Any]) -> RawRun:
         if r.get("setup_error"):
             raise ZygoteError(f"sandbox setup failed for run {req_id}: {r['setup_error']}")
+        if isinstance(r.get("setup_ms"), float):
+            self.setup_ms_recent.append(r["setup_ms"])
         if r.get("leaked"):
             log.error("run %s: a process of the run survived the kill", req_id)
         raw = RawRun(

@@ -121,11 +121,44 @@ def run_cgroups() -> list[str]:
     return left
 
 
+def _finished_run_cgroups() -> list[str]:
+    # The zygote keeps one cgroup prepared for the next run with only its template inside;
+    # that one belongs to no finished run.
+    left = []
+    for path in run_cgroups():
+        try:
+            with open(os.path.join(path, "cgroup.procs")) as f:
+                procs = f.read().split()
+        except OSError:
+            continue
+        template = len(procs) == 1 and _is_template(int(procs[0]))
+        if not template:
+            left.append(path)
+    return left
+
+
+def _is_template(pid: int) -> bool:
+    try:
+        with open(f"/proc/{pid}/status") as f:
+            status = f.read()
+    except OSError:
+        return False
+    # The template is root (never the sandbox uid), a child of a zygote process.
+    uid = next(line for line in status.splitlines() if line.startswith("Uid:")).split()[1]
+    ppid = int(next(line for line in status.splitlines() if line.startswith("PPid:")).split()[1])
+    try:
+        with open(f"/proc/{ppid}/cmdline", "rb") as f:
+            parent = f.read()
+    except OSError:
+        return False
+    return uid == "0" and b"executors.zygote" in parent
+
+
 def assert_nothing_left(timeout_s: float = 3.0) -> None:
-    """Fail unless no sandbox process and no run cgroup remain (reaping can lag a moment)."""
+    """Fail unless no sandbox process and no finished run's cgroup remain."""
     deadline = time.monotonic() + timeout_s
     while True:
-        procs, groups = sandbox_processes(), run_cgroups()
+        procs, groups = sandbox_processes(), _finished_run_cgroups()
         if not procs and not groups:
             return
         if time.monotonic() > deadline:

@@ -2,18 +2,26 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 import resource
 import sysconfig
 import threading
 import time
+from pathlib import Path
 
 import pytest
 
 from executors import doctor
-from executors.cgroups import COW_HEADROOM_BYTES
+from executors.cgroups import COW_HEADROOM_BYTES, TEMPLATE_ALLOWANCE
 from executors.sandbox import sandbox_ids
-from tests.executors.conftest import FAKE_SECRETS, REPO, SMALL_LIMITS, assert_nothing_left, run_cgroups
+from tests.executors.conftest import (
+    FAKE_SECRETS,
+    REPO,
+    SMALL_LIMITS,
+    assert_nothing_left,
+    sandbox_processes,
+)
 
 pytestmark = pytest.mark.sandbox
 
@@ -155,18 +163,22 @@ def test_cgroup_limit_values_are_applied(run_code):
     values = None
     deadline = time.monotonic() + 3
     while values is None and time.monotonic() < deadline:
-        for path in run_cgroups():
-            name = "memory.limit_in_bytes" if "/memory/" in path else "pids.max"
-            try:
-                values = (values or {}) | {name: open(os.path.join(path, name)).read().strip()}
-            except OSError:
-                pass
-        if values is not None and len(values) < 2:
-            values = None
+        for pid in sandbox_processes():
+            with contextlib.suppress(OSError, StopIteration):
+                lines = Path(f"/proc/{pid}/cgroup").read_text().splitlines()
+                paths = {line.split(":")[1]: line.split(":")[2] for line in lines}
+                values = {
+                    "memory.limit_in_bytes": Path(
+                        f"/sys/fs/cgroup/memory{paths['memory']}/memory.limit_in_bytes"
+                    ).read_text().strip(),
+                    "pids.max": Path(f"/sys/fs/cgroup/pids{paths['pids']}/pids.max")
+                    .read_text().strip(),
+                }
+                break
         time.sleep(0.01)
     thread.join(10)
     assert result["out"].outputs == [1]
-    assert values == {"pids.max": str(SMALL_LIMITS.pids),
+    assert values == {"pids.max": str(SMALL_LIMITS.pids + TEMPLATE_ALLOWANCE),
                       "memory.limit_in_bytes": str(SMALL_LIMITS.memory_bytes + COW_HEADROOM_BYTES)}
 
 
@@ -182,7 +194,7 @@ def test_zygote_has_no_cuda_context_and_ran_no_op(sandbox_zygote):
     hello = sandbox_zygote.hello
     assert hello["cuda_initialized"] is False
     assert hello["threads"] == 1  # an op on the CPU would have started OpenMP workers
-    maps = open(f"/proc/{sandbox_zygote.pid}/maps").read()
+    maps = Path(f"/proc/{sandbox_zygote.pid}/maps").read_text()
     assert "libcuda.so" not in maps
 
 

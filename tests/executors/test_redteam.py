@@ -1,4 +1,5 @@
 """Hostile submissions: each must end safely, leave no process or cgroup, and touch no host file."""
+# ruff: noqa: E501 - submissions are source strings; wrapping them hurts more than it helps
 
 from __future__ import annotations
 
@@ -15,7 +16,11 @@ import pytest
 
 from executors.wire import TensorData, Unsupported
 from tests.executors.conftest import (
-    FAKE_SECRETS, REPO, SMALL_LIMITS, Outcome, assert_nothing_left,
+    FAKE_SECRETS,
+    REPO,
+    SMALL_LIMITS,
+    Outcome,
+    assert_nothing_left,
 )
 
 pytestmark = pytest.mark.sandbox
@@ -177,8 +182,8 @@ CASES: list[tuple[str, str, Callable[[Outcome], bool], Any]] = [
      lambda out: out.raw.result_truncated, None),
     ("garbage-on-result-fd", "import os\ndef f():\n    os.write(4, b'\\xff' * 64)\n    return 1\n",
      failed_safely, None),
-    ("background-thread", f"import threading, time\ndef late():\n    time.sleep(0.5)\n"
-     f"    open('/tmp/late', 'w').write('x')\ndef f():\n"
+    ("background-thread", "import threading, time\ndef late():\n    time.sleep(0.5)\n"
+     "    open('/tmp/late', 'w').write('x')\ndef f():\n"
      "    threading.Thread(target=late, daemon=False).start()\n    return 'started'\n",
      output_is("started"), None),
     ("forked-daemon", "import os, time\ndef f():\n    if os.fork() == 0:\n        os.setsid()\n"
