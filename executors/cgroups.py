@@ -27,6 +27,16 @@ def _write(path: str, value: str) -> None:
         f.write(value)
 
 
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
 def _read(path: str) -> str:
     try:
         with open(path) as f:
@@ -128,6 +138,25 @@ class CgroupManager:
     def available(self) -> bool:
         """Say whether per-run cgroups can be created on this machine."""
         return self.version != 0
+
+    def reap_stale(self) -> None:
+        """Remove cgroups left by zygotes that died without cleaning up (SIGKILL, OOM)."""
+        tops = {os.path.dirname(parent) for parent in self.parents.values()}
+        for top in tops:
+            for entry in os.listdir(top):
+                pid = entry[1:]
+                if not entry.startswith("z") or not pid.isdigit() or _alive(int(pid)):
+                    continue
+                zdir = os.path.join(top, entry)
+                runs = [os.path.join(zdir, d) for d in os.listdir(zdir)
+                        if os.path.isdir(os.path.join(zdir, d))]  # fmt: skip
+                for run in runs:
+                    stale = RunCgroup(self.version, (run,), run, run)
+                    stale.kill_all(timeout_s=1.0)
+                    stale.remove(timeout_s=1.0)
+                with contextlib.suppress(OSError):
+                    os.rmdir(zdir)
+                log.warning("removed cgroups of dead zygote %s", pid)
 
     def _detect(self, name: str) -> None:
         try:

@@ -117,6 +117,11 @@ def run_child(
     code = 1
     try:
         code = harness.run(request, RESULT_FD, gpu_memory_fraction=spec.limits.gpu_memory_fraction)
+        # Close the pipes before the (slow, ~10 ms) teardown of a 1 GB address space: the
+        # zygote sees the output complete as soon as the harness is done.
+        for fd in (RESULT_FD, 1, 2):
+            with contextlib.suppress(OSError):
+                os.close(fd)
     finally:
         os._exit(code)
 

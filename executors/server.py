@@ -61,6 +61,8 @@ class _Run:
     exited_at: float | None = None
     killed: bool = False
     timed_out: bool = False
+    forked_at: float = 0.0
+    streams_done_at: float | None = None
 
 
 def read_frame(sock: socket.socket, buf: bytearray) -> bytes | None:
@@ -199,6 +201,7 @@ class Server:
         streams = {n: _Stream(pipes[n][0], caps[n]) for n in caps}
         run = _Run(req_id, limits, cgroup, fds[0], pid, streams, pipes["st"][0], started,
                    started + limits.wall_s)  # fmt: skip
+        run.forked_at = time.monotonic()
         for name, stream in streams.items():
             os.set_blocking(stream.fd, False)
             self.sel.register(stream.fd, selectors.EVENT_READ, (name, run))
@@ -239,7 +242,7 @@ class Server:
         except BlockingIOError:
             return
         if not data:
-            self._close_stream(stream)
+            self._close_stream(stream, run)
             return
         room = stream.cap - len(stream.data)
         stream.data += data[:room]
@@ -249,11 +252,13 @@ class Server:
             self._close_stream(stream)
             self._kill(run)
 
-    def _close_stream(self, stream: _Stream) -> None:
+    def _close_stream(self, stream: _Stream, run: _Run | None = None) -> None:
         if stream.open:
             self.sel.unregister(stream.fd)
             os.close(stream.fd)
             stream.open = False
+        if run is not None and not any(s.open for s in run.streams.values()):
+            run.streams_done_at = run.streams_done_at or time.monotonic()
 
     def _on_status(self, run: _Run) -> None:
         try:
@@ -352,6 +357,13 @@ class Server:
             "stderr_truncated": streams["stderr"].truncated,
             "duration_ms": ((run.exited_at or time.monotonic()) - run.started) * 1000.0,
             "setup_ms": ((run.ready_at - run.started) * 1000.0) if run.ready_at else None,
+            "timeline_ms": {  # where the time went, for the benchmark
+                "forked": (run.forked_at - run.started) * 1000.0,
+                "ready": ((run.ready_at or run.started) - run.started) * 1000.0,
+                "output_closed": ((run.streams_done_at or run.started) - run.started) * 1000.0,
+                "exited": ((run.exited_at or run.started) - run.started) * 1000.0,
+                "finished": (time.monotonic() - run.started) * 1000.0,
+            },
             "setup_error": run.setup_error, "leaked": leaked,
         })  # fmt: skip
 
@@ -443,6 +455,8 @@ def main(argv: list[str] | None = None) -> int:
     if cuda.is_initialized():  # pragma: no cover - would poison every fork
         raise RuntimeError("CUDA initialised in the zygote")
     cgroups = CgroupManager(f"z{os.getpid()}")
+    if cgroups.available:
+        cgroups.reap_stale()
     config, seccomp = build_config(cgroups)
     server = Server(ctrl, config, seccomp, cgroups, max(1, args.max_parallel))
     server.send({

@@ -137,6 +137,7 @@ class Zygote:
         self._dead = True
         # Time from fork to "sandbox entered" of recent runs (for the benchmark's report).
         self.setup_ms_recent: collections.deque[float] = collections.deque(maxlen=256)
+        self.timelines_recent: collections.deque[dict[str, float]] = collections.deque(maxlen=256)
 
     # ------------------------------------------------------------ lifecycle
 
@@ -330,6 +331,8 @@ class Zygote:
             raise ZygoteError(f"sandbox setup failed for run {req_id}: {r['setup_error']}")
         if isinstance(r.get("setup_ms"), float):
             self.setup_ms_recent.append(r["setup_ms"])
+        if isinstance(r.get("timeline_ms"), dict):
+            self.timelines_recent.append(r["timeline_ms"])
         if r.get("leaked"):
             log.error("run %s: a process of the run survived the kill", req_id)
         raw = RawRun(

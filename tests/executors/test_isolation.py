@@ -5,6 +5,7 @@ from __future__ import annotations
 import contextlib
 import os
 import resource
+import signal
 import sysconfig
 import threading
 import time
@@ -12,14 +13,16 @@ from pathlib import Path
 
 import pytest
 
-from executors import doctor
+from executors import doctor, wire
 from executors.cgroups import COW_HEADROOM_BYTES, TEMPLATE_ALLOWANCE
 from executors.sandbox import sandbox_ids
+from executors.zygote import Zygote
 from tests.executors.conftest import (
     FAKE_SECRETS,
     REPO,
     SMALL_LIMITS,
     assert_nothing_left,
+    decode_records,
     sandbox_processes,
 )
 
@@ -214,3 +217,33 @@ def test_doctor_reports_every_layer_active(sandbox_zygote):
             "ipc_namespace", "uts_namespace", "filesystem", "seccomp", "no_new_privs",
             "capabilities", "rlimits", "memory_limit", "pids_limit", "environment"} <= set(layers)
     assert all(status.active for status in layers.values()), layers
+
+
+def test_cuda_request_reports_unavailable_on_a_cpu_machine(sandbox_zygote):
+    import torch
+
+    if torch.cuda.is_available():
+        pytest.skip("a GPU is present")
+    request = wire.encode({"code": "def f():\n    return 1\n", "entrypoint": "f",
+                           "device": "cuda", "cases": [{"args": [], "kwargs": {}}]})
+    raw = sandbox_zygote.run(request)
+    records = decode_records(raw.result)
+    assert records is not None and records[0]["loaded"] is False
+    assert "CUDA is unavailable" in records[0]["error"]["message"]
+    assert sandbox_zygote.hello["cuda_initialized"] is False
+
+
+def test_dead_zygote_is_restarted_once_and_the_run_retried():
+    zygote = Zygote(SMALL_LIMITS)
+    try:
+        zygote.start()
+        first = zygote.pid
+        os.kill(first, signal.SIGKILL)
+        request = wire.encode({"code": "def f():\n    return 7\n", "entrypoint": "f",
+                               "device": "cpu", "cases": [{"args": [], "kwargs": {}}]})
+        raw = zygote.run(request)
+        assert decode_records(raw.result)[1]["output"] == 7
+        assert zygote.pid not in (None, first)
+    finally:
+        zygote.close()
+    assert_nothing_left()
