@@ -107,3 +107,31 @@ def test_piped_script_runs_the_real_console(tmp_path):
     assert "detach" in result.stdout.lower()
     assert "Leaderboard · this week" in result.stdout
     assert (tmp_path / "torchquiz.sqlite3").exists()
+
+
+@pytest.mark.sandbox
+@pytest.mark.slow
+def test_code_answer_is_graded_by_the_real_sandbox_end_to_end(tmp_path):
+    import yaml
+
+    from content.loader import load_bank
+
+    # A bank holding one shipped code challenge, so today's question is certainly that one.
+    item = load_bank().question("code.masked-mean")
+    bank_dir = tmp_path / "bank"
+    (bank_dir / "questions").mkdir(parents=True)
+    (bank_dir / "explain").mkdir()
+    data = item.model_dump(mode="json", by_alias=True)
+    data["explain_links"] = []
+    (bank_dir / "questions" / "one.yaml").write_text(yaml.safe_dump({"items": [data]}))
+    clock = FakeClock(dt.datetime(2026, 3, 2, 8, tzinfo=dt.UTC))
+    app = build_app(Settings(data_dir=tmp_path, content_dir=bank_dir), clock=clock)
+    try:
+        assert app.executor is not None, app.executor_problem
+        wrong = "import torch\ndef masked_mean(x, mask):\n    return x.mean(dim=1)\n"
+        script = "/code\n" + wrong + "/end\n/code\n" + item.code.solution + "/end\n/quit\n"
+        text = run_console(app, script)
+    finally:
+        app.close()
+    assert "failed: 1/5 hidden tests passed" in text and "values differ" in text
+    assert "All 5 hidden tests passed" in text and "+17" in text  # second try, level 2
