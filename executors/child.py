@@ -41,13 +41,14 @@ class ForkSpec:
     cgroups: tuple[str, ...]
     limits: Limits
     next_cgroups: tuple[str, ...] = ()
+    device: str = "cpu"
 
     def dumps(self) -> bytes:
         """Encode as JSON."""
         return json.dumps(
             {"run_id": self.run_id, "uid": self.uid, "gid": self.gid,
              "cgroups": list(self.cgroups), "limits": self.limits.to_dict(),
-             "next_cgroups": list(self.next_cgroups)}
+             "next_cgroups": list(self.next_cgroups), "device": self.device}
         ).encode()  # fmt: skip
 
     @classmethod
@@ -55,7 +56,8 @@ class ForkSpec:
         """Decode from JSON."""
         raw = json.loads(data)
         return cls(raw["run_id"], raw["uid"], raw["gid"], tuple(raw["cgroups"]),
-                   Limits.from_dict(raw["limits"]), tuple(raw["next_cgroups"]))  # fmt: skip
+                   Limits.from_dict(raw["limits"]), tuple(raw["next_cgroups"]),
+                   raw["device"])  # fmt: skip
 
 
 def _status(kind: bytes, payload: bytes = b"") -> None:
@@ -89,6 +91,21 @@ def _read_all(fd: int) -> bytes:
     return b"".join(chunks)
 
 
+def _receive_request() -> bytes | None:
+    """Wait for the request: a memfd passed over the socket at REQUEST_FD (None: discarded)."""
+    sock = socket.socket(fileno=REQUEST_FD)
+    try:
+        msg, fds, _, _ = socket.recv_fds(sock, 16, 1)
+    finally:
+        sock.close()
+    if not msg or not fds:
+        return None
+    try:
+        return _read_all(fds[0])
+    finally:
+        os.close(fds[0])
+
+
 def run_child(
     spec: ForkSpec,
     fds: list[int],
@@ -102,12 +119,8 @@ def run_child(
         signal.pthread_sigmask(signal.SIG_SETMASK, [])
         signal.signal(signal.SIGCHLD, signal.SIG_DFL)
         _arrange_fds(fds)
-        data = _read_all(REQUEST_FD)
-        os.close(REQUEST_FD)
-        request = harness.parse_request(data, max_bytes=len(data))
-        del data
-        enter_sandbox(request, spec, config, seccomp, born_in_cgroup=born_in_cgroup)
-        import torch
+        enter_sandbox(spec, config, seccomp, born_in_cgroup=born_in_cgroup)
+        import torch  # already imported by the zygote: a dictionary lookup
 
         torch.set_num_threads(spec.limits.threads)
         _status(b"R")
@@ -116,7 +129,12 @@ def run_child(
         _fail(exc)
     code = 1
     try:
-        code = harness.run(request, RESULT_FD, gpu_memory_fraction=spec.limits.gpu_memory_fraction)
+        # Isolated and ready: only now does the request arrive (or never, if discarded).
+        data = _receive_request()
+        if data is None:
+            os._exit(0)
+        code = harness.run_bytes(data, RESULT_FD, device=spec.device,
+                                 gpu_memory_fraction=spec.limits.gpu_memory_fraction)  # fmt: skip
         # Close the pipes before the (slow, ~10 ms) teardown of a 1 GB address space: the
         # zygote sees the output complete as soon as the harness is done.
         for fd in (RESULT_FD, 1, 2):
@@ -127,7 +145,6 @@ def run_child(
 
 
 def enter_sandbox(
-    request: harness.Request,
     spec: ForkSpec,
     config: sandbox.SandboxConfig,
     seccomp: Any,
@@ -135,7 +152,7 @@ def enter_sandbox(
     born_in_cgroup: bool = False,
 ) -> None:
     """Apply every layer, in order, to this freshly forked single-threaded process."""
-    gpu = request.device == "cuda"
+    gpu = spec.device == "cuda"
     if not born_in_cgroup:
         sandbox.join_cgroups(spec.cgroups)
     if config.use_namespaces:
@@ -209,7 +226,7 @@ def template_loop(sock: socket.socket, config: sandbox.SandboxConfig, seccomp: A
         pidfd = os.pidfd_open(pid)
         for fd in fds:
             os.close(fd)
-        socket.send_fds(sock, [json.dumps({"pid": pid}).encode()], [pidfd])
+        socket.send_fds(sock, [json.dumps({"pid": pid, "tag": spec.run_id}).encode()], [pidfd])
         os.close(pidfd)
         signal.pthread_sigmask(signal.SIG_UNBLOCK, [signal.SIGCHLD])
         current = ()

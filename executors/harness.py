@@ -231,6 +231,21 @@ def run(request: Request, result_fd: int, *, gpu_memory_fraction: float = 0.25) 
     return 0
 
 
+def run_bytes(
+    data: bytes, result_fd: int, *, device: str = "cpu", gpu_memory_fraction: float = 0.25
+) -> int:
+    """Parse a request and run it in a child prepared for ``device``; a bad request is a record."""
+    try:
+        request = parse_request(data, max_bytes=len(data))
+        if request.device != device:
+            raise RequestError(f"request for {request.device} reached a {device} sandbox")
+    except (wire.WireError, RequestError) as exc:
+        _fresh_stdio()
+        _Writer(result_fd).write({"loaded": False, "error": _describe(exc)})
+        return 2
+    return run(request, result_fd, gpu_memory_fraction=gpu_memory_fraction)
+
+
 def main(request: bytes, result_fd: int, *, max_bytes: int = 64 * 1024 * 1024) -> int:
     """Decode a request and run it; used by the sandbox child and by tests."""
     return run(parse_request(request, max_bytes=max_bytes), result_fd)

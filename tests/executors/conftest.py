@@ -121,44 +121,61 @@ def run_cgroups() -> list[str]:
     return left
 
 
-def _finished_run_cgroups() -> list[str]:
-    # The zygote keeps one cgroup prepared for the next run with only its template inside;
-    # that one belongs to no finished run.
-    left = []
+def _status_fields(pid: int) -> dict[str, str]:
+    try:
+        with open(f"/proc/{pid}/status") as f:
+            return {k: v.strip() for k, _, v in (line.partition(":") for line in f)}
+    except OSError:
+        return {}
+
+
+def _templates() -> set[int]:
+    """Return the pids of zygote templates: root children of an executors.zygote process."""
+    found = set()
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/cmdline", "rb") as f:
+                if b"executors.zygote" not in f.read():
+                    continue
+        except OSError:
+            continue
+        for pid in os.listdir("/proc"):
+            fields = _status_fields(int(pid)) if pid.isdigit() else {}
+            if fields.get("PPid") == entry and fields.get("Uid", "").split()[:1] == ["0"]:
+                found.add(int(pid))
+    return found
+
+
+def leftovers() -> tuple[list[int], list[str]]:
+    """Return sandbox processes and cgroups that belong to no idle or prepared slot.
+
+    Between runs a zygote keeps one child pre-forked (isolated, waiting for a request, a direct
+    child of the template) in its own cgroup, and the template waits in the next cgroup.
+    Anything else - a process under a run's pid 1, a cgroup of a finished run - is a leak.
+    """
+    templates = _templates()
+    procs = sandbox_processes()
+    idle = {p for p in procs if int(_status_fields(p).get("PPid", "0")) in templates}
+    allowed = templates | idle
+    groups = []
     for path in run_cgroups():
         try:
             with open(os.path.join(path, "cgroup.procs")) as f:
-                procs = f.read().split()
+                members = {int(x) for x in f.read().split()}
         except OSError:
             continue
-        template = len(procs) == 1 and _is_template(int(procs[0]))
-        if not template:
-            left.append(path)
-    return left
-
-
-def _is_template(pid: int) -> bool:
-    try:
-        with open(f"/proc/{pid}/status") as f:
-            status = f.read()
-    except OSError:
-        return False
-    # The template is root (never the sandbox uid), a child of a zygote process.
-    uid = next(line for line in status.splitlines() if line.startswith("Uid:")).split()[1]
-    ppid = int(next(line for line in status.splitlines() if line.startswith("PPid:")).split()[1])
-    try:
-        with open(f"/proc/{ppid}/cmdline", "rb") as f:
-            parent = f.read()
-    except OSError:
-        return False
-    return uid == "0" and b"executors.zygote" in parent
+        if not members or not members <= allowed:
+            groups.append(path)
+    return [p for p in procs if p not in idle], groups
 
 
 def assert_nothing_left(timeout_s: float = 3.0) -> None:
     """Fail unless no sandbox process and no finished run's cgroup remain."""
     deadline = time.monotonic() + timeout_s
     while True:
-        procs, groups = sandbox_processes(), _finished_run_cgroups()
+        procs, groups = leftovers()
         if not procs and not groups:
             return
         if time.monotonic() > deadline:

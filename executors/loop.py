@@ -1,0 +1,473 @@
+"""The zygote's single-threaded event loop: pre-fork children, dispatch runs, stream, kill, clean.
+
+Every child is forked by the template for a *profile* (limits, device), enters its sandbox at
+once and then waits for its request on a socket. So one child is kept ready ahead of time:
+a sequential submission skips the fork (~8 ms here) and the isolation setup (~8 ms). A
+child is still single use; one with the wrong profile is discarded (its socket closed: it
+exits without ever running code). At most ``max_parallel`` run at once, plus
+``PREFORK_IDLE`` waiting, so a burst never has more processes than cores plus one.
+"""
+
+from __future__ import annotations
+
+import collections
+import contextlib
+import json
+import logging
+import os
+import selectors
+import signal
+import socket
+import struct
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+from executors import child, sandbox, wire
+from executors.cgroups import CgroupManager, RunCgroup
+from executors.limits import Limits
+
+log = logging.getLogger("executors.zygote")
+CONTROL_MAX_BYTES = 512 * 1024 * 1024
+EXIT_GRACE_S = 1.0  # after a child exits, its pipes and exit status must follow by then
+KILL_RETRY_S = 0.05
+PREFORK_IDLE = 1
+_LEN = struct.Struct(">I")
+Profile = tuple[Limits, str]
+
+
+@dataclass
+class _Stream:
+    fd: int
+    cap: int
+    data: bytearray = field(default_factory=bytearray)
+    truncated: bool = False
+    open: bool = True
+
+
+@dataclass
+class _Pending:
+    req_id: int
+    profile: Profile
+    request: bytes
+
+
+@dataclass
+class _Child:
+    tag: str
+    profile: Profile
+    cgroup: RunCgroup | None
+    streams: dict[str, _Stream]
+    status_fd: int
+    req_sock: socket.socket | None
+    fork_requested: float
+    pid: int = 0
+    pidfd: int = -1
+    status_buf: bytearray = field(default_factory=bytearray)
+    status_open: bool = True
+    wait_status: int | None = None
+    setup_error: str | None = None
+    ready_at: float | None = None
+    exited_at: float | None = None
+    streams_done_at: float | None = None
+    discarded: bool = False
+    killed: bool = False
+    timed_out: bool = False
+    # Set when a run is dispatched to this child:
+    req_id: int | None = None
+    started: float = 0.0
+    deadline: float = float("inf")
+
+
+def read_frame(buf: bytearray) -> bytes | None:
+    """Pop one complete length-prefixed frame from buf, or return None if more is needed."""
+    if len(buf) < _LEN.size:
+        return None
+    (length,) = _LEN.unpack_from(buf)
+    if length > CONTROL_MAX_BYTES:
+        raise wire.WireError("control frame too large")
+    if len(buf) < _LEN.size + length:
+        return None
+    payload = bytes(buf[_LEN.size : _LEN.size + length])
+    del buf[: _LEN.size + length]
+    return payload
+
+
+def request_device(request: bytes) -> str:
+    """Read the device a request asks for (only to pick a matching pre-forked child)."""
+    try:
+        value = wire.decode(request, max_bytes=len(request), max_depth=64, max_items=10**7)
+    except wire.WireError:
+        return "cpu"  # the child rejects it properly when it parses the request
+    device = value.get("device") if isinstance(value, dict) else None
+    return device if device in ("cpu", "cuda") else "cpu"
+
+
+class Server:
+    """Run the event loop of one zygote."""
+
+    def __init__(self, ctrl: socket.socket, config: sandbox.SandboxConfig, seccomp: Any,
+                 cgroups: CgroupManager, max_parallel: int) -> None:  # fmt: skip
+        self.ctrl = ctrl
+        self.config = config
+        self.cgroups = cgroups
+        self.max_parallel = max_parallel
+        self.sel = selectors.DefaultSelector()
+        self.pending: collections.deque[_Pending] = collections.deque()
+        self.children: dict[str, _Child] = {}
+        self.by_pid: dict[int, _Child] = {}
+        self.inbuf = bytearray()
+        self.counter = 0
+        self.prepared: RunCgroup | None = None
+        self.last_profile: Profile | None = None
+        tpl_sock, self.template = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
+        pid = os.fork()
+        if pid == 0:
+            self.template.close()
+            ctrl.close()
+            child.template_loop(tpl_sock, config, seccomp)
+        tpl_sock.close()
+        self.template_pid = pid
+
+    # ------------------------------------------------------------ control channel
+
+    def send(self, message: dict[str, Any]) -> None:
+        """Send one frame to the supervisor (blocking: its reader thread always drains)."""
+        self.ctrl.sendall(wire.frame(wire.encode(message, max_depth=4)))
+
+    def serve(self) -> None:
+        """Loop until the supervisor closes the control socket."""
+        self.sel.register(self.ctrl, selectors.EVENT_READ, ("ctrl", None))
+        self.sel.register(self.template, selectors.EVENT_READ, ("template", None))
+        while True:
+            for key, _ in self.sel.select(self._timeout()):
+                kind, kid = key.data
+                if kind == "ctrl":
+                    if not self._on_ctrl():
+                        return
+                elif kind == "template":
+                    self._on_template()
+                else:
+                    self._on_child_event(kind, kid)
+            now = time.monotonic()
+            for kid in list(self.children.values()):
+                if kid.req_id is not None and not kid.killed and now >= kid.deadline:
+                    kid.timed_out = True
+                    self._kill(kid)
+                self._maybe_finish(kid, now)
+            self._schedule()
+
+    def _timeout(self) -> float | None:
+        now = time.monotonic()
+        times = []
+        for kid in self.children.values():
+            if kid.exited_at is not None:
+                times.append(kid.exited_at + EXIT_GRACE_S)
+            elif kid.killed:
+                times.append(now + KILL_RETRY_S)
+            elif kid.req_id is not None:
+                times.append(kid.deadline)
+        return max(0.0, min(times) - now) if times else None
+
+    def _on_ctrl(self) -> bool:
+        data = self.ctrl.recv(1 << 20)
+        if not data:
+            return False
+        self.inbuf += data
+        while (payload := read_frame(self.inbuf)) is not None:
+            msg = wire.decode(payload, max_bytes=CONTROL_MAX_BYTES, max_depth=4, max_items=64)
+            if msg.get("op") == "run":
+                request = msg["request"]
+                profile = (Limits.from_dict(msg["limits"]), request_device(request))
+                self.pending.append(_Pending(msg["id"], profile, request))
+            elif msg.get("op") == "shutdown":
+                return False
+        return True
+
+    def _on_template(self) -> None:
+        msg, fds, _, _ = socket.recv_fds(self.template, 4096, 1)
+        if not msg:
+            raise RuntimeError("template process is gone")
+        data = json.loads(msg)
+        if "exit" in data:
+            kid = self.by_pid.pop(int(data["exit"]), None)
+            if kid is not None:
+                kid.wait_status = int(data["status"])
+            return
+        kid = self.children.get(data["tag"])
+        if kid is None or not fds:
+            for fd in fds:
+                os.close(fd)
+            return
+        kid.pid, kid.pidfd = int(data["pid"]), fds[0]
+        self.by_pid[kid.pid] = kid
+        self.sel.register(kid.pidfd, selectors.EVENT_READ, ("exit", kid))
+        if kid.killed:
+            self._kill(kid)
+
+    # ------------------------------------------------------------ scheduling
+
+    def _schedule(self) -> None:
+        cap = self.max_parallel + PREFORK_IDLE
+        while self.pending:
+            head = self.pending[0]
+            running = sum(1 for k in self.children.values() if k.req_id is not None)
+            if running >= self.max_parallel:
+                break
+            free = [k for k in self.children.values()
+                    if k.req_id is None and not k.discarded and k.setup_error is None]  # fmt: skip
+            kid = next((k for k in free if k.profile == head.profile), None)
+            if kid is None:
+                if len(self.children) >= cap:
+                    victim = next(iter(free), None)
+                    if victim is None:
+                        break  # wait for a running child to finish
+                    self._discard(victim)
+                    continue
+                kid = self._fork(head.profile)
+            self._dispatch(kid, self.pending.popleft())
+        idle = any(k.req_id is None and not k.discarded for k in self.children.values())
+        if (not idle and not self.pending and self.last_profile is not None
+                and len(self.children) < cap):  # fmt: skip
+            self._fork(self.last_profile)
+
+    def _take_cgroup(self, limits: Limits) -> tuple[RunCgroup | None, RunCgroup | None]:
+        """Hand out the prepared cgroup (the template already waits in it) and prepare one more."""
+        if not self.cgroups.available:
+            return None, None
+        cgroup = self.prepared
+        if cgroup is None:
+            self.counter += 1
+            cgroup = self.cgroups.create(f"r{self.counter}", limits)
+        else:
+            self.cgroups.set_limits(cgroup, limits)
+        self.counter += 1
+        self.prepared = self.cgroups.create(f"r{self.counter}", limits)
+        return cgroup, self.prepared
+
+    def _fork(self, profile: Profile) -> _Child:
+        limits, device = profile
+        cgroup, next_cgroup = self._take_cgroup(limits)
+        tag = os.path.basename(cgroup.dirs[0]) if cgroup else f"r{self.counter}"
+        if not cgroup:
+            self.counter += 1
+        pipes = {name: os.pipe2(os.O_CLOEXEC) for name in ("stdout", "stderr", "result", "st")}
+        mine, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
+        uid = self.config.uid
+        if self.config.nproc_fallback:  # RLIMIT_NPROC counts per uid: one uid per slot
+            uid += len(self.children)
+        spec = child.ForkSpec(tag, uid, uid if self.config.nproc_fallback else self.config.gid,
+                              cgroup.dirs if cgroup else (), limits,
+                              next_cgroup.dirs if next_cgroup else (), device)  # fmt: skip
+        send = [theirs.fileno()] + [pipes[n][1] for n in ("stdout", "stderr", "result", "st")]
+        socket.send_fds(self.template, [spec.dumps()], send)
+        theirs.close()
+        for fd in send[1:]:
+            os.close(fd)
+        caps = {"stdout": limits.output_bytes, "stderr": limits.output_bytes,
+                "result": limits.result_bytes}  # fmt: skip
+        kid = _Child(tag, profile, cgroup, {n: _Stream(pipes[n][0], caps[n]) for n in caps},
+                     pipes["st"][0], mine, time.monotonic())  # fmt: skip
+        for name, stream in kid.streams.items():
+            os.set_blocking(stream.fd, False)
+            self.sel.register(stream.fd, selectors.EVENT_READ, (name, kid))
+        os.set_blocking(kid.status_fd, False)
+        self.sel.register(kid.status_fd, selectors.EVENT_READ, ("status", kid))
+        self.children[tag] = kid
+        return kid
+
+    def _dispatch(self, kid: _Child, job: _Pending) -> None:
+        kid.req_id = job.req_id
+        kid.started = time.monotonic()
+        kid.deadline = kid.started + job.profile[0].wall_s
+        self.last_profile = job.profile
+        memfd = os.memfd_create("request", os.MFD_CLOEXEC)
+        try:
+            os.write(memfd, job.request)
+            if kid.req_sock is not None:
+                socket.send_fds(kid.req_sock, [b"run"], [memfd])
+        except OSError as exc:
+            log.error("run %s: could not hand the request to its child: %s", job.req_id, exc)
+            self._kill(kid)
+        finally:
+            os.close(memfd)
+
+    def _discard(self, kid: _Child) -> None:
+        """Let an unused child go: closing its socket makes it exit without running anything."""
+        kid.discarded = True
+        if kid.req_sock is not None:
+            kid.req_sock.close()
+            kid.req_sock = None
+
+    # ------------------------------------------------------------ child events
+
+    def _on_child_event(self, kind: str, kid: _Child) -> None:
+        if kind == "exit":
+            self.sel.unregister(kid.pidfd)
+            os.close(kid.pidfd)
+            kid.pidfd = -1
+            kid.exited_at = time.monotonic()
+        elif kind == "status":
+            self._on_status(kid)
+        else:
+            self._on_stream(kid, kid.streams[kind])
+
+    def _on_stream(self, kid: _Child, stream: _Stream) -> None:
+        try:
+            data = os.read(stream.fd, 1 << 16)
+        except BlockingIOError:
+            return
+        if not data:
+            self._close_stream(kid, stream)
+            return
+        room = stream.cap - len(stream.data)
+        stream.data += data[:room]
+        if len(data) > room:
+            # Over the cap: stop reading now and kill, rather than buffer a flood.
+            stream.truncated = True
+            self._close_stream(kid, stream)
+            self._kill(kid)
+
+    def _close_stream(self, kid: _Child, stream: _Stream) -> None:
+        if stream.open:
+            self.sel.unregister(stream.fd)
+            os.close(stream.fd)
+            stream.open = False
+        if not any(s.open for s in kid.streams.values()):
+            kid.streams_done_at = kid.streams_done_at or time.monotonic()
+
+    def _on_status(self, kid: _Child) -> None:
+        try:
+            data = os.read(kid.status_fd, 4096)
+        except BlockingIOError:
+            return
+        if not data:
+            self.sel.unregister(kid.status_fd)
+            os.close(kid.status_fd)
+            kid.status_open = False
+            return
+        buf = kid.status_buf
+        buf += data
+        while buf:
+            if buf[:1] == b"R":
+                kid.ready_at = time.monotonic()
+                del buf[:1]
+            elif buf[:1] == b"E" and len(buf) >= 3:
+                (length,) = struct.unpack_from("<H", buf, 1)
+                if len(buf) < 3 + length:
+                    return
+                kid.setup_error = bytes(buf[3 : 3 + length]).decode(errors="replace")
+                del buf[: 3 + length]
+            else:
+                return
+
+    def _kill(self, kid: _Child) -> None:
+        """SIGKILL the whole tree: the pid-namespace init, then every pid in the run's cgroup.
+
+        Killing the init of a pid namespace makes the kernel kill every other process in it.
+        """
+        kid.killed = True
+        if kid.pidfd >= 0:
+            # A pidfd cannot hit a recycled pid.
+            with contextlib.suppress(ProcessLookupError):
+                signal.pidfd_send_signal(kid.pidfd, signal.SIGKILL)
+        if not self.config.use_namespaces and kid.pid and kid.wait_status is None:
+            with contextlib.suppress(ProcessLookupError, PermissionError):
+                os.killpg(kid.pid, signal.SIGKILL)  # still unreaped: the pgid is ours
+        if kid.cgroup is not None and kid.pid:
+            kid.cgroup.kill_all(timeout_s=0.5, spare=self.template_pid)
+
+    def _maybe_finish(self, kid: _Child, now: float) -> None:
+        if kid.exited_at is None:
+            return
+        open_streams = [s for s in kid.streams.values() if s.open]
+        waiting = open_streams or kid.status_open or kid.wait_status is None
+        if waiting and now < kid.exited_at + EXIT_GRACE_S:
+            return
+        if open_streams:
+            log.error("child %s: output pipes still open after exit; killing", kid.tag)
+            self._kill(kid)
+        if kid.wait_status is None:
+            log.error("child %s: no exit status from the template", kid.tag)
+        if kid.status_open:
+            self._on_status(kid)
+        for stream in open_streams:
+            self._on_stream(kid, stream)
+            self._close_stream(kid, stream)
+        if kid.status_open:
+            self.sel.unregister(kid.status_fd)
+            os.close(kid.status_fd)
+            kid.status_open = False
+        self._finish(kid)
+
+    def _cleanup(self, kid: _Child) -> tuple[bool, bool, bool]:
+        del self.children[kid.tag]
+        self.by_pid.pop(kid.pid, None)
+        if kid.req_sock is not None:
+            kid.req_sock.close()
+            kid.req_sock = None
+        leaked, oom, hit_limit = False, False, False
+        if kid.cgroup is not None:
+            leaked = not kid.cgroup.kill_all(timeout_s=2.0, spare=self.template_pid)
+            oom, hit_limit = kid.cgroup.oom_killed(), kid.cgroup.hit_limit()
+            leaked = not kid.cgroup.remove() or leaked
+        if leaked:
+            log.error("child %s: processes survived the kill; cgroup kept", kid.tag)
+        return leaked, oom, hit_limit
+
+    def _finish(self, kid: _Child) -> None:
+        leaked, oom, hit_limit = self._cleanup(kid)
+        if kid.req_id is None:
+            if kid.setup_error and not kid.discarded:
+                log.error("pre-forked child %s failed: %s", kid.tag, kid.setup_error)
+                self.last_profile = None  # stop pre-forking until a run succeeds
+            return
+        exit_code, sig = None, None
+        if kid.wait_status is not None:
+            code = os.waitstatus_to_exitcode(kid.wait_status)
+            exit_code, sig = (code, None) if code >= 0 else (None, -code)
+        elif kid.killed:
+            sig = signal.SIGKILL
+        # SIGKILL we did not send and no OOM: the hard RLIMIT_CPU (pid 1 ignores other kills).
+        if sig == signal.SIGXCPU or (sig == signal.SIGKILL and not kid.killed and not oom):
+            kid.timed_out = True
+        memory = oom or (sig == signal.SIGKILL and hit_limit and not kid.timed_out)
+        if kid.setup_error:
+            self.last_profile = None
+        out, err, res = kid.streams["stdout"], kid.streams["stderr"], kid.streams["result"]
+        end = kid.exited_at or time.monotonic()
+
+        def since(t: float | None) -> float:
+            return max(0.0, ((t or kid.started) - kid.started) * 1000.0)
+
+        self.send({
+            "id": kid.req_id, "exit_code": exit_code, "signal": sig,
+            "timed_out": kid.timed_out, "memory_exceeded": memory,
+            "output_exceeded": out.truncated or err.truncated,
+            "result": bytes(res.data), "result_truncated": res.truncated,
+            "stdout": bytes(out.data), "stderr": bytes(err.data),
+            "stdout_truncated": out.truncated, "stderr_truncated": err.truncated,
+            "duration_ms": (end - kid.started) * 1000.0,
+            "setup_ms": ((kid.ready_at - kid.fork_requested) * 1000.0) if kid.ready_at else None,
+            "timeline_ms": {  # where the time went, for the benchmark
+                "waited_for_setup": since(kid.ready_at), "output_closed": since(
+                    kid.streams_done_at), "exited": since(kid.exited_at),
+                "finished": since(time.monotonic()),
+            },
+            "setup_error": kid.setup_error, "leaked": leaked,
+        })  # fmt: skip
+
+    def shutdown(self) -> None:
+        """Kill every child, stop the template, remove every cgroup."""
+        for kid in list(self.children.values()):
+            self._kill(kid)
+        self.template.close()
+        with contextlib.suppress(ChildProcessError):
+            os.waitpid(self.template_pid, 0)
+        for kid in list(self.children.values()):
+            if kid.cgroup is not None:
+                kid.cgroup.kill_all(timeout_s=1.0)
+                kid.cgroup.remove()
+        if self.prepared is not None:  # empty now that the template has exited
+            self.prepared.remove()
+        self.cgroups.close()
