@@ -4,10 +4,10 @@ Each layer is one small function so the zygote, the doctor and the tests can nam
 run in this order (see ``executors.zygote`` for who calls what):
 
 template (root, host namespaces): ``unshare_pid_namespace`` -> fork -> ``reset_pid_namespace``
-child (pid 1 of the new pid namespace, still root):
+child (pid 1 of the new pid namespace, still root; usually born in its cgroup already):
     ``join_cgroups`` -> ``enter_mount_namespace`` -> ``build_root`` -> ``drop_to_sandbox_user``
-    -> ``unshare_namespaces`` -> ``write_id_maps`` -> ``apply_rlimits`` -> ``drop_capabilities``
-    -> ``set_no_new_privs`` -> ``load_seccomp``
+    -> ``unshare_namespaces`` -> ``write_id_maps`` -> ``set_hostname`` -> ``apply_rlimits``
+    -> ``drop_capabilities`` -> ``set_no_new_privs`` -> ``load_seccomp``
 
 Nothing here may start a thread or run a torch op: the caller was forked from a process that
 imported torch, and only the forking thread exists in the child.
