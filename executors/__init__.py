@@ -1,1 +1,1 @@
-"""The sandboxed code executor: runs untrusted PyTorch answers and grades them outside the sandbox."""
+"""The sandboxed code executor: runs untrusted PyTorch answers, grades them outside the sandbox."""
