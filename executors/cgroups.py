@@ -18,6 +18,16 @@ CGROUP_ROOT = "/sys/fs/cgroup"
 # The forked warm image dirties some shared pages (reference counts); those copies are
 # charged to the run. Headroom keeps a trivial run far from the limit.
 COW_HEADROOM_BYTES = 64 * 1024 * 1024
+# A CUDA context and the CUDA libraries' pages live in host memory on top of the budget
+# (the budget itself is then enforced on the device by set_per_process_memory_fraction).
+GPU_HOST_HEADROOM_BYTES = 2 * 1024 * 1024 * 1024
+
+
+def host_memory_limit(limits: Limits, *, gpu: bool) -> int:
+    """Return the cgroup memory limit for a run: the budget plus what the warm image needs."""
+    return limits.memory_bytes + COW_HEADROOM_BYTES + (GPU_HOST_HEADROOM_BYTES if gpu else 0)
+
+
 # The template waits inside the next run's cgroup and leaves right after forking its child.
 TEMPLATE_ALLOWANCE = 1
 
@@ -180,9 +190,9 @@ class CgroupManager:
             self.problem = f"cgroups not writable: {exc}"
             self.parents = {}
 
-    def create(self, run_id: str, limits: Limits) -> RunCgroup:
+    def create(self, run_id: str, limits: Limits, *, gpu: bool = False) -> RunCgroup:
         """Make the run's cgroups with memory and pids limits set."""
-        memory_limit = str(limits.memory_bytes + COW_HEADROOM_BYTES)
+        memory_limit = str(host_memory_limit(limits, gpu=gpu))
         if self.version == 2:
             directory = os.path.join(self.parents["memory"], run_id)
             os.mkdir(directory)
@@ -201,9 +211,9 @@ class CgroupManager:
         _write(os.path.join(pids_dir, "pids.max"), str(limits.pids + TEMPLATE_ALLOWANCE))
         return RunCgroup(1, (memory_dir, pids_dir), memory_dir, pids_dir)
 
-    def set_limits(self, cgroup: RunCgroup, limits: Limits) -> None:
+    def set_limits(self, cgroup: RunCgroup, limits: Limits, *, gpu: bool = False) -> None:
         """Rewrite a prepared cgroup's limits for the run that takes it."""
-        memory_limit = str(limits.memory_bytes + COW_HEADROOM_BYTES)
+        memory_limit = str(host_memory_limit(limits, gpu=gpu))
         pids = str(limits.pids + TEMPLATE_ALLOWANCE)
         if cgroup.version == 2:
             _write(os.path.join(cgroup.memory_dir, "memory.max"), memory_limit)

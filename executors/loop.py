@@ -231,23 +231,25 @@ class Server:
                 and len(self.children) < cap):  # fmt: skip
             self._fork(self.last_profile)
 
-    def _take_cgroup(self, limits: Limits) -> tuple[RunCgroup | None, RunCgroup | None]:
+    def _take_cgroup(
+        self, limits: Limits, *, gpu: bool
+    ) -> tuple[RunCgroup | None, RunCgroup | None]:
         """Hand out the prepared cgroup (the template already waits in it) and prepare one more."""
         if not self.cgroups.available:
             return None, None
         cgroup = self.prepared
         if cgroup is None:
             self.counter += 1
-            cgroup = self.cgroups.create(f"r{self.counter}", limits)
+            cgroup = self.cgroups.create(f"r{self.counter}", limits, gpu=gpu)
         else:
-            self.cgroups.set_limits(cgroup, limits)
+            self.cgroups.set_limits(cgroup, limits, gpu=gpu)
         self.counter += 1
         self.prepared = self.cgroups.create(f"r{self.counter}", limits)
         return cgroup, self.prepared
 
     def _fork(self, profile: Profile) -> _Child:
         limits, device = profile
-        cgroup, next_cgroup = self._take_cgroup(limits)
+        cgroup, next_cgroup = self._take_cgroup(limits, gpu=device == "cuda")
         tag = os.path.basename(cgroup.dirs[0]) if cgroup else f"r{self.counter}"
         if not cgroup:
             self.counter += 1

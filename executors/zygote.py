@@ -145,6 +145,8 @@ class Zygote:
         self._hello: dict[str, Any] = {}
         self._layers: dict[str, LayerStatus] | None = None
         self._dead = True
+        self._closed = False
+        self._probing = False
         # Time from fork to "sandbox entered" of recent runs (for the benchmark's report).
         self.setup_ms_recent: collections.deque[float] = collections.deque(maxlen=256)
         self.timelines_recent: collections.deque[dict[str, float]] = collections.deque(maxlen=256)
@@ -170,11 +172,16 @@ class Zygote:
 
     def start(self) -> None:
         """Spawn the warm process and check every layer; idempotent."""
+        self._closed = False
         self._ensure_spawned()
         if self._layers is None:
-            from executors.doctor import probe_layers
+            from executors.doctor import probe_layers  # doctor imports this module
 
-            self._layers = probe_layers(self)
+            self._probing = True
+            try:
+                self._layers = probe_layers(self)
+            finally:
+                self._probing = False
         missing = sorted(name for name, s in self._layers.items() if not s.active)
         if self.insecure:
             log.warning(
@@ -192,13 +199,19 @@ class Zygote:
         """Report which isolation layers are active (probed from inside a real child)."""
         if self._layers is None:
             self._ensure_spawned()
-            from executors.doctor import probe_layers
+            from executors.doctor import probe_layers  # doctor imports this module
 
-            self._layers = probe_layers(self)
+            self._probing = True
+            try:
+                self._layers = probe_layers(self)
+            finally:
+                self._probing = False
         return dict(self._layers)
 
     def _ensure_spawned(self) -> None:
         with self._lock:
+            if self._closed:
+                raise ZygoteError("the zygote was closed")
             if not self._dead:
                 return
             self._spawn()
@@ -239,6 +252,7 @@ class Zygote:
         """Stop the zygote and every run in flight."""
         with self._lock:
             self._dead = True
+            self._closed = True
             if self._sock is not None:
                 with contextlib.suppress(OSError):
                     self._sock.shutdown(socket.SHUT_RDWR)
@@ -299,6 +313,10 @@ class Zygote:
     def run(self, request: bytes, limits: Limits | None = None) -> RawRun:
         """Run one request in a fresh sandbox; user failures come back as RawRun fields."""
         limits = limits or self.limits
+        if self._closed:
+            raise ZygoteError("the zygote was closed")
+        if self._layers is None and not self._probing:
+            self.start()  # never run anything before the layers were checked
         for attempt in (1, 2):
             self._ensure_spawned()
             try:

@@ -16,7 +16,7 @@ import pytest
 from executors import doctor, wire
 from executors.cgroups import COW_HEADROOM_BYTES, TEMPLATE_ALLOWANCE
 from executors.sandbox import sandbox_ids
-from executors.zygote import Zygote
+from executors.zygote import Zygote, ZygoteError, scrubbed_env
 from tests.executors.conftest import (
     FAKE_SECRETS,
     REPO,
@@ -247,3 +247,19 @@ def test_dead_zygote_is_restarted_once_and_the_run_retried():
     finally:
         zygote.close()
     assert_nothing_left()
+
+
+def test_zygote_environment_is_an_allow_list():
+    env = scrubbed_env({"PATH": "/usr/bin", "LANG": "C.UTF-8", "SLACK_BOT_TOKEN": "xoxb",
+                        "TORCHQUIZ_DATABASE_URL": "postgresql://u:p@h/db", "HOME": "/root",
+                        "CUDA_VISIBLE_DEVICES": "0"})
+    assert set(env) <= doctor.ALLOWED_ENV
+    assert "SLACK_BOT_TOKEN" not in env and "TORCHQUIZ_DATABASE_URL" not in env
+    assert env["CUDA_VISIBLE_DEVICES"] == "0" and env["OMP_NUM_THREADS"] == "1"
+
+
+def test_a_closed_zygote_refuses_runs():
+    zygote = Zygote(SMALL_LIMITS)
+    zygote.close()
+    with pytest.raises(ZygoteError):
+        zygote.run(b"")
