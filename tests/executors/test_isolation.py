@@ -16,7 +16,13 @@ import pytest
 from executors import doctor, wire
 from executors.cgroups import COW_HEADROOM_BYTES, TEMPLATE_ALLOWANCE
 from executors.sandbox import sandbox_ids
-from executors.zygote import Zygote, ZygoteError, scrubbed_env
+from executors.zygote import (
+    LayerStatus,
+    SandboxUnavailable,
+    Zygote,
+    ZygoteError,
+    scrubbed_env,
+)
 from tests.executors.conftest import (
     FAKE_SECRETS,
     REPO,
@@ -263,3 +269,22 @@ def test_a_closed_zygote_refuses_runs():
     zygote.close()
     with pytest.raises(ZygoteError):
         zygote.run(b"")
+
+
+def test_missing_layer_refuses_to_start_and_names_the_flag(monkeypatch):
+    monkeypatch.setattr(doctor, "probe_layers", lambda z: {
+        "seccomp": LayerStatus(False, "off"), "uid": LayerStatus(True, "ok")})
+    zygote = Zygote(SMALL_LIMITS)
+    with pytest.raises(SandboxUnavailable, match=r"seccomp.*--insecure-no-sandbox"):
+        zygote.start()
+    assert zygote.pid is None
+
+
+def test_insecure_mode_warns_at_start_and_runs(monkeypatch, caplog):
+    monkeypatch.setattr(doctor, "probe_layers", lambda z: {"seccomp": LayerStatus(False, "off")})
+    with Zygote(SMALL_LIMITS, insecure=True) as zygote:
+        assert "INSECURE" in caplog.text and "--insecure-no-sandbox" in caplog.text
+        request = wire.encode({"code": "def f():\n    return 3\n", "entrypoint": "f",
+                               "device": "cpu", "cases": [{"args": [], "kwargs": {}}]})
+        assert decode_records(zygote.run(request).result)[1]["output"] == 3
+    assert_nothing_left()

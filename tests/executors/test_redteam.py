@@ -9,6 +9,7 @@ import signal
 import socket
 import sysconfig
 from collections.abc import Callable, Iterator
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -230,4 +231,21 @@ def test_state_left_behind_is_gone_for_the_next_run(run_code):
     out = run_code("import os\ndef f():\n    return (os.path.exists('/tmp/stale'),"
                    " [p for p in os.listdir('/proc') if p.isdigit()])\n")
     assert out.outputs == [(False, ["1"])]
+    assert_nothing_left()
+
+
+def test_hostile_and_honest_runs_in_parallel_do_not_disturb_each_other(run_code):
+    honest = "import torch\ndef f(x):\n    return x * 2\n"
+    hostile = "import os\ndef f(x):\n    while True:\n        try:\n            os.fork()\n        except OSError:\n            pass\n"
+    import torch
+
+    with ThreadPoolExecutor(max_workers=12) as pool:
+        futures = [pool.submit(run_code, hostile if i % 3 == 0 else honest, torch.ones(2) * i,
+                               limits=FAST) for i in range(24)]
+        outcomes = [f.result(timeout=120) for f in futures]
+    for i, out in enumerate(outcomes):
+        if i % 3 == 0:
+            assert out.raw.timed_out
+        else:
+            assert out.outputs[0].to_tensor().tolist() == [2.0 * i, 2.0 * i]
     assert_nothing_left()
