@@ -70,6 +70,7 @@ class _Child:
     ready_at: float | None = None
     exited_at: float | None = None
     streams_done_at: float | None = None
+    slot: int = 0
     discarded: bool = False
     killed: bool = False
     timed_out: bool = False
@@ -255,9 +256,11 @@ class Server:
             self.counter += 1
         pipes = {name: os.pipe2(os.O_CLOEXEC) for name in ("stdout", "stderr", "result", "st")}
         mine, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
-        uid = self.config.uid
-        if self.config.nproc_fallback:  # RLIMIT_NPROC counts per uid: one uid per slot
-            uid += len(self.children)
+        # Without a pids cgroup, RLIMIT_NPROC (counted per uid) is the process limit: every
+        # live child then needs a uid of its own.
+        used = {k.slot for k in self.children.values()}
+        slot = min(set(range(len(self.children) + 1)) - used)
+        uid = self.config.uid + slot if self.config.nproc_fallback else self.config.uid
         spec = child.ForkSpec(tag, uid, uid if self.config.nproc_fallback else self.config.gid,
                               cgroup.dirs if cgroup else (), limits,
                               next_cgroup.dirs if next_cgroup else (), device)  # fmt: skip
@@ -269,7 +272,7 @@ class Server:
         caps = {"stdout": limits.output_bytes, "stderr": limits.output_bytes,
                 "result": limits.result_bytes}  # fmt: skip
         kid = _Child(tag, profile, cgroup, {n: _Stream(pipes[n][0], caps[n]) for n in caps},
-                     pipes["st"][0], mine, time.monotonic())  # fmt: skip
+                     pipes["st"][0], mine, time.monotonic(), slot=slot)  # fmt: skip
         for name, stream in kid.streams.items():
             os.set_blocking(stream.fd, False)
             self.sel.register(stream.fd, selectors.EVENT_READ, (name, kid))
