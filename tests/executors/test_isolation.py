@@ -29,6 +29,7 @@ from tests.executors.conftest import (
     SMALL_LIMITS,
     assert_nothing_left,
     decode_records,
+    run_cgroups,
     sandbox_processes,
 )
 
@@ -288,3 +289,29 @@ def test_insecure_mode_warns_at_start_and_runs(monkeypatch, caplog):
                                "device": "cpu", "cases": [{"args": [], "kwargs": {}}]})
         assert decode_records(zygote.run(request).result)[1]["output"] == 3
     assert_nothing_left()
+
+
+def test_host_sees_the_running_submission_as_the_sandbox_uid(run_code):
+    uid = str(sandbox_ids()[0])
+    result = {}
+    thread = threading.Thread(target=lambda: result.update(
+        out=run_code("import time\ndef f():\n    time.sleep(1.0)\n    return 1\n")))
+    thread.start()
+    seen: dict[int, list[str]] = {}
+    deadline = time.monotonic() + 3
+    while not seen and time.monotonic() < deadline:
+        time.sleep(0.2)  # let the run settle: the template leaves a cgroup right after the fork
+        for path in run_cgroups():
+            with contextlib.suppress(OSError, StopIteration):
+                members = {}
+                for pid in Path(path, "cgroup.procs").read_text().split():
+                    status = Path(f"/proc/{pid}/status").read_text().splitlines()
+                    uid_line = next(li for li in status if li.startswith("Uid:"))
+                    members[int(pid)] = uid_line.split()[1:]
+                if any(v != ["0"] * 4 for v in members.values()):  # a sandbox's cgroup
+                    seen |= members
+    thread.join(10)
+    assert result["out"].outputs == [1]
+    # Every process in a sandbox's cgroup (the sleeping run, the idle pre-forked child) is the
+    # sandbox uid as the host sees it: real, effective, saved and filesystem uid.
+    assert seen and all(v == [uid] * 4 for v in seen.values()), seen
