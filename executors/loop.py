@@ -20,88 +20,25 @@ import signal
 import socket
 import struct
 import time
-from dataclasses import dataclass, field
 from typing import Any
 
 from executors import child, sandbox, wire
 from executors.cgroups import CgroupManager, RunCgroup
 from executors.limits import Limits
+from executors.runstate import (
+    CONTROL_MAX_BYTES,
+    Child,
+    Pending,
+    Profile,
+    Stream,
+    read_frame,
+    request_device,
+)
 
 log = logging.getLogger("executors.zygote")
-CONTROL_MAX_BYTES = 512 * 1024 * 1024
 EXIT_GRACE_S = 1.0  # after a child exits, its pipes and exit status must follow by then
 KILL_RETRY_S = 0.05
 PREFORK_IDLE = 1
-_LEN = struct.Struct(">I")
-Profile = tuple[Limits, str]
-
-
-@dataclass
-class _Stream:
-    fd: int
-    cap: int
-    data: bytearray = field(default_factory=bytearray)
-    truncated: bool = False
-    open: bool = True
-
-
-@dataclass
-class _Pending:
-    req_id: int
-    profile: Profile
-    request: bytes
-
-
-@dataclass
-class _Child:
-    tag: str
-    profile: Profile
-    cgroup: RunCgroup | None
-    streams: dict[str, _Stream]
-    status_fd: int
-    req_sock: socket.socket | None
-    fork_requested: float
-    pid: int = 0
-    pidfd: int = -1
-    status_buf: bytearray = field(default_factory=bytearray)
-    status_open: bool = True
-    wait_status: int | None = None
-    setup_error: str | None = None
-    ready_at: float | None = None
-    exited_at: float | None = None
-    streams_done_at: float | None = None
-    slot: int = 0
-    discarded: bool = False
-    killed: bool = False
-    timed_out: bool = False
-    # Set when a run is dispatched to this child:
-    req_id: int | None = None
-    started: float = 0.0
-    deadline: float = float("inf")
-
-
-def read_frame(buf: bytearray) -> bytes | None:
-    """Pop one complete length-prefixed frame from buf, or return None if more is needed."""
-    if len(buf) < _LEN.size:
-        return None
-    (length,) = _LEN.unpack_from(buf)
-    if length > CONTROL_MAX_BYTES:
-        raise wire.WireError("control frame too large")
-    if len(buf) < _LEN.size + length:
-        return None
-    payload = bytes(buf[_LEN.size : _LEN.size + length])
-    del buf[: _LEN.size + length]
-    return payload
-
-
-def request_device(request: bytes) -> str:
-    """Read the device a request asks for (only to pick a matching pre-forked child)."""
-    try:
-        value = wire.decode(request, max_bytes=len(request), max_depth=64, max_items=10**7)
-    except wire.WireError:
-        return "cpu"  # the child rejects it properly when it parses the request
-    device = value.get("device") if isinstance(value, dict) else None
-    return device if device in ("cpu", "cuda") else "cpu"
 
 
 class Server:
@@ -114,9 +51,9 @@ class Server:
         self.cgroups = cgroups
         self.max_parallel = max_parallel
         self.sel = selectors.DefaultSelector()
-        self.pending: collections.deque[_Pending] = collections.deque()
-        self.children: dict[str, _Child] = {}
-        self.by_pid: dict[int, _Child] = {}
+        self.pending: collections.deque[Pending] = collections.deque()
+        self.children: dict[str, Child] = {}
+        self.by_pid: dict[int, Child] = {}
         self.inbuf = bytearray()
         self.counter = 0
         self.prepared: RunCgroup | None = None
@@ -180,7 +117,7 @@ class Server:
             if msg.get("op") == "run":
                 request = msg["request"]
                 profile = (Limits.from_dict(msg["limits"]), request_device(request))
-                self.pending.append(_Pending(msg["id"], profile, request))
+                self.pending.append(Pending(msg["id"], profile, request))
             elif msg.get("op") == "shutdown":
                 return False
         return True
@@ -248,7 +185,7 @@ class Server:
         self.prepared = self.cgroups.create(f"r{self.counter}", limits)
         return cgroup, self.prepared
 
-    def _fork(self, profile: Profile) -> _Child:
+    def _fork(self, profile: Profile) -> Child:
         limits, device = profile
         cgroup, next_cgroup = self._take_cgroup(limits, gpu=device == "cuda")
         tag = os.path.basename(cgroup.dirs[0]) if cgroup else f"r{self.counter}"
@@ -271,7 +208,7 @@ class Server:
             os.close(fd)
         caps = {"stdout": limits.output_bytes, "stderr": limits.output_bytes,
                 "result": limits.result_bytes}  # fmt: skip
-        kid = _Child(tag, profile, cgroup, {n: _Stream(pipes[n][0], caps[n]) for n in caps},
+        kid = Child(tag, profile, cgroup, {n: Stream(pipes[n][0], caps[n]) for n in caps},
                      pipes["st"][0], mine, time.monotonic(), slot=slot)  # fmt: skip
         for name, stream in kid.streams.items():
             os.set_blocking(stream.fd, False)
@@ -281,7 +218,7 @@ class Server:
         self.children[tag] = kid
         return kid
 
-    def _dispatch(self, kid: _Child, job: _Pending) -> None:
+    def _dispatch(self, kid: Child, job: Pending) -> None:
         kid.req_id = job.req_id
         kid.started = time.monotonic()
         kid.deadline = kid.started + job.profile[0].wall_s
@@ -297,7 +234,7 @@ class Server:
         finally:
             os.close(memfd)
 
-    def _discard(self, kid: _Child) -> None:
+    def _discard(self, kid: Child) -> None:
         """Let an unused child go: closing its socket makes it exit without running anything."""
         kid.discarded = True
         if kid.req_sock is not None:
@@ -306,7 +243,7 @@ class Server:
 
     # ------------------------------------------------------------ child events
 
-    def _on_child_event(self, kind: str, kid: _Child) -> None:
+    def _on_child_event(self, kind: str, kid: Child) -> None:
         if kind == "exit":
             self.sel.unregister(kid.pidfd)
             os.close(kid.pidfd)
@@ -317,7 +254,7 @@ class Server:
         else:
             self._on_stream(kid, kid.streams[kind])
 
-    def _on_stream(self, kid: _Child, stream: _Stream) -> None:
+    def _on_stream(self, kid: Child, stream: Stream) -> None:
         try:
             data = os.read(stream.fd, 1 << 16)
         except BlockingIOError:
@@ -333,7 +270,7 @@ class Server:
             self._close_stream(kid, stream)
             self._kill(kid)
 
-    def _close_stream(self, kid: _Child, stream: _Stream) -> None:
+    def _close_stream(self, kid: Child, stream: Stream) -> None:
         if stream.open:
             self.sel.unregister(stream.fd)
             os.close(stream.fd)
@@ -341,7 +278,7 @@ class Server:
         if not any(s.open for s in kid.streams.values()):
             kid.streams_done_at = kid.streams_done_at or time.monotonic()
 
-    def _on_status(self, kid: _Child) -> None:
+    def _on_status(self, kid: Child) -> None:
         try:
             data = os.read(kid.status_fd, 4096)
         except BlockingIOError:
@@ -366,7 +303,7 @@ class Server:
             else:
                 return
 
-    def _kill(self, kid: _Child) -> None:
+    def _kill(self, kid: Child) -> None:
         """SIGKILL the whole tree: the pid-namespace init, then every pid in the run's cgroup.
 
         Killing the init of a pid namespace makes the kernel kill every other process in it.
@@ -382,7 +319,7 @@ class Server:
         if kid.cgroup is not None and kid.pid:
             kid.cgroup.kill_all(timeout_s=0.5, spare=self.template_pid)
 
-    def _maybe_finish(self, kid: _Child, now: float) -> None:
+    def _maybe_finish(self, kid: Child, now: float) -> None:
         if kid.exited_at is None:
             return
         open_streams = [s for s in kid.streams.values() if s.open]
@@ -405,7 +342,7 @@ class Server:
             kid.status_open = False
         self._finish(kid)
 
-    def _cleanup(self, kid: _Child) -> tuple[bool, bool, bool]:
+    def _cleanup(self, kid: Child) -> tuple[bool, bool, bool]:
         del self.children[kid.tag]
         self.by_pid.pop(kid.pid, None)
         if kid.req_sock is not None:
@@ -420,7 +357,7 @@ class Server:
             log.error("child %s: processes survived the kill; cgroup kept", kid.tag)
         return leaked, oom, hit_limit
 
-    def _finish(self, kid: _Child) -> None:
+    def _finish(self, kid: Child) -> None:
         leaked, oom, hit_limit = self._cleanup(kid)
         if kid.req_id is None:
             if kid.setup_error and not kid.discarded:

@@ -1,0 +1,89 @@
+"""Plain state of the zygote's children and control frames (used by executors.loop)."""
+
+from __future__ import annotations
+
+import socket
+import struct
+from dataclasses import dataclass, field
+
+from executors import wire
+from executors.cgroups import RunCgroup
+from executors.limits import Limits
+
+CONTROL_MAX_BYTES = 512 * 1024 * 1024
+_LEN = struct.Struct(">I")
+Profile = tuple[Limits, str]
+
+
+@dataclass
+class Stream:
+    """Buffer one output pipe of a child up to its cap."""
+
+    fd: int
+    cap: int
+    data: bytearray = field(default_factory=bytearray)
+    truncated: bool = False
+    open: bool = True
+
+
+@dataclass
+class Pending:
+    """Hold a run waiting for a free child."""
+
+    req_id: int
+    profile: Profile
+    request: bytes
+
+
+@dataclass
+class Child:
+    """Track one forked child: forking, idle (isolated, waiting) or running a request."""
+
+    tag: str
+    profile: Profile
+    cgroup: RunCgroup | None
+    streams: dict[str, Stream]
+    status_fd: int
+    req_sock: socket.socket | None
+    fork_requested: float
+    pid: int = 0
+    pidfd: int = -1
+    status_buf: bytearray = field(default_factory=bytearray)
+    status_open: bool = True
+    wait_status: int | None = None
+    setup_error: str | None = None
+    ready_at: float | None = None
+    exited_at: float | None = None
+    streams_done_at: float | None = None
+    slot: int = 0
+    discarded: bool = False
+    killed: bool = False
+    timed_out: bool = False
+    # Set when a run is dispatched to this child:
+    req_id: int | None = None
+    started: float = 0.0
+    deadline: float = float("inf")
+
+
+def read_frame(buf: bytearray) -> bytes | None:
+    """Pop one complete length-prefixed frame from buf, or return None if more is needed."""
+    if len(buf) < _LEN.size:
+        return None
+    (length,) = _LEN.unpack_from(buf)
+    if length > CONTROL_MAX_BYTES:
+        raise wire.WireError("control frame too large")
+    if len(buf) < _LEN.size + length:
+        return None
+    payload = bytes(buf[_LEN.size : _LEN.size + length])
+    del buf[: _LEN.size + length]
+    return payload
+
+
+def request_device(request: bytes) -> str:
+    """Read the device a request asks for (only to pick a matching pre-forked child)."""
+    try:
+        value = wire.decode(request, max_bytes=len(request), max_depth=64, max_items=10**7)
+    except wire.WireError:
+        return "cpu"  # the child rejects it properly when it parses the request
+    device = value.get("device") if isinstance(value, dict) else None
+    return device if device in ("cpu", "cuda") else "cpu"
