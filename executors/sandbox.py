@@ -274,6 +274,12 @@ def build_root(config: SandboxConfig, limits: Limits, *, gpu: bool) -> None:
     """
     root = _staging_dir(config.binds)
     _mount("tmpfs", root, "tmpfs", MS_NOSUID | MS_NODEV, "size=1m,mode=0755")
+    # The private /tmp and /dev/shm come first so that binds beneath them (a venv or checkout
+    # under /tmp, as in a CI clone) are mounted on top instead of being hidden by the tmpfs.
+    size = f"size={limits.tmpfs_bytes},mode=1777"
+    for path in ("/tmp", "/dev/shm"):  # noqa: S108 - the sandbox's own private tmpfs
+        os.makedirs(root + path, exist_ok=True)
+        _mount("tmpfs", root + path, "tmpfs", MS_NOSUID | MS_NODEV | MS_NOEXEC, size)
     for path in config.binds:
         _bind(path, root + path, read_only=True)
     for path, target in config.symlinks:
@@ -284,10 +290,6 @@ def build_root(config: SandboxConfig, limits: Limits, *, gpu: bool) -> None:
     for name, target in (("fd", "/proc/self/fd"), ("stdin", "/proc/self/fd/0"),
                          ("stdout", "/proc/self/fd/1"), ("stderr", "/proc/self/fd/2")):  # fmt: skip
         os.symlink(target, f"{root}/dev/{name}")
-    size = f"size={limits.tmpfs_bytes},mode=1777"
-    for path in ("/tmp", "/dev/shm"):  # noqa: S108 - the sandbox's own private tmpfs
-        os.makedirs(root + path, exist_ok=True)
-        _mount("tmpfs", root + path, "tmpfs", MS_NOSUID | MS_NODEV | MS_NOEXEC, size)
     os.makedirs(root + "/proc", exist_ok=True)
     # We are pid 1 of the run's pid namespace: this procfs shows only the run's processes.
     _mount("proc", root + "/proc", "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC, None)
