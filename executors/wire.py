@@ -77,8 +77,15 @@ class TensorData:
         """Return the number of elements."""
         return math.prod(self.shape)
 
-    def to_tensor(self, *, device: str = "cpu", restore_requires_grad: bool = False) -> Any:
-        """Build a plain contiguous tensor from the bytes (imports torch lazily)."""
+    def to_tensor(
+        self, *, device: str = "cpu", restore_requires_grad: bool = False,
+        keep_layout: bool = False,
+    ) -> Any:
+        """Build a plain tensor from the bytes (imports torch lazily).
+
+        The tensor is contiguous unless ``keep_layout``: then it gets the original strides and
+        storage offset, so a challenge can hand a transposed input to the submission.
+        """
         import torch
 
         dtype = getattr(torch, self.dtype)
@@ -86,12 +93,43 @@ class TensorData:
             tensor = torch.empty(self.shape, dtype=dtype)
         else:
             tensor = torch.frombuffer(bytearray(self.data), dtype=dtype).reshape(self.shape)
+        if keep_layout and not self.is_contiguous:
+            tensor = _with_layout(tensor, self.strides, self.storage_offset)
         tensor = tensor.to(device)
         if restore_requires_grad and self.requires_grad and (
             tensor.is_floating_point() or tensor.is_complex()
         ):
             tensor.requires_grad_(True)
         return tensor
+
+
+def _with_layout(values: Any, strides: tuple[int, ...], offset: int) -> Any:
+    """Return ``values`` laid out with ``strides`` and ``offset`` in a fresh storage.
+
+    Dimensions with stride 0 (an expanded tensor) share memory, so only their first slice is
+    written. Any other overlapping layout cannot be written element by element: it stays
+    contiguous, which changes no value.
+    """
+    import torch
+
+    shape = tuple(values.shape)
+    if len(strides) != len(shape) or any(s < 0 for s in strides) or offset < 0:
+        return values
+    span = offset + 1 + sum((n - 1) * s for n, s in zip(shape, strides, strict=True))
+    if span > 4 * values.numel() + 4096:
+        return values  # a small view of a huge base: the layout is not worth the memory
+    storage = torch.empty(span, dtype=values.dtype)
+    source = values
+    written_shape = list(shape)
+    for dim, stride in enumerate(strides):
+        if stride == 0 and shape[dim] > 1:
+            source = source.narrow(dim, 0, 1)
+            written_shape[dim] = 1
+    try:
+        storage.as_strided(written_shape, strides, offset).copy_(source)
+    except RuntimeError:
+        return values
+    return storage.as_strided(shape, strides, offset)
 
 
 # ---------------------------------------------------------------- encoding
@@ -378,7 +416,7 @@ def decode(
 def decode_tensors(value: Any, *, device: str = "cpu") -> Any:
     """Replace every TensorData in a decoded value with a fresh tensor (used in the sandbox)."""
     if isinstance(value, TensorData):
-        return value.to_tensor(device=device, restore_requires_grad=True)
+        return value.to_tensor(device=device, restore_requires_grad=True, keep_layout=True)
     if isinstance(value, list):
         return [decode_tensors(item, device=device) for item in value]
     if isinstance(value, tuple):
