@@ -1,0 +1,35 @@
+"""`torchquiz bench executor` runs every measurement side by side and reports them.
+
+Figures are printed, never asserted against time: machines are shared and noisy.
+"""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from bot.cli import main
+
+
+@pytest.mark.sandbox
+@pytest.mark.slow
+def test_bench_prints_a_table_and_one_json_line_with_every_figure(capsys):
+    code = main(["bench", "executor", "--n", "3", "--burst", "6", "--baseline-n", "1"])
+    out = capsys.readouterr().out
+    assert code == 0
+    figures = json.loads(out.strip().splitlines()[-1])
+    assert figures["burst"] == {"submissions": 6, "ok": 6, "seconds": figures["burst"]["seconds"]}
+    assert figures["verdict_ms"]["challenge"] and figures["verdict_ms"]["n"] == 3
+    assert figures["warm_ms"]["n"] == 3 and figures["baseline_ms"]["n"] == 1
+    assert figures["speedup_p50"] == pytest.approx(
+        figures["baseline_ms"]["p50"] / figures["warm_ms"]["p50"])
+    assert figures["all_layers_active"] is True
+    for label in ("warm executor", "whole verdict", "baseline", "speedup", "burst of 6",
+                  "zygote RSS"):
+        assert label in out
+
+
+def test_bench_without_a_target_prints_usage(capsys):
+    assert main(["bench"]) == 2
+    assert "usage: torchquiz bench executor" in capsys.readouterr().err
