@@ -6,7 +6,8 @@
 set -euo pipefail
 
 missing=()
-ldconfig -p 2>/dev/null | grep -q 'libseccomp\.so\.2' || missing+=(libseccomp2)
+# grep without -q: an early exit would SIGPIPE ldconfig and pipefail would call it missing.
+ldconfig -p 2>/dev/null | grep 'libseccomp\.so\.2' >/dev/null || missing+=(libseccomp2)
 if [[ "${1:-}" == "--postgres" ]]; then
   if ! command -v initdb >/dev/null && ! compgen -G '/usr/lib/postgresql/*/bin/initdb' >/dev/null; then
     missing+=(postgresql)

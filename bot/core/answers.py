@@ -39,6 +39,13 @@ class Judgement:
     output: str = ""
 
 
+def gradable(item: Question, executor: Executor | None) -> bool:
+    """Return whether answers to ``item`` can be graded here (code needs a fitting executor)."""
+    if not isinstance(item, CodeItem):
+        return True
+    return executor is not None and executor.supports(item.id)[0]
+
+
 def refusal(*lines: str) -> Judgement:
     """Return a judgement that uses no try and records nothing."""
     return Judgement(counts=False, correct=False, lines=lines)

@@ -8,7 +8,7 @@ import logging
 from collections.abc import Iterable, Sequence
 
 from bot.core import render
-from bot.core.answers import judge
+from bot.core.answers import gradable, judge
 from bot.core.i18n import t
 from bot.core.matching import fold
 from bot.core.messages import Message, Tone, practice_action
@@ -107,8 +107,7 @@ class PracticeService:
         return [
             q.id for q in self.bank.questions.values()
             if (not wanted or any(fold(tp) == wanted for tp in q.topics))
-            and (not isinstance(q, CodeItem) or (
-                self.executor is not None and self.executor.supports(q.id)[0]))
+            and gradable(q, self.executor)
         ]
 
     def start(self, member: Member, topic: str | None, locale: str) -> Message:

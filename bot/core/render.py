@@ -55,7 +55,8 @@ def round_post(
         body=f"{body}\n\n{how_to_answer(item, locale)}",
         code=code,
         buttons=buttons,
-        fields=((t(locale, "round.meta", **_meta_values(item, closes)), tally),),
+        fields=((t(locale, "round.answers"), tally),),
+        footer=t(locale, "round.meta", **_meta_values(item, closes)),
         audience=Audience.CHANNEL,
         round_id=round_id,
     )

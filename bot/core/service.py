@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from zoneinfo import ZoneInfo
 
 from bot.core import render
-from bot.core.answers import Judgement, judge
+from bot.core.answers import Judgement, gradable, judge
 from bot.core.errors import NotFound
 from bot.core.i18n import t
 from bot.core.messages import Audience, Message, Tone, answer_action
@@ -118,14 +118,8 @@ class QuizService:
             q.id for q in self.bank.questions.values()
             if (not channel.topics or set(q.topics) & set(channel.topics))
             and (not channel.difficulties or q.difficulty in channel.difficulties)
-            and self.can_grade(q)
+            and gradable(q, self.executor)
         ]
-
-    def can_grade(self, item: Question) -> bool:
-        """Return whether answers to ``item`` can be graded here (code needs a fitting executor)."""
-        if not isinstance(item, CodeItem):
-            return True
-        return self.executor is not None and self.executor.supports(item.id)[0]
 
     def post_round(self, channel_id: int) -> RoundPost | None:
         """Claim today's round for the channel and return the post; None if already posted.
