@@ -17,6 +17,7 @@ from executors.challenges import (
     UnknownChallenge,
     build_challenge,
 )
+from tests.executors import builders
 
 GENERATOR = """
 import torch
@@ -35,19 +36,7 @@ def code_item(**changes: Any) -> CodeItem:
         "tests": {"seed": 3, "generator": GENERATOR},
     }
     code.update(changes.pop("code", {}))
-    raw = {
-        "id": "code.test-challenge",
-        "version": 1,
-        "kind": "code",
-        "topics": ["tensors"],
-        "difficulty": 1,
-        "seed_refs": ["000:1"],
-        "prompt": {"en": "p", "zh-CN": "p"},
-        "explanation": {"en": "e", "zh-CN": "e"},
-        "code": code,
-        **changes,
-    }
-    return CodeItem.model_validate(raw)
+    return builders.code_item(code, **changes)
 
 
 @pytest.fixture(scope="module")

@@ -9,11 +9,11 @@ from typing import Any
 import pytest
 import torch
 
-from content.schema import CodeItem
 from executors import wire
 from executors.challenges import Challenge, build_challenge
 from executors.grader import grade_records
 from executors.verdict import Status
+from tests.executors.builders import code_item
 
 GEN_TWO_MATRICES = """
 import torch
@@ -27,26 +27,14 @@ def make_challenge(
     generator: str = GEN_TWO_MATRICES,
     checks: dict[str, Any] | None = None,
 ) -> Challenge:
-    item = CodeItem.model_validate(
-        {
-            "id": "code.test-grading",
-            "version": 1,
-            "kind": "code",
-            "topics": ["tensors"],
-            "difficulty": 1,
-            "seed_refs": ["000:1"],
-            "prompt": {"en": "p", "zh-CN": "p"},
-            "explanation": {"en": "e", "zh-CN": "e"},
-            "code": {
-                "entrypoint": "f",
-                "signature": "def f(x)",
-                "starter": "def f(x):\n    ...\n",
-                "solution": solution,
-                "tests": {"seed": 1, "generator": generator},
-                "checks": checks or {},
-            },
-        }
-    )
+    item = code_item({
+        "entrypoint": "f",
+        "signature": "def f(x)",
+        "starter": "def f(x):\n    ...\n",
+        "solution": solution,
+        "tests": {"seed": 1, "generator": generator},
+        "checks": checks or {},
+    }, "code.test-grading")
     return build_challenge(item)
 
 

@@ -17,6 +17,7 @@ from executors.limits import Limits
 from executors.local import LocalExecutor
 from executors.verdict import Status, Verdict
 from executors.zygote import RawRun, SandboxUnavailable, Zygote
+from tests.executors.builders import code_item
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "submissions"
 
@@ -47,19 +48,7 @@ def tiny_item(item_id: str = "code.limits-probe", **code: Any) -> CodeItem:
         "memory_mb": 256,
         **code,
     }
-    return CodeItem.model_validate(
-        {
-            "id": item_id,
-            "version": 1,
-            "kind": "code",
-            "topics": ["tensors"],
-            "difficulty": 1,
-            "seed_refs": ["000:1"],
-            "prompt": {"en": "p", "zh-CN": "p"},
-            "explanation": {"en": "e", "zh-CN": "e"},
-            "code": spec,
-        }
-    )
+    return code_item(spec, item_id)
 
 
 @pytest.fixture(scope="module")
