@@ -50,6 +50,10 @@ _STRINGS: dict[str, dict[str, str]] = {
         "en": "You have used all your tries for this round. Nothing was recorded.",
         "zh-CN": "本轮的作答次数已用完，本次不计入。",
     },
+    "answer.duplicate": {
+        "en": "That answer arrived twice; it was recorded once.",
+        "zh-CN": "这个答案收到了两次，只记录了一次。",
+    },
     "answer.closed": {
         "en": "This round is closed. Try /quiz for practice.",
         "zh-CN": "本轮已结束。可以用 /quiz 练习。",

@@ -261,7 +261,7 @@ class QuizService:
         ))
         if record is None:
             # The same try arrived twice (a double click, a retried webhook): keep the first.
-            return self._private(t(locale, "answer.no_tries"), Tone.INFO, rnd.id)
+            return self._private(t(locale, "answer.duplicate"), Tone.INFO, rnd.id)
         log.info("answer recorded channel=%s round=%s user=%s attempt=%s correct=%s",
                  channel.id, rnd.id, member.id, attempt, judgement.correct)
         final = judgement.correct or attempt >= limit

@@ -215,3 +215,34 @@ def test_text_answer_to_a_choice_button_round_must_not_be_code(quiz, channel, al
     post(quiz, channel)
     outcome = quiz.rounds.submit_answer(channel.id, alice, "def f(): pass", AnswerMode.CODE)
     assert not outcome.recorded and "not code" in outcome.reply.body
+
+
+def test_the_same_try_arriving_twice_at_once_is_recorded_once(quiz, channel, alice, store):
+    """Two replicas (or a double click) judge the same first try concurrently."""
+    import threading
+
+    channel = only(quiz, channel, "t.text-detach")
+    rnd = post(quiz, channel).round
+    barrier = threading.Barrier(2)
+    real_answers_for = store.answers_for
+    calls = iter(range(1000))
+
+    def answers_for_then_wait(round_id, user_id):
+        seen = real_answers_for(round_id, user_id)
+        if next(calls) < 2:
+            barrier.wait(timeout=10)  # both read "no answers yet" before either writes
+        return seen
+
+    store.answers_for = answers_for_then_wait
+    outcomes = []
+    threads = [threading.Thread(
+        target=lambda: outcomes.append(quiz.rounds.submit_answer(channel.id, alice, "detach")))
+        for _ in range(2)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    store.answers_for = real_answers_for
+    assert sorted(o.recorded for o in outcomes) == [False, True]
+    assert any("recorded once" in o.reply.body for o in outcomes)
+    assert len(store.answers_for(rnd.id, alice.member.id)) == 1
