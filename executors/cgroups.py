@@ -30,6 +30,14 @@ def host_memory_limit(limits: Limits, *, gpu: bool) -> int:
 
 # The template waits inside the next run's cgroup and leaves right after forking its child.
 TEMPLATE_ALLOWANCE = 1
+# CFS bandwidth: a run gets `limits.threads` CPUs' worth of time per period, however many
+# processes it forks, so a fork of spinners cannot starve the runs beside it.
+CPU_PERIOD_US = 100_000
+
+
+def cpu_quota_us(limits: Limits) -> int:
+    """Return the CFS quota per period for a run."""
+    return max(1, limits.threads) * CPU_PERIOD_US
 
 
 def _write(path: str, value: str) -> None:
@@ -63,6 +71,7 @@ class RunCgroup:
     dirs: tuple[str, ...]
     memory_dir: str
     pids_dir: str
+    cpu_dir: str = ""  # empty when the cpu controller is not available
 
     def pids(self) -> set[int]:
         """Return every pid currently in the run's cgroups."""
@@ -177,14 +186,23 @@ class CgroupManager:
                 top = os.path.join(CGROUP_ROOT, "torchquiz")
                 for directory in (CGROUP_ROOT, top, parent):
                     with contextlib.suppress(OSError):
-                        _write(os.path.join(directory, "cgroup.subtree_control"), "+memory +pids")
+                        _write(os.path.join(directory, "cgroup.subtree_control"),
+                               "+memory +pids +cpu")
                 self.parents = {"memory": parent, "pids": parent}
+                if os.path.exists(os.path.join(parent, "cpu.max")):
+                    self.parents["cpu"] = parent
                 self.version = 2
                 return
             for controller in ("memory", "pids"):
                 parent = os.path.join(CGROUP_ROOT, controller, "torchquiz", name)
                 os.makedirs(parent, exist_ok=True)
                 self.parents[controller] = parent
+            try:
+                parent = os.path.join(CGROUP_ROOT, "cpu", "torchquiz", name)
+                os.makedirs(parent, exist_ok=True)
+                self.parents["cpu"] = parent
+            except OSError as exc:  # CPU sharing is fairness, not containment: run without it
+                log.warning("cgroup cpu controller unavailable: %s", exc)
             self.version = 1
         except OSError as exc:
             self.problem = f"cgroups not writable: {exc}"
@@ -200,21 +218,44 @@ class CgroupManager:
             with contextlib.suppress(OSError):
                 _write(os.path.join(directory, "memory.swap.max"), "0")
             _write(os.path.join(directory, "pids.max"), str(limits.pids + TEMPLATE_ALLOWANCE))
-            return RunCgroup(2, (directory,), directory, directory)
+            cpu_dir = directory if "cpu" in self.parents else ""
+            cgroup = RunCgroup(2, (directory,), directory, directory, cpu_dir)
+            self._set_cpu(cgroup, limits)
+            return cgroup
         memory_dir = os.path.join(self.parents["memory"], run_id)
         pids_dir = os.path.join(self.parents["pids"], run_id)
         os.mkdir(memory_dir)
         os.mkdir(pids_dir)
+        dirs = [memory_dir, pids_dir]
+        cpu_dir = ""
+        if "cpu" in self.parents:
+            cpu_dir = os.path.join(self.parents["cpu"], run_id)
+            os.mkdir(cpu_dir)
+            dirs.append(cpu_dir)
         _write(os.path.join(memory_dir, "memory.limit_in_bytes"), memory_limit)
         with contextlib.suppress(OSError):  # absent without swap accounting
             _write(os.path.join(memory_dir, "memory.memsw.limit_in_bytes"), memory_limit)
         _write(os.path.join(pids_dir, "pids.max"), str(limits.pids + TEMPLATE_ALLOWANCE))
-        return RunCgroup(1, (memory_dir, pids_dir), memory_dir, pids_dir)
+        cgroup = RunCgroup(1, tuple(dirs), memory_dir, pids_dir, cpu_dir)
+        self._set_cpu(cgroup, limits)
+        return cgroup
+
+    @staticmethod
+    def _set_cpu(cgroup: RunCgroup, limits: Limits) -> None:
+        if not cgroup.cpu_dir:
+            return
+        quota = cpu_quota_us(limits)
+        if cgroup.version == 2:
+            _write(os.path.join(cgroup.cpu_dir, "cpu.max"), f"{quota} {CPU_PERIOD_US}")
+            return
+        _write(os.path.join(cgroup.cpu_dir, "cpu.cfs_period_us"), str(CPU_PERIOD_US))
+        _write(os.path.join(cgroup.cpu_dir, "cpu.cfs_quota_us"), str(quota))
 
     def set_limits(self, cgroup: RunCgroup, limits: Limits, *, gpu: bool = False) -> None:
         """Rewrite a prepared cgroup's limits for the run that takes it."""
         memory_limit = str(host_memory_limit(limits, gpu=gpu))
         pids = str(limits.pids + TEMPLATE_ALLOWANCE)
+        self._set_cpu(cgroup, limits)
         if cgroup.version == 2:
             _write(os.path.join(cgroup.memory_dir, "memory.max"), memory_limit)
             _write(os.path.join(cgroup.pids_dir, "pids.max"), pids)

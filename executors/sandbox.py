@@ -108,6 +108,7 @@ class SandboxConfig:
     use_seccomp: bool = True
     nproc_fallback: bool = False  # set when no pids cgroup: RLIMIT_NPROC on a distinct uid
     gpu_devices: tuple[str, ...] = field(default=())
+    masks: tuple[str, ...] = ()  # folders inside binds hidden under an empty read-only tmpfs
 
 
 def sandbox_ids() -> tuple[int, int]:
@@ -133,6 +134,39 @@ def default_binds() -> tuple[tuple[str, ...], tuple[tuple[str, str], ...]]:
         if os.path.exists(real) and not any(_is_within(real, b) for b in binds):
             binds = [b for b in binds if not _is_within(b, real)] + [real]
     return tuple(sorted(set(binds))), tuple(symlinks)
+
+
+PROJECT_PACKAGES = ("bot", "content", "db", "executors")
+
+
+def project_masks(binds: Iterable[str]) -> tuple[str, ...]:
+    """List torchquiz's own installed folders that a bind would expose inside the sandbox.
+
+    An editable install keeps the source outside every bind, but a regular install puts the
+    packages, and with them the bank's reference solutions, into site-packages, which the
+    harness needs. Those folders are hidden; the zygote imported what it needs before forking.
+    """
+    masks: set[str] = set()
+    bound = list(binds)
+    for lib in {sysconfig.get_paths()["purelib"], sysconfig.get_paths()["platlib"]}:
+        real = os.path.realpath(lib)
+        if not any(_is_within(real, b) for b in bound):
+            continue
+        masks.update(p for p in glob.glob(os.path.join(real, "torchquiz-*.dist-info")))
+        for name in PROJECT_PACKAGES:
+            path = os.path.join(real, name)
+            # Only our own package: another distribution may own a folder of the same name.
+            if os.path.isfile(os.path.join(path, "__init__.py")) and _is_ours(real, name):
+                masks.add(path)
+    return tuple(sorted(masks))
+
+
+def _is_ours(site: str, package: str) -> bool:
+    for record in glob.glob(os.path.join(site, "torchquiz-*.dist-info", "RECORD")):
+        with open(record, encoding="utf-8") as f:
+            if any(line.startswith(f"{package}/") for line in f):
+                return True
+    return False
 
 
 def gpu_device_nodes() -> tuple[str, ...]:
@@ -203,6 +237,9 @@ def write_id_maps(uid: int, gid: int) -> None:
         f.write(f"{uid} {uid} 1\n")
     with open("/proc/self/gid_map", "w") as f:
         f.write(f"{gid} {gid} 1\n")
+    # Dumpable was only needed to write the maps. Left on, a crash could hand a core to a host
+    # core_pattern helper running as root; off, user code also cannot be ptrace-attached.
+    prctl(PR_SET_DUMPABLE, 0)
 
 
 # ---------------------------------------------------------------- grandchild layers
@@ -282,6 +319,9 @@ def build_root(config: SandboxConfig, limits: Limits, *, gpu: bool) -> None:
         _mount("tmpfs", root + path, "tmpfs", MS_NOSUID | MS_NODEV | MS_NOEXEC, size)
     for path in config.binds:
         _bind(path, root + path, read_only=True)
+    for path in config.masks:
+        _mount("tmpfs", root + path, "tmpfs", MS_NOSUID | MS_NODEV | MS_NOEXEC | MS_RDONLY,
+               "size=4k,mode=0555")
     for path, target in config.symlinks:
         os.symlink(target, root + path)
     os.makedirs(root + "/dev", exist_ok=True)

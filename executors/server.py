@@ -74,6 +74,7 @@ def build_config(cgroups: CgroupManager) -> tuple[sandbox.SandboxConfig, Any]:
         uid=uid, gid=gid, binds=binds, symlinks=symlinks, use_uid=use_uid,
         use_namespaces=_probe_namespaces(uid, gid, use_uid), use_seccomp=seccomp is not None,
         nproc_fallback=not cgroups.available, gpu_devices=sandbox.gpu_device_nodes(),
+        masks=sandbox.project_masks(binds),
     )  # fmt: skip
     return config, seccomp
 

@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from executors import doctor, wire
-from executors.cgroups import COW_HEADROOM_BYTES, TEMPLATE_ALLOWANCE
+from executors.cgroups import COW_HEADROOM_BYTES, TEMPLATE_ALLOWANCE, cpu_quota_us
 from executors.sandbox import sandbox_ids
 from executors.zygote import (
     LayerStatus,
@@ -187,13 +187,17 @@ def test_cgroup_limit_values_are_applied(run_code):
                     ).read_text().strip(),
                     "pids.max": Path(f"/sys/fs/cgroup/pids{paths['pids']}/pids.max")
                     .read_text().strip(),
+                    "cpu.cfs_quota_us": Path(
+                        f"/sys/fs/cgroup/cpu{paths['cpu']}/cpu.cfs_quota_us"
+                    ).read_text().strip(),
                 }
                 break
         time.sleep(0.01)
     thread.join(10)
     assert result["out"].outputs == [1]
     assert values == {"pids.max": str(SMALL_LIMITS.pids + TEMPLATE_ALLOWANCE),
-                      "memory.limit_in_bytes": str(SMALL_LIMITS.memory_bytes + COW_HEADROOM_BYTES)}
+                      "memory.limit_in_bytes": str(SMALL_LIMITS.memory_bytes + COW_HEADROOM_BYTES),
+                      "cpu.cfs_quota_us": str(cpu_quota_us(SMALL_LIMITS))}
 
 
 def test_environment_holds_no_secret(run_code):
@@ -319,3 +323,28 @@ def test_host_sees_the_running_submission_as_the_sandbox_uid(run_code):
     # Every process in a sandbox's cgroup (the sleeping run, the idle pre-forked child) is the
     # sandbox uid as the host sees it: real, effective, saved and filesystem uid.
     assert seen and all(v == [uid] * 4 for v in seen.values()), seen
+
+
+def test_an_installed_torchquiz_is_hidden_from_the_sandbox(tmp_path, monkeypatch):
+    """A regular (non-editable) install puts the bank, solutions included, in site-packages."""
+    from executors import sandbox
+
+    site = tmp_path / "site-packages"
+    for package in ("content", "executors", "db"):
+        (site / package).mkdir(parents=True)
+        (site / package / "__init__.py").write_text("")
+    (site / "db" / "__init__.py").write_text("")  # another distribution's "db"
+    info = site / "torchquiz-0.1.0.dist-info"
+    info.mkdir()
+    (info / "RECORD").write_text("content/__init__.py,,\nexecutors/__init__.py,,\n")
+    monkeypatch.setattr(sandbox.sysconfig, "get_paths",
+                        lambda: {"purelib": str(site), "platlib": str(site)})
+    masks = sandbox.project_masks([str(site)])
+    assert masks == (str(site / "content"), str(site / "executors"), str(info))
+    assert sandbox.project_masks(["/elsewhere"]) == ()
+
+
+def test_user_code_runs_non_dumpable(run_code):
+    """No core for a host core_pattern helper, no ptrace attach from a sibling."""
+    code = "import ctypes\ndef f():\n    return ctypes.CDLL(None).prctl(3, 0, 0, 0, 0)\n"
+    assert run_code(code).outputs == [0]  # PR_GET_DUMPABLE
