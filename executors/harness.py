@@ -93,6 +93,11 @@ def parse_request(data: bytes, *, max_bytes: int) -> Request:
     return Request(code, entrypoint, device, cases)
 
 
+def _clean(text: str) -> str:
+    """Escape lone surrogates, which the trusted side refuses as not valid Unicode."""
+    return text.encode("utf-8", "backslashreplace").decode("utf-8")
+
+
 def _describe(exc: BaseException) -> dict[str, Any]:
     # The user controls the exception object: every step that calls into it is guarded.
     try:
@@ -114,7 +119,8 @@ def _describe(exc: BaseException) -> dict[str, Any]:
         pass
     memory = isinstance(exc, MemoryError) or type_name == "OutOfMemoryError"
     memory = memory or any(marker in text.lower() for marker in _MEMORY_MARKERS)
-    return {"type": str(type_name)[:100], "message": message, "memory": memory, "line": line_no}
+    return {"type": _clean(str(type_name)[:100]), "message": _clean(message), "memory": memory,
+            "line": line_no}
 
 
 class _Writer:

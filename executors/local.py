@@ -98,11 +98,19 @@ def precheck(code: str | bytes, max_code_bytes: int) -> tuple[str | None, str]:
     return None, text
 
 
-def decode_stream(result: bytes, max_bytes: int) -> tuple[list[Any], str | None]:
-    """Decode the framed result stream; return the records and what broke it, if anything."""
+def decode_stream(
+    result: bytes, max_bytes: int, max_records: int
+) -> tuple[list[Any], str | None]:
+    """Decode the framed result stream; return the records and what broke it, if anything.
+
+    The harness sends one record to say the code loaded and one per test: decoding stops
+    there, so a flood of tiny frames cannot cost the trusted side seconds of CPU.
+    """
     records: list[Any] = []
     try:
         for payload in wire.iter_frames(result):
+            if len(records) >= max_records:
+                return records, f"more than {max_records} records"
             records.append(wire.decode(payload, max_bytes=max_bytes))
     except wire.WireError as exc:
         return records, str(exc)
@@ -122,7 +130,7 @@ def _seconds(value: float) -> str:
 
 def judge(challenge: Challenge, raw: RawRun, limits: Limits) -> tuple[Status, int, str]:
     """Map a sandbox run and its records to (status, tests passed, message)."""
-    records, broken = decode_stream(raw.result, limits.result_bytes)
+    records, broken = decode_stream(raw.result, limits.result_bytes, challenge.total + 1)
     grade: Grade | None = grade_records(challenge, records) if records else None
     passed = grade.passed_tests if grade is not None else 0
     total = challenge.total

@@ -25,6 +25,9 @@ _HEADER_LEN = struct.Struct("<I")
 _FRAME_LEN = struct.Struct(">I")
 DEFAULT_MAX_DEPTH = 16
 DEFAULT_MAX_ITEMS = 100_000
+# A header is JSON metadata; values live in the blob. json.loads builds every object before
+# any item limit applies, so the header's size and node count are bounded up front.
+MAX_HEADER_BYTES = 2 * 1024 * 1024
 MAX_INT_BITS = 64
 MAX_DIMS = 16
 
@@ -288,7 +291,14 @@ class _Decoder:
             raise WireError(f"more than {self.max_items} items")
         if depth > self.max_depth:
             raise WireError(f"nested deeper than {self.max_depth}")
-        if node is None or isinstance(node, bool | str | float):
+        if isinstance(node, str):
+            if not node.isascii():
+                try:
+                    node.encode("utf-8")
+                except UnicodeEncodeError as exc:  # a lone surrogate from a "\ud800" escape
+                    raise WireError("string is not valid Unicode") from exc
+            return node
+        if node is None or isinstance(node, bool | float):
             return node
         if isinstance(node, int):
             if node.bit_length() > MAX_INT_BITS:
@@ -402,8 +412,14 @@ def decode(
     (header_len,) = _HEADER_LEN.unpack_from(data, len(MAGIC))
     if prefix + header_len > len(data):
         raise WireError("truncated header")
+    header = data[prefix : prefix + header_len]
+    if header_len > MAX_HEADER_BYTES:
+        raise WireError(f"header of {header_len} bytes is over the limit of {MAX_HEADER_BYTES}")
+    # Each node opens a "{" or "[": counting them in C is cheap, building them is not.
+    if header.count(b"{") + header.count(b"[") > 4 * max_items:
+        raise WireError(f"more than {max_items} items")
     try:
-        tree = json.loads(data[prefix : prefix + header_len].decode("utf-8"))
+        tree = json.loads(header.decode("utf-8"))
     except (ValueError, RecursionError) as exc:  # JSONDecodeError and bad UTF-8 are ValueErrors
         raise WireError("malformed header") from exc
     decoder = _Decoder(data[prefix + header_len :], max_depth, max_items)
