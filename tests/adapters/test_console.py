@@ -135,3 +135,11 @@ def test_code_answer_is_graded_by_the_real_sandbox_end_to_end(tmp_path):
         app.close()
     assert "failed: 1/5 hidden tests passed" in text and "values differ" in text
     assert "All 5 hidden tests passed" in text and "+17" in text  # second try, level 2
+
+
+def test_terminal_escapes_in_output_are_neutralised():
+    from bot.adapters.console.render import render
+    from bot.core.messages import Message
+
+    text = render(Message(body="ok", code="\x1b[2J\x1b]0;pwned\x07 done\n"), channel="c", user="u")
+    assert "\x1b" not in text and "\x07" not in text and "done" in text

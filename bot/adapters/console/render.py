@@ -12,6 +12,11 @@ _AUDIENCE_MARK = {
 }
 
 
+def _printable(text: str) -> str:
+    """Neutralise control characters (terminal escapes from a submission's output)."""
+    return "".join(ch if ch in "\n\t" or ch.isprintable() else "\ufffd" for ch in text)
+
+
 def render(message: Message, *, channel: str, user: str) -> str:
     """Return the message as terminal text, marked with who would see it in a real channel."""
     mark = _AUDIENCE_MARK[message.audience].format(channel=channel, user=user)
@@ -32,4 +37,4 @@ def render(message: Message, *, channel: str, user: str) -> str:
     if message.image_png:
         name = message.image_name or "image.png"
         lines.append(f"(chart: {name}, {len(message.image_png)} bytes)")
-    return "\n".join(lines)
+    return _printable("\n".join(lines))
