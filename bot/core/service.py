@@ -1,9 +1,9 @@
-"""The quiz flow: post a round, take answers, close and reveal. Adapters call only this module.
+"""The daily quiz flow: post a round, take answers, close and reveal.
 
 scheduler -> post_round -> adapter renders -> member answers -> adapter -> submit_answer
 -> judge (executor for code) -> store records -> tally; close_due_rounds -> reveal.
-Practice, explain, leaderboards and settings live in sibling modules and are reached through
-the same QuizService so an adapter needs one object.
+Practice, explain, leaderboards and setup live in sibling modules; bot/core/app.py gathers
+them with this service into the one Quiz object an adapter holds.
 """
 
 from __future__ import annotations
@@ -69,7 +69,7 @@ class AnswerOutcome:
 
 
 class QuizService:
-    """Run daily rounds for every channel; the single entry point for adapters."""
+    """Run the daily rounds of every channel: claim, post, judge, record, close, reveal."""
 
     def __init__(
         self,
