@@ -380,7 +380,11 @@ def grade_records(challenge: Challenge, records: Sequence[Any]) -> Grade:
     try:
         return _grade(challenge, records)
     except _Malformed as exc:
-        return Grade(Status.ERROR, 0, total, f"the sandbox sent back a malformed result ({exc})")
+        # Only code inside the sandbox writes the stream, so a garbled one is the submission's
+        # doing: forked copies of the harness each writing records, or writes to its channel.
+        return Grade(Status.ERROR, 0, total,
+                     f"your code left its results malformed ({exc}); forking processes "
+                     "or writing to the harness's channel does this")
 
 
 def _grade(challenge: Challenge, records: Sequence[Any]) -> Grade:

@@ -358,6 +358,7 @@ def test_malformed_records_are_an_error_verdict_not_an_exception(doubling, recor
     grade = grade_records(doubling, records)
     assert grade.status is Status.ERROR
     assert "malformed" in grade.message
+    assert grade.message.startswith("your code")  # the stream is written inside the sandbox
 
 
 def test_inputs_after_with_the_wrong_arity_is_malformed(doubling):

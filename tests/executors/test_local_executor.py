@@ -237,3 +237,11 @@ def test_closing_closes_the_sandbox_once_and_stops_runs():
     assert runner.closed == 1
     with pytest.raises(RuntimeError, match="closed"):
         executor.run("code.limits-probe", "def f(x):\n    return x\n")
+
+
+@pytest.mark.sandbox
+def test_fork_bomb_is_an_error_that_blames_the_code(executor: LocalExecutor) -> None:
+    code = "import os\ndef masked_mean(x, mask):\n    while True:\n        os.fork()\n"
+    verdict = executor.run("code.masked-mean", code)
+    assert verdict.status is Status.ERROR
+    assert verdict.message.startswith("your code"), verdict.message
