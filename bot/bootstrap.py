@@ -59,8 +59,8 @@ def build_executor(
         return None, "the executor is switched off (TORCHQUIZ_EXECUTOR=none)", lambda: None
     try:
         # Imported here: the bot runs without torch; only grading needs it.
-        from executors.local import LocalExecutor
-        from executors.zygote import SandboxUnavailable, Zygote
+        from executors.engine import LocalExecutor
+        from executors.zygote.supervisor import SandboxUnavailable, Zygote
     except ImportError as exc:
         return None, f"the executor extra is not installed ({exc.name})", lambda: None
     zygote = Zygote(insecure=settings.insecure_no_sandbox)

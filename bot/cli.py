@@ -57,7 +57,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                   "unset it to grade in the local sandbox", file=sys.stderr)
             return 3
         try:
-            from executors.cli import main as exec_main
+            from executors.cli.exec_command import main as exec_main
         except ImportError as exc:
             print(f"torchquiz exec: the executor extra is not installed ({exc.name}); "
                   "install it with: pip install -e '.[executor]'", file=sys.stderr)
@@ -85,7 +85,7 @@ def _bench(argv: list[str]) -> int:
     if argv[:1] != ["executor"]:
         print("usage: torchquiz bench executor [--n N] [--burst N]", file=sys.stderr)
         return 2
-    from executors.bench import main as bench_main
+    from executors.cli.bench import main as bench_main
 
     return bench_main(argv[1:])
 

@@ -60,11 +60,11 @@ from pathlib import Path
 import yaml
 
 from content.loader import Bank, load_bank
-from executors.cli import content_root
-from executors.limits import Limits
-from executors.local import LocalExecutor
-from executors.verdict import Status
-from executors.zygote import SandboxUnavailable, Zygote
+from executors.cli.exec_command import content_root
+from executors.isolation.limits import Limits
+from executors.engine import LocalExecutor
+from executors.grading.verdict import Status
+from executors.zygote.supervisor import SandboxUnavailable, Zygote
 
 logging.basicConfig(level=logging.WARNING)
 INLINE_ID = "code.gpu-check-scaled-add"

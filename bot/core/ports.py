@@ -33,7 +33,7 @@ class Clock(Protocol):
 
 
 class VerdictView(Protocol):
-    """What the core reads of an executor verdict (executors.verdict.Verdict satisfies it)."""
+    """What the core reads of an executor verdict (the executor's Verdict satisfies it)."""
 
     @property
     def status(self) -> str:

@@ -81,3 +81,52 @@ def test_the_bot_console_runs_without_torch_loaded():
     result = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,
                             check=True, cwd=ROOT)
     assert result.stdout.strip() == "False"
+
+
+def _module_name(path: Path) -> str:
+    parts = list(path.relative_to(ROOT).with_suffix("").parts)
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def _executor_import_graph() -> dict[str, set[str]]:
+    modules = {_module_name(p): p for p in (ROOT / "executors").rglob("*.py")}
+    graph: dict[str, set[str]] = {}
+    for name, path in modules.items():
+        targets = set()
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+                # `from executors.zygote import doctor` depends on the module doctor itself.
+                for alias in node.names:
+                    full = f"{node.module}.{alias.name}"
+                    targets.add(full if full in modules else node.module)
+            elif isinstance(node, ast.Import):
+                targets.update(alias.name for alias in node.names)
+        graph[name] = {t for t in targets if t in modules and t != name}
+    return graph
+
+
+def test_executor_modules_import_each_other_without_cycles():
+    # Function-level imports count too: a cycle hidden in a function is still a cycle to read.
+    graph = _executor_import_graph()
+    cycles = []
+    state: dict[str, str] = {}
+
+    def visit(node, stack):
+        state[node] = "open"
+        for target in sorted(graph[node]):
+            if state.get(target) == "open":
+                cycles.append(" -> ".join([*stack[stack.index(target):], target]))
+            elif target not in state:
+                visit(target, [*stack, target])
+        state[node] = "done"
+
+    for module in sorted(graph):
+        if module not in state:
+            visit(module, [module])
+    assert cycles == []
+
+
+def test_executor_isolation_layers_know_nothing_of_grading_or_the_zygote():
+    found = _violations("executors/isolation", ("executors.grading", "executors.zygote",
+                                                "executors.engine", "executors.cli", "torch"))
+    assert found == []

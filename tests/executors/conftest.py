@@ -12,10 +12,11 @@ from typing import Any
 
 import pytest
 
-from executors import wire
-from executors.limits import MIB, Limits
-from executors.sandbox import sandbox_ids
-from executors.zygote import RawRun, Zygote
+from executors.grading import wire
+from executors.isolation.layers import sandbox_ids
+from executors.isolation.limits import MIB, Limits
+from executors.zygote.reports import RawRun
+from executors.zygote.supervisor import Zygote
 
 SMALL_LIMITS = Limits(
     wall_s=3.0, cpu_s=3, memory_bytes=384 * MIB, pids=16, output_bytes=16 * 1024,

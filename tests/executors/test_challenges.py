@@ -10,8 +10,8 @@ import torch
 
 from content.loader import Bank, load_bank
 from content.schema import CodeItem
-from executors import challenges as challenges_module
-from executors.challenges import (
+from executors.grading import challenges as challenges_module
+from executors.grading.challenges import (
     ChallengeBuildError,
     ChallengeCache,
     UnknownChallenge,

@@ -1,4 +1,4 @@
-"""`torchquiz exec` through executors.cli.main: JSON lines, exit codes, doctor, settings."""
+"""`torchquiz exec` through its main(): JSON lines, exit codes, doctor, settings."""
 
 from __future__ import annotations
 
@@ -9,8 +9,9 @@ import textwrap
 import pytest
 
 from content.loader import BANK_ROOT, load_bank
-from executors import cli
-from executors.zygote import LayerStatus, SandboxUnavailable, Zygote
+from executors.cli import exec_command as cli
+from executors.zygote.reports import LayerStatus
+from executors.zygote.supervisor import SandboxUnavailable, Zygote
 
 CHALLENGE = "code.one-hot"  # cheap to run: no gradient check
 REQUIRED_KEYS = {"status", "passed_tests", "total_tests", "stdout", "message", "duration_ms"}

@@ -9,10 +9,10 @@ from typing import Any
 import pytest
 import torch
 
-from executors import wire
-from executors.challenges import Challenge, build_challenge
-from executors.grader import grade_records
-from executors.verdict import Status
+from executors.grading import wire
+from executors.grading.challenges import Challenge, build_challenge
+from executors.grading.grader import grade_records
+from executors.grading.verdict import Status
 from tests.executors.builders import code_item
 
 GEN_TWO_MATRICES = """

@@ -14,11 +14,12 @@ from pathlib import Path
 
 import pytest
 
-from executors import doctor, wire
-from executors.cgroups import COW_HEADROOM_BYTES, TEMPLATE_ALLOWANCE, cpu_quota_us
-from executors.sandbox import sandbox_ids
-from executors.zygote import (
-    LayerStatus,
+from executors.grading import wire
+from executors.isolation.cgroups import COW_HEADROOM_BYTES, TEMPLATE_ALLOWANCE, cpu_quota_us
+from executors.isolation.layers import sandbox_ids
+from executors.zygote import doctor
+from executors.zygote.reports import LayerStatus
+from executors.zygote.supervisor import (
     SandboxUnavailable,
     Zygote,
     ZygoteError,
@@ -327,7 +328,7 @@ def test_host_sees_the_running_submission_as_the_sandbox_uid(run_code):
 
 def test_an_installed_torchquiz_is_hidden_from_the_sandbox(tmp_path, monkeypatch):
     """A regular (non-editable) install puts the bank, solutions included, in site-packages."""
-    from executors import sandbox
+    from executors.isolation import layers
 
     site = tmp_path / "site-packages"
     for package in ("content", "executors", "db"):
@@ -337,11 +338,11 @@ def test_an_installed_torchquiz_is_hidden_from_the_sandbox(tmp_path, monkeypatch
     info = site / "torchquiz-0.1.0.dist-info"
     info.mkdir()
     (info / "RECORD").write_text("content/__init__.py,,\nexecutors/__init__.py,,\n")
-    monkeypatch.setattr(sandbox.sysconfig, "get_paths",
+    monkeypatch.setattr(layers.sysconfig, "get_paths",
                         lambda: {"purelib": str(site), "platlib": str(site)})
-    masks = sandbox.project_masks([str(site)])
+    masks = layers.project_masks([str(site)])
     assert masks == (str(site / "content"), str(site / "executors"), str(info))
-    assert sandbox.project_masks(["/elsewhere"]) == ()
+    assert layers.project_masks(["/elsewhere"]) == ()
 
 
 def test_user_code_runs_non_dumpable(run_code):

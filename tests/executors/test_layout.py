@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 import torch
 
-from executors import wire
+from executors.grading import wire
 
 
 def _decoded(tensor: torch.Tensor) -> wire.TensorData:

@@ -12,11 +12,12 @@ import pytest
 
 from content.loader import Bank, load_bank
 from content.schema import CodeItem
-from executors.challenges import UnknownChallenge
-from executors.limits import Limits
-from executors.local import LocalExecutor
-from executors.verdict import Status, Verdict
-from executors.zygote import RawRun, SandboxUnavailable, Zygote
+from executors.engine import LocalExecutor
+from executors.grading.challenges import UnknownChallenge
+from executors.grading.verdict import Status, Verdict
+from executors.isolation.limits import Limits
+from executors.zygote.reports import RawRun
+from executors.zygote.supervisor import SandboxUnavailable, Zygote
 from tests.executors.builders import code_item
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "submissions"

@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from executors.wire import TensorData, Unsupported
+from executors.grading.wire import TensorData, Unsupported
 from tests.executors.conftest import (
     FAKE_SECRETS,
     REPO,

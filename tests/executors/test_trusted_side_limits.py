@@ -7,8 +7,8 @@ import struct
 
 import pytest
 
-from executors import wire
-from executors.local import decode_stream
+from executors.engine import decode_stream
+from executors.grading import wire
 
 
 def _raw(header: bytes) -> bytes:

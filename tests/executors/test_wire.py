@@ -13,8 +13,8 @@ from pathlib import Path
 import pytest
 import torch
 
-from executors import wire
-from executors.wire import TensorData, Unsupported, WireError
+from executors.grading import wire
+from executors.grading.wire import TensorData, Unsupported, WireError
 
 MAX = 1 << 24
 
@@ -206,7 +206,7 @@ def test_decode_works_without_importing_torch():
     payload = wire.encode({"t": torch.ones(2), "x": [1, "a"]})
     script = (
         "import sys\n"
-        "from executors import wire\n"
+        "from executors.grading import wire\n"
         "v = wire.decode(sys.stdin.buffer.read(), max_bytes=1 << 20)\n"
         "assert v['t'].shape == (2,) and v['x'] == [1, 'a']\n"
         "assert 'torch' not in sys.modules, 'torch was imported'\n"

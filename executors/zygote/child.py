@@ -20,8 +20,9 @@ import struct
 from dataclasses import dataclass
 from typing import Any
 
-from executors import harness, sandbox
-from executors.limits import Limits
+from executors.isolation import layers
+from executors.isolation.limits import Limits
+from executors.zygote import harness
 
 # Fixed descriptor numbers in the child (stdout and stderr are 1 and 2).
 REQUEST_FD = 3
@@ -109,7 +110,7 @@ def _receive_request() -> bytes | None:
 def run_child(
     spec: ForkSpec,
     fds: list[int],
-    config: sandbox.SandboxConfig,
+    config: layers.SandboxConfig,
     seccomp: Any,
     *,
     born_in_cgroup: bool,
@@ -146,7 +147,7 @@ def run_child(
 
 def enter_sandbox(
     spec: ForkSpec,
-    config: sandbox.SandboxConfig,
+    config: layers.SandboxConfig,
     seccomp: Any,
     *,
     born_in_cgroup: bool = False,
@@ -154,25 +155,25 @@ def enter_sandbox(
     """Apply every layer, in order, to this freshly forked single-threaded process."""
     gpu = spec.device == "cuda"
     if not born_in_cgroup:
-        sandbox.join_cgroups(spec.cgroups)
+        layers.join_cgroups(spec.cgroups)
     if config.use_namespaces:
         # As host root: private mount namespace, new root, procfs of our pid namespace.
-        sandbox.enter_mount_namespace()
-        sandbox.build_root(config, spec.limits, gpu=gpu)
+        layers.enter_mount_namespace()
+        layers.build_root(config, spec.limits, gpu=gpu)
     else:
         os.setsid()  # without a pid namespace, a process group is all the zygote can kill
     if config.use_uid:
-        sandbox.drop_to_sandbox_user(spec.uid, spec.gid)
-    sandbox.set_parent_death_signal(None)
+        layers.drop_to_sandbox_user(spec.uid, spec.gid)
+    layers.set_parent_death_signal(None)
     if config.use_namespaces:
-        sandbox.unshare_namespaces()
-        sandbox.write_id_maps(spec.uid, spec.gid)
-        sandbox.set_hostname()
-    sandbox.apply_rlimits(spec.limits, gpu=gpu, nproc_fallback=config.nproc_fallback)
-    sandbox.drop_capabilities()
-    sandbox.set_no_new_privs()
+        layers.unshare_namespaces()
+        layers.write_id_maps(spec.uid, spec.gid)
+        layers.set_hostname()
+    layers.apply_rlimits(spec.limits, gpu=gpu, nproc_fallback=config.nproc_fallback)
+    layers.drop_capabilities()
+    layers.set_no_new_privs()
     if config.use_seccomp and seccomp is not None:
-        sandbox.load_seccomp(seccomp)
+        layers.load_seccomp(seccomp)
 
 
 class _Template:
@@ -192,9 +193,9 @@ class _Template:
                 self.sock.send(json.dumps({"exit": pid, "status": status}).encode())
 
 
-def template_loop(sock: socket.socket, config: sandbox.SandboxConfig, seccomp: Any) -> None:
+def template_loop(sock: socket.socket, config: layers.SandboxConfig, seccomp: Any) -> None:
     """Serve fork requests from the I/O loop until it goes away; never return."""
-    sandbox.set_parent_death_signal(os.getppid())
+    layers.set_parent_death_signal(os.getppid())
     template = _Template(sock)
     signal.signal(signal.SIGCHLD, template.reap)
     host_pid_ns = os.open("/proc/self/ns/pid", os.O_RDONLY | os.O_CLOEXEC)
@@ -214,7 +215,7 @@ def template_loop(sock: socket.socket, config: sandbox.SandboxConfig, seccomp: A
         signal.pthread_sigmask(signal.SIG_BLOCK, [signal.SIGCHLD])
         if config.use_namespaces:
             # The next child is pid 1 of a new pid namespace; one fork, no middle process.
-            sandbox.unshare_pid_namespace()
+            layers.unshare_pid_namespace()
         pid = os.fork()
         if pid == 0:
             sock.close()
@@ -222,7 +223,7 @@ def template_loop(sock: socket.socket, config: sandbox.SandboxConfig, seccomp: A
             run_child(spec, fds, config, seccomp,
                       born_in_cgroup=bool(spec.cgroups) and current == spec.cgroups)  # fmt: skip
         if config.use_namespaces:
-            sandbox.reset_pid_namespace(host_pid_ns)
+            layers.reset_pid_namespace(host_pid_ns)
         pidfd = os.pidfd_open(pid)
         for fd in fds:
             os.close(fd)
@@ -232,7 +233,7 @@ def template_loop(sock: socket.socket, config: sandbox.SandboxConfig, seccomp: A
         current = ()
         if spec.next_cgroups:
             try:
-                sandbox.join_cgroups(spec.next_cgroups)
+                layers.join_cgroups(spec.next_cgroups)
                 current = spec.next_cgroups
             except OSError:
                 current = ()  # the child joins on its own instead (slower, same result)

@@ -5,11 +5,12 @@ Design and measurements (Debian 12, 2 vCPU, cgroup v1, CPU torch 2.13.0; see doc
 * ``import torch`` costs ~1.7 s (fresh process per submission: p50 1673 ms), so one warm
   process imports it once and forks per run.
 * Processes: supervisor -> ``python -m executors.zygote`` (exec'd, scrubbed environment, an
-  event loop on one thread: executors.loop) -> template (forked right after the imports and
-  before any request, so it never holds another run's data; root) -> one child per run: pid 1
-  of a fresh pid namespace, joins its cgroup, builds its root as host root, drops to the
-  sandbox uid, unshares user/net/mount/ipc/uts, rlimits, no capabilities, no_new_privs,
-  seccomp, then waits for its request and runs the harness. Single use; nothing survives.
+  event loop on one thread: executors.zygote.eventloop) -> template (forked right after the
+  imports and before any request, so it never holds another run's data; root) -> one child
+  per run: pid 1 of a fresh pid namespace, joins its cgroup, builds its root as host root,
+  drops to the sandbox uid, unshares user/net/mount/ipc/uts, rlimits, no capabilities,
+  no_new_privs, seccomp, then waits for its request and runs the harness. Single use;
+  nothing survives.
 * Pre-forked, not fork-on-demand. Measured on this machine (2 vCPU microVM, other suites
   running): fork of the 186 MB template ~8 ms, isolation setup ~8 ms, harness ~4 ms, exit
   (teardown of a ~1 GB address space) ~7-10 ms. Forking on demand gave p50 32 ms end to end;
@@ -33,12 +34,13 @@ import struct
 import subprocess
 import sys
 import threading
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from executors import wire
-from executors.limits import Limits
+from executors.grading import wire
+from executors.isolation.limits import Limits
+from executors.zygote import doctor
+from executors.zygote.reports import LayerStatus, RawRun
 
 log = logging.getLogger(__name__)
 
@@ -51,32 +53,6 @@ ENV_PASSTHROUGH = (
 START_TIMEOUT_S = 120.0
 RESPONSE_GRACE_S = 30.0
 _LEN = struct.Struct(">I")
-
-
-@dataclass(frozen=True)
-class RawRun:
-    """Hold what one run did, before grading: every user failure ends up here as data."""
-
-    exit_code: int | None
-    signal: int | None
-    timed_out: bool
-    memory_exceeded: bool
-    output_exceeded: bool
-    result: bytes
-    result_truncated: bool
-    stdout: bytes
-    stderr: bytes
-    stdout_truncated: bool
-    stderr_truncated: bool
-    duration_ms: float
-
-
-@dataclass(frozen=True)
-class LayerStatus:
-    """Say whether one isolation layer is active, and how."""
-
-    active: bool
-    detail: str
 
 
 class SandboxUnavailable(Exception):
@@ -180,11 +156,9 @@ class Zygote:
         self._closed = False
         self._ensure_spawned()
         if self._layers is None:
-            from executors.doctor import probe_layers  # doctor imports this module
-
             self._probing = True
             try:
-                self._layers = probe_layers(self)
+                self._layers = doctor.probe_layers(self)
             finally:
                 self._probing = False
         missing = sorted(name for name, s in self._layers.items() if not s.active)
@@ -204,11 +178,9 @@ class Zygote:
         """Report which isolation layers are active (probed from inside a real child)."""
         if self._layers is None:
             self._ensure_spawned()
-            from executors.doctor import probe_layers  # doctor imports this module
-
             self._probing = True
             try:
-                self._layers = probe_layers(self)
+                self._layers = doctor.probe_layers(self)
             finally:
                 self._probing = False
         return dict(self._layers)
@@ -223,7 +195,7 @@ class Zygote:
 
     def _spawn(self) -> None:
         parent_sock, child_sock = socket.socketpair(socket.AF_UNIX, socket.SOCK_STREAM)
-        package_root = str(Path(__file__).resolve().parents[1])
+        package_root = str(Path(__file__).resolve().parents[2])
         cmd = [sys.executable, "-E", "-s", "-m", "executors.zygote", "--fd",
                str(child_sock.fileno()), "--max-parallel", str(self.max_parallel)]  # fmt: skip
         try:
@@ -383,8 +355,3 @@ class Zygote:
         )  # fmt: skip
         return raw
 
-
-if __name__ == "__main__":
-    from executors.server import main
-
-    raise SystemExit(main())

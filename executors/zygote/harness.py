@@ -27,7 +27,7 @@ import types
 from dataclasses import dataclass
 from typing import Any
 
-from executors import wire
+from executors.grading import wire
 
 SUBMISSION_FILENAME = "<submission>"
 MESSAGE_CAP = 500

@@ -1,4 +1,4 @@
-"""Plain state of the zygote's children and control frames (used by executors.loop)."""
+"""Plain state of the zygote's children and control frames (used by executors.zygote.eventloop)."""
 
 from __future__ import annotations
 
@@ -6,9 +6,9 @@ import socket
 import struct
 from dataclasses import dataclass, field
 
-from executors import wire
-from executors.cgroups import RunCgroup
-from executors.limits import Limits
+from executors.grading import wire
+from executors.isolation.cgroups import RunCgroup
+from executors.isolation.limits import Limits
 
 CONTROL_MAX_BYTES = 512 * 1024 * 1024
 _LEN = struct.Struct(">I")

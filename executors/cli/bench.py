@@ -15,9 +15,10 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from executors import wire
-from executors.limits import Limits
-from executors.zygote import RawRun, Zygote
+from executors.grading import wire
+from executors.isolation.limits import Limits
+from executors.zygote.reports import RawRun
+from executors.zygote.supervisor import Zygote
 
 VERDICT_CHALLENGE = "code.one-hot"  # the simplest shipped challenge: no gradient check
 CODE = "import torch\n\ndef f(x):\n    return torch.relu(x * 2 - 1).sum(dim=0)\n"
@@ -25,7 +26,7 @@ TARGETS = {"warm_p50_ms": 30.0, "speedup_p50": 50.0, "burst_s": 10.0, "zygote_rs
 # The baseline: a fresh interpreter that imports torch and runs the same harness on stdin.
 BASELINE_SCRIPT = (
     "import os, sys, torch\n"
-    "from executors import harness\n"
+    "from executors.zygote import harness\n"
     "r, w = os.pipe()\n"
     "harness.main(sys.stdin.buffer.read(), w)\n"
 )
@@ -83,7 +84,7 @@ def _baseline_command() -> tuple[list[str], str]:
 def run_baseline(request: bytes, n: int) -> tuple[list[float], str]:
     """Time n fresh sandboxed interpreters that import torch and run the same harness."""
     cmd, how = _baseline_command()
-    root = str(Path(__file__).resolve().parents[1])
+    root = str(Path(__file__).resolve().parents[2])
     env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "OMP_NUM_THREADS": "1"}
     samples = []
     for _ in range(n):
@@ -100,7 +101,7 @@ def _verdict_samples(zygote: Zygote, n: int) -> dict[str, Any]:
     """Time whole verdicts (request, sandbox, decode, grade) on a shipped challenge."""
     from content.loader import load_bank
     from content.schema import CodeItem
-    from executors.local import LocalExecutor
+    from executors.engine import LocalExecutor
 
     bank = load_bank()
     item = bank.questions.get(VERDICT_CHALLENGE)

@@ -12,12 +12,12 @@ import time
 from typing import Any, Protocol
 
 from content.loader import Bank
-from executors import wire
-from executors.challenges import Challenge, ChallengeCache, UnknownChallenge
-from executors.grader import Grade, grade_records
-from executors.limits import MIB, Limits
-from executors.verdict import Status, Verdict, user_text
-from executors.zygote import RawRun
+from executors.grading import wire
+from executors.grading.challenges import Challenge, ChallengeCache, UnknownChallenge
+from executors.grading.grader import Grade, grade_records
+from executors.grading.verdict import Status, Verdict, user_text
+from executors.isolation.limits import MIB, Limits
+from executors.zygote.reports import RawRun
 
 log = logging.getLogger(__name__)
 
@@ -27,7 +27,7 @@ __all__ = ["DEFAULT_MAX_CODE_BYTES", "LocalExecutor", "SandboxRunner", "UnknownC
 
 
 class SandboxRunner(Protocol):
-    """What the executor needs of a sandbox (``executors.zygote.Zygote`` satisfies it)."""
+    """What the executor needs of a sandbox (the zygote supervisor's ``Zygote`` satisfies it)."""
 
     def run(self, request: bytes, limits: Limits) -> RawRun:
         """Run one harness request under ``limits`` and return what came back."""

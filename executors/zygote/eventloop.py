@@ -22,10 +22,12 @@ import struct
 import time
 from typing import Any
 
-from executors import child, sandbox, wire
-from executors.cgroups import CgroupManager, RunCgroup
-from executors.limits import Limits
-from executors.runstate import (
+from executors.grading import wire
+from executors.isolation import layers
+from executors.isolation.cgroups import CgroupManager, RunCgroup
+from executors.isolation.limits import Limits
+from executors.zygote import child
+from executors.zygote.children import (
     CONTROL_MAX_BYTES,
     Child,
     Pending,
@@ -44,7 +46,7 @@ PREFORK_IDLE = 1
 class Server:
     """Run the event loop of one zygote."""
 
-    def __init__(self, ctrl: socket.socket, config: sandbox.SandboxConfig, seccomp: Any,
+    def __init__(self, ctrl: socket.socket, config: layers.SandboxConfig, seccomp: Any,
                  cgroups: CgroupManager, max_parallel: int) -> None:  # fmt: skip
         self.ctrl = ctrl
         self.config = config

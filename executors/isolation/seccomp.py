@@ -5,7 +5,7 @@ from __future__ import annotations
 import errno
 from typing import Any
 
-from executors.sandbox import ALL_NAMESPACE_FLAGS
+from executors.isolation.layers import ALL_NAMESPACE_FLAGS
 
 # Denied with EPERM so Python sees a clean OSError. Each group is a known escape or
 # kernel-attack surface that no PyTorch answer needs.

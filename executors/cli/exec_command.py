@@ -12,10 +12,16 @@ from pathlib import Path
 from typing import TextIO
 
 from content.loader import BANK_ROOT, ContentError, load_bank
-from executors.challenges import ChallengeBuildError, UnknownChallenge
-from executors.local import LocalExecutor
-from executors.verdict import Verdict
-from executors.zygote import INSECURE_FLAG, LayerStatus, SandboxUnavailable, Zygote, ZygoteError
+from executors.engine import LocalExecutor
+from executors.grading.challenges import ChallengeBuildError, UnknownChallenge
+from executors.grading.verdict import Verdict
+from executors.zygote.reports import LayerStatus
+from executors.zygote.supervisor import (
+    INSECURE_FLAG,
+    SandboxUnavailable,
+    Zygote,
+    ZygoteError,
+)
 
 log = logging.getLogger(__name__)
 

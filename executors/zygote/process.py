@@ -15,9 +15,9 @@ import socket
 import sys
 from typing import Any
 
-from executors import sandbox
-from executors.cgroups import CgroupManager
-from executors.loop import Server
+from executors.isolation import layers
+from executors.isolation.cgroups import CgroupManager
+from executors.zygote.eventloop import Server
 
 log = logging.getLogger("executors.zygote")
 
@@ -48,9 +48,9 @@ def _probe_namespaces(uid: int, gid: int, use_uid: bool) -> bool:
     if pid == 0:
         try:
             if use_uid:
-                sandbox.drop_to_sandbox_user(uid, gid)
-            sandbox.unshare_namespaces()
-            sandbox.write_id_maps(uid, gid)
+                layers.drop_to_sandbox_user(uid, gid)
+            layers.unshare_namespaces()
+            layers.write_id_maps(uid, gid)
         except BaseException:
             os._exit(1)
         os._exit(0)
@@ -58,23 +58,23 @@ def _probe_namespaces(uid: int, gid: int, use_uid: bool) -> bool:
     return os.waitstatus_to_exitcode(status) == 0
 
 
-def build_config(cgroups: CgroupManager) -> tuple[sandbox.SandboxConfig, Any]:
+def build_config(cgroups: CgroupManager) -> tuple[layers.SandboxConfig, Any]:
     """Detect what this machine supports and build the sandbox config and seccomp filter."""
-    uid, gid = sandbox.sandbox_ids()
+    uid, gid = layers.sandbox_ids()
     use_uid = os.geteuid() == 0
-    binds, symlinks = sandbox.default_binds()
+    binds, symlinks = layers.default_binds()
     try:
-        from executors.policy import build_seccomp_filter
+        from executors.isolation.seccomp import build_seccomp_filter
 
         seccomp = build_seccomp_filter()
     except (ImportError, OSError, RuntimeError) as exc:
         log.warning("seccomp unavailable: %s", exc)
         seccomp = None
-    config = sandbox.SandboxConfig(
+    config = layers.SandboxConfig(
         uid=uid, gid=gid, binds=binds, symlinks=symlinks, use_uid=use_uid,
         use_namespaces=_probe_namespaces(uid, gid, use_uid), use_seccomp=seccomp is not None,
-        nproc_fallback=not cgroups.available, gpu_devices=sandbox.gpu_device_nodes(),
-        masks=sandbox.project_masks(binds),
+        nproc_fallback=not cgroups.available, gpu_devices=layers.gpu_device_nodes(),
+        masks=layers.project_masks(binds),
     )  # fmt: skip
     return config, seccomp
 

@@ -21,7 +21,7 @@ import torch
 
 from content.loader import Bank
 from content.schema import Checks, CodeItem
-from executors import wire
+from executors.grading import wire
 
 log = logging.getLogger(__name__)
 

@@ -1,7 +1,7 @@
 """Apply the isolation layers inside a freshly forked, single-threaded child.
 
 Each layer is one small function so the zygote, the doctor and the tests can name it. They
-run in this order (see ``executors.zygote`` for who calls what):
+run in this order (see ``executors.zygote.supervisor`` for who calls what):
 
 template (root, host namespaces): ``unshare_pid_namespace`` -> fork -> ``reset_pid_namespace``
 child (pid 1 of the new pid namespace, still root; usually born in its cgroup already):
@@ -28,7 +28,7 @@ import sysconfig
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
-from executors.limits import Limits
+from executors.isolation.limits import Limits
 
 FALLBACK_SANDBOX_UID = 61000
 SANDBOX_USER = "torchquiz-sandbox"

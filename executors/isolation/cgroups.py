@@ -10,7 +10,7 @@ import signal
 import time
 from dataclasses import dataclass
 
-from executors.limits import Limits
+from executors.isolation.limits import Limits
 
 log = logging.getLogger(__name__)
 

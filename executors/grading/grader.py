@@ -1,9 +1,10 @@
 """Grade the data-only records a sandboxed run sent back against the trusted reference.
 
-Nothing here executes or unpickles what the sandbox produced: records arrive already decoded by
-``executors.wire`` into plain lists, dicts, numbers and ``TensorData``; tensors are rebuilt from
-raw bytes only to compare values. The message for the first failing test is what the user reads,
-so every check names what was expected and what came back, without printing hidden inputs.
+Nothing here executes or unpickles what the sandbox produced: records arrive already decoded
+by ``executors.grading.wire`` into plain lists, dicts, numbers and ``TensorData``; tensors are
+rebuilt from raw bytes only to compare values. The message for the first failing test is what
+the user reads, so every check names what was expected and what came back, without printing
+hidden inputs.
 """
 
 from __future__ import annotations
@@ -15,9 +16,9 @@ from typing import Any
 
 import torch
 
-from executors.challenges import Case, Challenge
-from executors.verdict import Status
-from executors.wire import TensorData, Unsupported
+from executors.grading.challenges import Case, Challenge
+from executors.grading.verdict import Status
+from executors.grading.wire import TensorData, Unsupported
 
 # Long exception texts (a 10,000-line traceback message) would swamp a chat message.
 MAX_ERROR_CHARS = 300

@@ -4,13 +4,10 @@ from __future__ import annotations
 
 import os
 import resource
-import sys
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
-from executors import wire
-
-if TYPE_CHECKING:
-    from executors.zygote import LayerStatus, Zygote
+from executors.grading import wire
+from executors.zygote.reports import LayerStatus, RawRun
 
 # Runs inside the sandbox as an ordinary submission and returns what it sees.
 PROBE_CODE = r'''
@@ -68,6 +65,19 @@ ALLOWED_ENV = {"PATH", "LANG", "LC_ALL", "LD_LIBRARY_PATH", "CUDA_VISIBLE_DEVICE
                "MKL_NUM_THREADS", "PYTHONDONTWRITEBYTECODE"}  # fmt: skip
 
 
+class ProbeTarget(Protocol):
+    """A running zygote as the doctor sees it: it runs a request and says how it started."""
+
+    @property
+    def hello(self) -> dict[str, Any]:
+        """Return what the zygote reported about itself at start."""
+        ...
+
+    def run(self, request: bytes) -> RawRun:
+        """Run one harness request in a fresh sandboxed child."""
+        ...
+
+
 def probe_request() -> bytes:
     """Build the harness request that reports what the child sees."""
     return wire.encode(
@@ -76,7 +86,7 @@ def probe_request() -> bytes:
     )  # fmt: skip
 
 
-def probe_view(zygote: Zygote) -> dict[str, Any]:
+def probe_view(zygote: ProbeTarget) -> dict[str, Any]:
     """Run the probe in a real child and return its decoded report (raise if it failed)."""
     raw = zygote.run(probe_request())
     records = [wire.decode(f, max_bytes=len(f), max_depth=8) for f in wire.iter_frames(raw.result)]
@@ -90,8 +100,6 @@ def probe_view(zygote: Zygote) -> dict[str, Any]:
 
 def evaluate(report: dict[str, Any], hello: dict[str, Any]) -> dict[str, LayerStatus]:
     """Turn the child's report into one LayerStatus per layer."""
-    from executors.zygote import LayerStatus
-
     layers: dict[str, LayerStatus] = {}
     uid = report["uid"]
     layers["uid"] = LayerStatus(
@@ -149,32 +157,10 @@ def evaluate(report: dict[str, Any], hello: dict[str, Any]) -> dict[str, LayerSt
     return layers
 
 
-def probe_layers(zygote: Zygote) -> dict[str, LayerStatus]:
+def probe_layers(zygote: ProbeTarget) -> dict[str, LayerStatus]:
     """Probe a running zygote's layers; a failed probe marks every layer inactive."""
     try:
         report = probe_view(zygote)
     except Exception as exc:
-        from executors.zygote import LayerStatus
-
-        return {"sandbox": LayerStatus(False, f"probe failed: {exc}"[:500])}
+            return {"sandbox": LayerStatus(False, f"probe failed: {exc}"[:500])}
     return evaluate(report, zygote.hello)
-
-
-def main(argv: list[str] | None = None) -> int:
-    """Print the layer table (for `torchquiz exec --doctor`); exit 1 if any layer is off."""
-    from executors.zygote import Zygote
-
-    insecure = "--insecure-no-sandbox" in (argv or sys.argv[1:])
-    zygote = Zygote(insecure=insecure)
-    try:
-        layers = zygote.layers()
-    finally:
-        zygote.close()
-    width = max(len(name) for name in layers)
-    for name, status in layers.items():
-        sys.stdout.write(f"{name:<{width}}  {'ON ' if status.active else 'OFF'}  {status.detail}\n")
-    return 0 if all(s.active for s in layers.values()) else 1
-
-
-if __name__ == "__main__":
-    raise SystemExit(main())

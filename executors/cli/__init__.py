@@ -1,0 +1,1 @@
+"""The executor's command line: `torchquiz exec` and `torchquiz bench executor`."""

@@ -1,0 +1,5 @@
+"""Run the warm zygote process: `python -m executors.zygote --fd N`, started by the supervisor."""
+
+from executors.zygote.process import main
+
+raise SystemExit(main())

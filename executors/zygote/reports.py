@@ -1,0 +1,31 @@
+"""What a sandboxed run and a layer probe report, as plain data shared by the zygote modules."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class RawRun:
+    """Hold what one run did, before grading: every user failure ends up here as data."""
+
+    exit_code: int | None
+    signal: int | None
+    timed_out: bool
+    memory_exceeded: bool
+    output_exceeded: bool
+    result: bytes
+    result_truncated: bool
+    stdout: bytes
+    stderr: bytes
+    stdout_truncated: bool
+    stderr_truncated: bool
+    duration_ms: float
+
+
+@dataclass(frozen=True)
+class LayerStatus:
+    """Say whether one isolation layer is active, and how."""
+
+    active: bool
+    detail: str
