@@ -12,6 +12,7 @@ import time
 from typing import Any, Protocol
 
 from content.loader import Bank
+from content.schema import CodeItem
 from executors.grading import wire
 from executors.grading.challenges import Challenge, ChallengeCache, UnknownChallenge
 from executors.grading.grader import Grade, grade_records
@@ -215,12 +216,21 @@ class LocalExecutor:
             )
         return True, ""
 
-    def challenge(self, challenge_id: str) -> Challenge:
-        """Return the built challenge (hidden tests and references), building it if needed."""
-        return self._challenges.get(challenge_id)
+    def challenge_item(self, challenge_id: str) -> CodeItem:
+        """Return the bank item of ``challenge_id`` (UnknownChallenge when there is none)."""
+        return self._challenges.item(challenge_id)
 
-    def run(self, challenge_id: str, code: str | bytes) -> Verdict:
-        """Run ``code`` against the hidden tests of ``challenge_id`` and return the verdict."""
+    def challenge(self, challenge_id: str, seed: int | None = None) -> Challenge:
+        """Return the built challenge (hidden tests and references), building it if needed."""
+        return self._challenges.get(challenge_id, seed)
+
+    def run(self, challenge_id: str, code: str | bytes, *, seed: int | None = None) -> Verdict:
+        """Run ``code`` against the hidden tests of ``challenge_id`` and return the verdict.
+
+        ``seed`` draws the hidden inputs (None: the challenge's fixed seed). A fault of the
+        trusted side while grading this one run is a verdict with ``fault=True``, never an
+        exception that would cost the caller its other submissions.
+        """
         if self._closed.is_set():
             raise RuntimeError("the executor is closed")
         started = time.monotonic()
@@ -237,14 +247,22 @@ class LocalExecutor:
                 duration_ms=int((time.monotonic() - started) * 1000),
                 challenge_id=item.id,
                 challenge_version=item.version,
+                seed=seed,
             )
             log.info("exec %s v%d: rejected (%s)", item.id, item.version,
                      "cuda" if not ok else "precheck")
             return verdict
-        challenge = self._challenges.get(challenge_id)
+        challenge = self._challenges.get(challenge_id, seed)
         limits = limits_for(self._base_limits, challenge)
         raw = self._zygote.run(challenge.request(text), limits)
-        status, passed, message = judge(challenge, raw, limits)
+        try:
+            status, passed, message = judge(challenge, raw, limits)
+        except Exception:
+            # Whatever the run sent back broke our own grading code: a bug on the trusted side
+            # that this submission found. Its verdict says so; the next submission is unaffected.
+            log.exception("grading failed: challenge %s v%d seed %d", challenge.id,
+                          challenge.version, challenge.seed)
+            return self._fault(challenge, raw.duration_ms)
         verdict = Verdict(
             status=status,
             passed_tests=passed,
@@ -255,6 +273,7 @@ class LocalExecutor:
             duration_ms=int(raw.duration_ms),
             challenge_id=challenge.id,
             challenge_version=challenge.version,
+            seed=challenge.seed,
         )
         log.info(
             "exec %s v%d: %s %d/%d in %d ms (sandbox exit %s, signal %s)",
@@ -262,3 +281,21 @@ class LocalExecutor:
             verdict.duration_ms, raw.exit_code, raw.signal,
         )  # fmt: skip
         return verdict
+
+    @staticmethod
+    def _fault(challenge: Challenge, duration_ms: float) -> Verdict:
+        return fault_verdict(challenge.id, challenge.version, challenge.seed, duration_ms)
+
+
+FAULT_MESSAGE = "the executor failed while grading this submission; it does not count, try again"
+
+
+def fault_verdict(
+    challenge_id: str, version: int, seed: int | None, duration_ms: float = 0
+) -> Verdict:
+    """Return the verdict for a run the executor itself could not complete or grade."""
+    return Verdict(
+        status=Status.ERROR, passed_tests=0, total_tests=0, message=FAULT_MESSAGE,
+        duration_ms=int(duration_ms), challenge_id=challenge_id, challenge_version=version,
+        seed=seed, fault=True,
+    )

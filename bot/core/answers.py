@@ -5,6 +5,8 @@ Nothing here touches storage: it returns what happened, and the service decides 
 
 from __future__ import annotations
 
+import datetime as dt
+import hashlib
 import logging
 import unicodedata
 from dataclasses import dataclass
@@ -36,6 +38,8 @@ class Judgement:
     lines: tuple[str, ...]
     chosen: str = ""
     verdict: VerdictView | None = None
+    # Text the member's code produced (untrusted): the verdict's explanation and its prints.
+    detail: str = ""
     output: str = ""
 
 
@@ -46,9 +50,23 @@ def gradable(item: Question, executor: Executor | None) -> bool:
     return executor is not None and executor.supports(item.id)[0]
 
 
-def refusal(*lines: str) -> Judgement:
+def refusal(*lines: str, detail: str = "") -> Judgement:
     """Return a judgement that uses no try and records nothing."""
-    return Judgement(counts=False, correct=False, lines=lines)
+    return Judgement(counts=False, correct=False, lines=lines, detail=detail)
+
+
+def hidden_test_seed(*parts: object) -> int:
+    """Return the seed that draws a round's or a practice session's hidden tests.
+
+    Derived from what the database already stores about the round or session (its id and the
+    microsecond it opened), so every try in it meets the same tests, a verdict can be
+    reproduced, and no two rounds share their hidden inputs.
+    """
+    text = "|".join(
+        str(int(p.timestamp() * 1_000_000)) if isinstance(p, dt.datetime) else str(p)
+        for p in parts
+    )
+    return int.from_bytes(hashlib.sha256(text.encode()).digest()[:8], "big") >> 1
 
 
 def check_input(response: str, mode: AnswerMode, locale: str) -> str | None:
@@ -64,16 +82,20 @@ def check_input(response: str, mode: AnswerMode, locale: str) -> str | None:
 
 
 def judge(
-    item: Question, response: str, mode: AnswerMode, locale: str, executor: Executor | None
+    item: Question, response: str, mode: AnswerMode, locale: str, executor: Executor | None,
+    seed: int | None = None,
 ) -> Judgement:
-    """Judge ``response`` to ``item``; code goes through the executor, the rest is matched here."""
+    """Judge ``response`` to ``item``; code goes through the executor, the rest is matched here.
+
+    ``seed`` draws a code challenge's hidden tests (one per round or practice session).
+    """
     problem = check_input(response, AnswerMode.CODE if isinstance(item, CodeItem) else mode, locale)
     if problem:
         return refusal(problem)
     if isinstance(item, CodeItem):
         if mode is AnswerMode.BUTTON:
             return refusal(t(locale, "answer.needs_code", entrypoint=item.code.entrypoint))
-        return _judge_code(item, response, locale, executor)
+        return _judge_code(item, response, locale, executor, seed)
     if mode is AnswerMode.CODE:
         return refusal(t(locale, "answer.not_code"))
     if isinstance(item, ChoiceItem):
@@ -99,16 +121,19 @@ def _judge_choice(item: ChoiceItem, response: str, locale: str) -> Judgement:
 
 
 def _judge_code(
-    item: CodeItem, code: str, locale: str, executor: Executor | None
+    item: CodeItem, code: str, locale: str, executor: Executor | None, seed: int | None
 ) -> Judgement:
     if executor is None:
         return refusal(t(locale, "code.unavailable", reason=t(locale, "code.no_executor")))
     supported, reason = executor.supports(item.id)
     if not supported:
         return refusal(t(locale, "code.unavailable", reason=reason))
-    verdict = executor.run(item.id, code)
+    verdict = executor.run(item.id, code, seed=seed)
+    if verdict.fault:
+        log.warning("executor fault item=%s seed=%s", item.id, seed)
+        return refusal(t(locale, "code.fault"))
     if verdict.status == "rejected":
-        return refusal(t(locale, "code.rejected", message=verdict.message))
+        return refusal(t(locale, "code.rejected"), detail=verdict.message)
     if verdict.status == "passed":
         line = t(locale, "code.passed", total=verdict.total_tests, ms=round(verdict.duration_ms))
         return Judgement(True, True, (line,), verdict=verdict, output=verdict.stdout)
@@ -116,5 +141,5 @@ def _judge_code(
         locale, "code.result", status=verdict.status.replace("_", " "),
         passed=verdict.passed_tests, total=verdict.total_tests,
     )
-    lines = (summary, verdict.message) if verdict.message else (summary,)
-    return Judgement(True, False, lines, verdict=verdict, output=verdict.stdout)
+    return Judgement(True, False, (summary,), verdict=verdict, detail=verdict.message,
+                     output=verdict.stdout)

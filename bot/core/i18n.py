@@ -100,8 +100,12 @@ _STRINGS: dict[str, dict[str, str]] = {
         "zh-CN": "{status}：通过 {passed}/{total} 个隐藏测试。",
     },
     "code.rejected": {
-        "en": "Not run: {message} This did not use a try.",
-        "zh-CN": "未运行：{message} 本次不消耗作答次数。",
+        "en": "Not run, and this did not use a try:",
+        "zh-CN": "代码未运行，本次不消耗作答次数：",
+    },
+    "code.fault": {
+        "en": "The grader failed on our side. This did not use a try; please send it again.",
+        "zh-CN": "评测在我们这边出错了。本次不消耗作答次数，请重新提交。",
     },
     "code.output": {"en": "Your output", "zh-CN": "你的输出"},
     "error.internal": {

@@ -33,11 +33,19 @@ class Button:
 
 @dataclass(frozen=True)
 class Message:
-    """A titled block of text with optional code, fields, buttons and an image."""
+    """A titled block of text with optional code, fields, buttons and an image.
+
+    ``body``, ``code`` and the rest are the bot's own text. What a member's code produced
+    travels apart, in ``detail`` (one line: the verdict's explanation, which quotes their error
+    text) and ``output`` (what it printed), because every adapter must show those two only
+    through the one sanitiser, ``executors.grading.inert``.
+    """
 
     title: str = ""
     body: str = ""
     code: str | None = None
+    detail: str = ""
+    output: str | None = None
     fields: tuple[tuple[str, str], ...] = ()
     buttons: tuple[Button, ...] = ()
     footer: str = ""

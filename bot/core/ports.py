@@ -65,12 +65,20 @@ class VerdictView(Protocol):
         """Return how long the run took."""
         ...
 
+    @property
+    def fault(self) -> bool:
+        """Return whether the executor failed on this run (the verdict says nothing of the code)."""
+        ...
+
 
 class Executor(Protocol):
     """Run a code submission against a challenge's hidden tests and grade it."""
 
-    def run(self, challenge_id: str, code: str) -> VerdictView:
-        """Return the verdict; user failures are verdicts, only infrastructure faults raise."""
+    def run(self, challenge_id: str, code: str, *, seed: int | None = None) -> VerdictView:
+        """Return the verdict for hidden tests drawn from ``seed`` (None: the fixed ones).
+
+        User failures are verdicts; only infrastructure faults raise.
+        """
         ...
 
     def supports(self, challenge_id: str) -> tuple[bool, str]:

@@ -8,7 +8,7 @@ import logging
 from collections.abc import Iterable, Sequence
 
 from bot.core import render
-from bot.core.answers import gradable, judge
+from bot.core.answers import gradable, hidden_test_seed, judge
 from bot.core.i18n import t
 from bot.core.matching import fold
 from bot.core.messages import Message, Tone, practice_action
@@ -83,6 +83,11 @@ def daily_pick(
     return by_age[0] if by_age else None
 
 
+def session_seed(session: PracticeSession) -> int:
+    """Return the seed of a practice session's hidden tests: new for every session started."""
+    return hidden_test_seed("practice", session.user_id, session.item_id, session.started_at)
+
+
 class PracticeService:
     """Private, unscored practice: pick from what the member missed, judge, reschedule."""
 
@@ -150,19 +155,20 @@ class PracticeService:
             return Message(body=t(locale, "practice.nothing_pending"), tone=Tone.WARNING)
         item = self.bank.question(session.item_id)
         try:
-            judgement = judge(item, response, mode, locale, self.executor)
+            judgement = judge(item, response, mode, locale, self.executor, session_seed(session))
         except Exception:
             log.exception("practice judging failed user=%s item=%s", member.id, item.id)
             return Message(body=t(locale, "error.internal"), tone=Tone.ERROR)
         if not judgement.counts:
-            return Message(body="\n".join(judgement.lines), tone=Tone.WARNING)
+            return Message(body="\n".join(judgement.lines), detail=judgement.detail,
+                           tone=Tone.WARNING)
         limit = MAX_ATTEMPTS[item.kind]
         if not judgement.correct:
             tries = self.store.bump_practice_attempts(member.id, item.id)
             if tries < limit:
                 head = t(locale, "practice.wrong", left=limit - tries)
                 return Message(body="\n".join((head, *judgement.lines)), tone=Tone.WARNING,
-                               code=judgement.output or None)
+                               detail=judgement.detail, output=judgement.output or None)
         if not self.store.finish_practice(member.id, item.id):
             return Message(body=t(locale, "practice.nothing_pending"), tone=Tone.WARNING)
         now = self.clock.now()
@@ -179,6 +185,8 @@ class PracticeService:
                  item.explanation.get(locale)]
         return Message(
             body="\n".join(lines),
-            code=item.code.solution if isinstance(item, CodeItem) else (judgement.output or None),
+            code=item.code.solution if isinstance(item, CodeItem) else None,
+            detail=judgement.detail,
+            output=judgement.output or None,
             tone=Tone.SUCCESS if judgement.correct else Tone.WARNING,
         )

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from zoneinfo import ZoneInfo
 
 from bot.core import render
-from bot.core.answers import Judgement, gradable, judge
+from bot.core.answers import Judgement, gradable, hidden_test_seed, judge
 from bot.core.errors import NotFound
 from bot.core.i18n import t
 from bot.core.messages import Audience, Message, Tone, answer_action
@@ -66,6 +66,11 @@ class AnswerOutcome:
     recorded: bool
     round_id: int | None = None
     tally: str | None = None
+
+
+def round_seed(rnd: Round) -> int:
+    """Return the seed of a round's hidden tests: shared by its members, new every round."""
+    return hidden_test_seed("round", rnd.id, rnd.item_id, rnd.opened_at)
 
 
 class QuizService:
@@ -244,13 +249,14 @@ class QuizService:
         if len(previous) >= limit:
             return self._private(t(locale, "answer.no_tries"), Tone.INFO, rnd.id)
         try:
-            judgement = judge(item, response, mode, locale, self.executor)
+            judgement = judge(item, response, mode, locale, self.executor, round_seed(rnd))
         except Exception:
             log.exception("judging failed channel=%s round=%s user=%s item=%s",
                           channel.id, rnd.id, member.id, item.id)
             return self._private(t(locale, "error.internal"), Tone.ERROR, rnd.id)
         if not judgement.counts:
-            return self._private("\n".join(judgement.lines), Tone.WARNING, rnd.id)
+            return AnswerOutcome(Message(body="\n".join(judgement.lines), detail=judgement.detail,
+                                         tone=Tone.WARNING), False, rnd.id)
         attempt = len(previous) + 1
         points = points_for(item.difficulty, attempt, judgement.correct)
         record = self.store.record_answer(AnswerDraft(
@@ -286,7 +292,8 @@ class QuizService:
             head, tone = t(locale, "answer.wrong", left=limit - attempt), Tone.WARNING
         return Message(
             body="\n".join((head, *judgement.lines)),
-            code=judgement.output or None,
+            detail=judgement.detail,
+            output=judgement.output or None,
             tone=tone,
             audience=Audience.PRIVATE,
         )

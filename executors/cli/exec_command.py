@@ -12,8 +12,9 @@ from pathlib import Path
 from typing import TextIO
 
 from content.loader import BANK_ROOT, ContentError, load_bank
-from executors.engine import LocalExecutor
+from executors.engine import LocalExecutor, fault_verdict
 from executors.grading.challenges import ChallengeBuildError, UnknownChallenge
+from executors.grading.inert import Surface, inert
 from executors.grading.verdict import Verdict
 from executors.zygote.reports import LayerStatus
 from executors.zygote.supervisor import (
@@ -42,6 +43,10 @@ def _parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--challenge", metavar="ID", help="code challenge id, e.g. code.one-hot")
     parser.add_argument("--json", action="store_true", help="print one JSON verdict per line")
+    parser.add_argument(
+        "--seed", type=int, metavar="N",
+        help="draw the hidden tests from seed N (a verdict's seed reproduces its tests)",
+    )
     parser.add_argument("--doctor", action="store_true", help="print the isolation layer table")
     parser.add_argument(
         INSECURE_FLAG,
@@ -74,12 +79,23 @@ def _layer_table(layers: dict[str, LayerStatus]) -> str:
 
 
 def _human(path: str, verdict: Verdict) -> str:
-    line = f"{path}: {verdict.status} ({verdict.passed_tests}/{verdict.total_tests})"
+    # The message and stdout carry what the submission produced: inert, and the message kept
+    # on its line, so a submission cannot draw a verdict line of its own.
+    line = f"{inert(path, one_line=True)}: {verdict.status} "
+    line += f"({verdict.passed_tests}/{verdict.total_tests})"
+    if verdict.fault:
+        line += " [executor fault]"
     if verdict.message:
-        line += f" {verdict.message}"
+        line += f" {inert(verdict.message, one_line=True, limit=1000)}"
     if verdict.stdout:
-        line += "\n  stdout: " + verdict.stdout.replace("\n", "\n          ")
+        shown = inert(verdict.stdout)
+        line += "\n  stdout: " + shown.replace("\n", "\n          ")
     return line + "\n"
+
+
+def _json_line(verdict: Verdict) -> str:
+    # ASCII-only JSON: every character survives any terminal encoding, and escapes stay escapes.
+    return json.dumps(verdict.to_json(), sort_keys=True, ensure_ascii=True) + "\n"
 
 
 def main(
@@ -133,18 +149,33 @@ def main(
         except UnknownChallenge:
             err.write(f"torchquiz exec: no code challenge {args.challenge!r}\n")
             return EXIT_USAGE
+        try:
+            executor.challenge(args.challenge, args.seed)
+        except (ChallengeBuildError, ValueError) as exc:
+            err.write(f"torchquiz exec: the challenge cannot be built: {exc}\n")
+            return EXIT_USAGE
         for name, code in sources:
-            try:
-                verdict = executor.run(args.challenge, code)
-            except (ChallengeBuildError, ZygoteError) as exc:
-                err.write(f"torchquiz exec: {name}: the executor failed: {exc}\n")
-                return EXIT_NO_SANDBOX if isinstance(exc, ZygoteError) else EXIT_USAGE
-            if args.json:
-                out.write(json.dumps(verdict.to_json(), sort_keys=True, ensure_ascii=False) + "\n")
-            else:
-                out.write(_human(name, verdict))
+            verdict = _run_one(executor, args.challenge, args.seed, name, code, err)
+            out.write(_json_line(verdict) if args.json else _human(name, verdict))
             out.flush()
     return EXIT_OK
+
+
+def _run_one(
+    executor: LocalExecutor, challenge_id: str, seed: int | None, name: str, code: bytes,
+    err: TextIO,
+) -> Verdict:
+    """Return one file's verdict; an executor failure on it is that file's fault verdict."""
+    try:
+        return executor.run(challenge_id, code, seed=seed)
+    except (ZygoteError, ChallengeBuildError) as exc:
+        err.write(f"torchquiz exec: {inert(name, one_line=True)}: the executor failed: "
+                  f"{inert(str(exc), one_line=True)}\n")
+        log.error("exec fault on %s: %s", inert(name, Surface.LOG), inert(str(exc), Surface.LOG))
+    except Exception:
+        log.exception("exec fault on %s", inert(name, Surface.LOG))
+    item = executor.challenge_item(challenge_id)
+    return fault_verdict(item.id, item.version, seed)
 
 
 def _doctor(zygote: Zygote, out: TextIO) -> int:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import ast
 import builtins
+import collections
 import logging
 import math
 import threading
@@ -53,6 +54,7 @@ class Challenge:
 
     id: str
     version: int
+    seed: int  # the generator's seed: these hidden tests, and no others
     entrypoint: str
     device: str
     checks: Checks
@@ -174,11 +176,11 @@ def param_names(source: str, entrypoint: str) -> tuple[str, ...]:
     return ()
 
 
-def _generate_inputs(item: CodeItem) -> list[tuple[tuple[Any, ...], dict[str, Any]]]:
+def _generate_inputs(item: CodeItem, seed: int) -> list[tuple[tuple[Any, ...], dict[str, Any]]]:
     spec = item.code.tests
     namespace = _exec_trusted(spec.generator, f"<{item.id} generator>")
     make = _entry(namespace, "cases", f"{item.id}: the generator")
-    raw = make(torch.Generator().manual_seed(spec.seed))
+    raw = make(torch.Generator().manual_seed(seed))
     if not isinstance(raw, list) or not raw:
         raise ChallengeBuildError(f"{item.id}: cases(g) must return a non-empty list")
     out = []
@@ -228,11 +230,22 @@ def _reference_case(
     )
 
 
-def build_challenge(item: CodeItem) -> Challenge:
-    """Run the generator and the reference solution of ``item`` and return the challenge."""
+MAX_SEED = 2**63 - 1
+
+
+def build_challenge(item: CodeItem, seed: int | None = None) -> Challenge:
+    """Run the generator and the reference solution of ``item`` and return the challenge.
+
+    ``seed`` draws the hidden inputs; None means the item's own ``tests.seed`` (the fixed set
+    that content tests and ``torchquiz exec`` use). Rounds and practice sessions pass their own
+    seed, so what one round's messages reveal does not hold for the next.
+    """
     spec = item.code
+    seed = spec.tests.seed if seed is None else seed
+    if not 0 <= seed <= MAX_SEED:
+        raise ValueError(f"seed must be between 0 and {MAX_SEED}")
     try:
-        inputs = _generate_inputs(item)
+        inputs = _generate_inputs(item, seed)
         namespace = _exec_trusted(spec.solution, f"<{item.id} reference>")
         reference = _entry(namespace, spec.entrypoint, f"{item.id}: the reference solution")
         upstream_gen = (
@@ -250,6 +263,7 @@ def build_challenge(item: CodeItem) -> Challenge:
     return Challenge(
         id=item.id,
         version=item.version,
+        seed=seed,
         entrypoint=spec.entrypoint,
         device="cuda" if "cuda" in spec.requires else "cpu",
         checks=spec.checks,
@@ -263,12 +277,19 @@ def build_challenge(item: CodeItem) -> Challenge:
 
 
 class ChallengeCache:
-    """Hand out built challenges, building each (id, version) once even under many threads."""
+    """Hand out built challenges, building each (id, version, seed) once even under many threads.
 
-    def __init__(self, bank: Bank) -> None:
+    Every daily round and practice session draws its own seed, so the cache keeps only the most
+    recently used ``max_entries`` challenges; a round's members share one build.
+    """
+
+    def __init__(self, bank: Bank, max_entries: int = 256) -> None:
         self._bank = bank
-        self._built: dict[tuple[str, int], Challenge] = {}
-        self._locks: dict[tuple[str, int], threading.Lock] = {}
+        self._max_entries = max_entries
+        self._built: collections.OrderedDict[tuple[str, int, int], Challenge] = (
+            collections.OrderedDict()
+        )
+        self._locks: dict[tuple[str, int, int], threading.Lock] = {}
         self._guard = threading.Lock()
 
     def item(self, challenge_id: str) -> CodeItem:
@@ -282,20 +303,27 @@ class ChallengeCache:
         """Return the ids of every code challenge in the bank, sorted."""
         return [item.id for item in self._bank.code_items()]
 
-    def get(self, challenge_id: str) -> Challenge:
-        """Return the built challenge ``challenge_id``, building it on first use."""
+    def get(self, challenge_id: str, seed: int | None = None) -> Challenge:
+        """Return challenge ``challenge_id`` with hidden tests drawn from ``seed``, built once."""
         item = self.item(challenge_id)
-        key = (item.id, item.version)
-        built = self._built.get(key)
-        if built is not None:
-            return built
+        key = (item.id, item.version, item.code.tests.seed if seed is None else seed)
         with self._guard:
+            built = self._built.get(key)
+            if built is not None:
+                self._built.move_to_end(key)
+                return built
             lock = self._locks.setdefault(key, threading.Lock())
         with lock:
-            built = self._built.get(key)
+            with self._guard:
+                built = self._built.get(key)
             if built is None:
-                built = build_challenge(item)
+                built = build_challenge(item, key[2])
+                log.info("built challenge %s v%d seed %d: %d hidden tests", item.id,
+                         item.version, key[2], built.total)
+            with self._guard:
                 self._built[key] = built
-                log.info("built challenge %s v%d: %d hidden tests", item.id, item.version,
-                         built.total)
+                self._built.move_to_end(key)
+                while len(self._built) > self._max_entries:
+                    old, _ = self._built.popitem(last=False)
+                    self._locks.pop(old, None)
         return built

@@ -3,8 +3,9 @@
 Nothing here executes or unpickles what the sandbox produced: records arrive already decoded
 by ``executors.grading.wire`` into plain lists, dicts, numbers and ``TensorData``; tensors are
 rebuilt from raw bytes only to compare values. The message for the first failing test is what
-the user reads, so every check names what was expected and what came back, without printing
-hidden inputs.
+the user reads: it names the kind of mismatch (type, shape, dtype, device, autograd property,
+which element and how far off relative to the tolerance) and never a hidden input or a hidden
+expected value, so messages cannot be replayed into a hard-coded answer.
 """
 
 from __future__ import annotations
@@ -97,21 +98,6 @@ def kind_text(value: Any) -> str:
     return f"a {type(value).__name__}"
 
 
-def format_scalar(value: float | complex | bool, dtype: torch.dtype) -> str:
-    """Return the shortest text that identifies ``value`` as an element of ``dtype``."""
-    if isinstance(value, bool) or not dtype.is_floating_point:
-        return str(value)
-    assert isinstance(value, float)  # noqa: S101 - floating dtype elements come back as float
-    if math.isnan(value) or math.isinf(value):
-        return str(value)
-    # Shortest round-trip digits for the dtype: float32 0.1 prints as 0.1, not 0.100000001.
-    for digits in range(1, 18):
-        text = f"{value:.{digits}g}"
-        if torch.tensor(float(text), dtype=dtype).item() == value:
-            return text
-    return repr(value)
-
-
 def index_text(index: Sequence[int]) -> str:
     """Return an element index as the user would write it: ``[2, 0]``."""
     return "[" + ", ".join(str(int(i)) for i in index) + "]"
@@ -126,8 +112,32 @@ class _Rules:
     check_flags: bool  # requires_grad and contiguity apply to results, not to gradients
 
 
+def how_far(diff: float, allowed: float) -> str:
+    """Say how far a value is off, in multiples of what the tolerance allows, never by how much.
+
+    An exact distance plus the member's own value would give away the hidden expected value;
+    an order of magnitude tells them whether to look for rounding or for a real mistake.
+    """
+    if math.isnan(diff):
+        return "one of the two is NaN and the other is not"
+    if math.isinf(diff):
+        return "one of the two is infinite and the other is not"
+    if allowed <= 0:
+        return "an exact match is required"
+    ratio = diff / allowed
+    if ratio <= 10:
+        return "just outside the tolerance (rounding? check the dtype you compute in)"
+    if ratio <= 1000:
+        return f"about 10^{round(math.log10(ratio))} times the tolerance"
+    return "far outside the tolerance (over 1000 times)"
+
+
 def _compare_values(expected: torch.Tensor, got: torch.Tensor, challenge: Challenge) -> str | None:
-    """Compare element values of two same-shape CPU tensors; return the mismatch or None."""
+    """Compare element values of two same-shape CPU tensors; return the mismatch or None.
+
+    The message names the first differing element and how far off it is relative to the
+    tolerance; it never quotes a hidden expected value.
+    """
     ref_dtype = expected.dtype
     exact = not (ref_dtype.is_floating_point or ref_dtype.is_complex)
     if exact and not (got.dtype.is_floating_point or got.dtype.is_complex):
@@ -144,23 +154,20 @@ def _compare_values(expected: torch.Tensor, got: torch.Tensor, challenge: Challe
     bad = ~close
     count, total = int(bad.sum()), bad.numel()
     first = [int(i) for i in bad.nonzero()[0]] if bad.dim() else []
-    want = expected[tuple(first)].item() if first else expected.item()
-    have = got[tuple(first)].item() if first else got.item()
     where = f" at {index_text(first)}" if first else ""
-    facts = [f"{count} of {total} elements differ"] if total > 1 else []
+    share = f"{count} of {total} elements differ" if total > 1 else "the value differs"
     if exact:
-        facts.append("integer and bool results must match exactly")
-    else:
-        diff = (got.to(torch.float64) - expected.to(torch.float64)).abs()[bad] if not (
-            expected.is_complex() or got.is_complex()
-        ) else (got.to(torch.complex128) - expected.to(torch.complex128)).abs()[bad]
-        finite = diff[torch.isfinite(diff)]
-        if finite.numel():
-            facts.append(f"max abs diff {float(finite.max()):.3g}")
-        facts.append(f"rtol {rtol:g}, atol {atol:g}")
+        return f"values differ{where}: {share}; integer and bool results must match exactly"
+    wide = torch.complex128 if (expected.is_complex() or got.is_complex()) else torch.float64
+    want = expected[tuple(first)].to(wide) if first else expected.to(wide)
+    have = got[tuple(first)].to(wide) if first else got.to(wide)
+    diff = float((have - want).abs())
+    if math.isnan(float(have.abs())) and not math.isnan(float(want.abs())):
+        diff = math.nan
+    allowed = atol + rtol * float(want.abs())
     return (
-        f"values differ{where}: expected {format_scalar(want, ref_dtype)}, "
-        f"got {format_scalar(have, got.dtype)} ({', '.join(facts)})"
+        f"values differ{where}: {share} (rtol {rtol:g}, atol {atol:g}); "
+        f"that element is {how_far(diff, allowed)}"
     )
 
 
@@ -243,14 +250,17 @@ def compare(expected: Any, got: Any, rules: _Rules, path: str = "") -> str | Non
 
 
 def _compare_plain(expected: Any, got: Any, rules: _Rules, prefix: str) -> str | None:
+    # Like tensors, plain values are reported by kind and distance, never by the hidden value.
     if isinstance(expected, bool) or expected is None or isinstance(expected, str | bytes):
         if type(got) is not type(expected):
             return prefix + _type_mismatch(expected, got)
-        return None if got == expected else prefix + f"expected {expected!r}, got {got!r}"
+        if got == expected:
+            return None
+        return prefix + f"the returned {_noun(got)} is not the expected one"
     if isinstance(expected, int):
         if type(got) is not int:
             return prefix + _type_mismatch(expected, got)
-        return None if got == expected else prefix + f"expected {expected}, got {got}"
+        return None if got == expected else prefix + "the returned int is not the expected one"
     if isinstance(expected, float):
         if type(got) not in (float, int):
             return prefix + _type_mismatch(expected, got)
@@ -264,10 +274,16 @@ def _compare_plain(expected: Any, got: Any, rules: _Rules, prefix: str) -> str |
             abs(value - expected) <= tol.atol + tol.rtol * abs(expected)
         ):
             return None
+        diff = math.nan if math.isnan(value) != math.isnan(expected) else abs(value - expected)
         return prefix + (
-            f"expected {expected!r}, got {value!r} (rtol {tol.rtol:g}, atol {tol.atol:g})"
+            f"the returned number differs (rtol {tol.rtol:g}, atol {tol.atol:g}): "
+            f"it is {how_far(diff, tol.atol + tol.rtol * abs(expected))}"
         )
     return prefix + f"the reference returned {kind_text(expected)}, which the grader cannot check"
+
+
+def _noun(value: Any) -> str:
+    return {bool: "bool", str: "str", bytes: "bytes"}.get(type(value), "value")
 
 
 # ---------------------------------------------------------------- inputs and gradients

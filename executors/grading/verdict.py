@@ -37,6 +37,11 @@ class Verdict:
     duration_ms: int = 0
     challenge_id: str = ""
     challenge_version: int = 0
+    # The seed the hidden inputs were drawn with: the same seed reproduces the same tests.
+    seed: int | None = None
+    # True when the executor itself failed on this submission: the verdict then says nothing
+    # about the code, and the member's try must not count.
+    fault: bool = False
 
     @property
     def passed(self) -> bool:
@@ -55,7 +60,63 @@ class Verdict:
             "duration_ms": self.duration_ms,
             "challenge_id": self.challenge_id,
             "challenge_version": self.challenge_version,
+            "seed": self.seed,
+            "fault": self.fault,
         }
+
+    @classmethod
+    def from_json(cls, data: Any) -> Verdict:
+        """Rebuild a verdict from its JSON form, refusing anything that is not exactly that.
+
+        A verdict that arrives over the network is checked here once, field by field, like
+        every other value that crossed from a sandbox; a ValueError names the first bad field.
+        """
+        if not isinstance(data, dict):
+            raise ValueError("a verdict must be a JSON object")
+        try:
+            status = Status(_field(data, "status", str))
+        except ValueError as exc:
+            raise ValueError("verdict field 'status' is not a known status") from exc
+        counts = {name: _field(data, name, int) for name in (
+            "passed_tests", "total_tests", "duration_ms", "challenge_version")}
+        if any(value < 0 or value > 10**9 for value in counts.values()):
+            raise ValueError("verdict counts must be small non-negative integers")
+        if counts["passed_tests"] > counts["total_tests"]:
+            raise ValueError("verdict passes more tests than it has")
+        seed = data.get("seed")
+        if seed is not None and (type(seed) is not int or not 0 <= seed < 2**63):
+            raise ValueError("verdict field 'seed' must be a non-negative 63-bit integer")
+        fault = data.get("fault", False)
+        if type(fault) is not bool:
+            raise ValueError("verdict field 'fault' must be a bool")
+        return cls(
+            status=status,
+            message=_text(data, "message", USER_STREAM_CHARS),
+            stdout=_text(data, "stdout", USER_STREAM_CHARS + len(TRUNCATED_MARKER) + 1),
+            stderr=_text(data, "stderr", USER_STREAM_CHARS + len(TRUNCATED_MARKER) + 1),
+            challenge_id=_text(data, "challenge_id", 64),
+            seed=seed,
+            fault=fault,
+            **counts,
+        )
+
+
+def _field(data: dict[str, Any], name: str, kind: type) -> Any:
+    value = data.get(name)
+    if type(value) is not kind:
+        raise ValueError(f"verdict field {name!r} must be {kind.__name__}")
+    return value
+
+
+def _text(data: dict[str, Any], name: str, limit: int) -> str:
+    value = _field(data, name, str)
+    if len(value) > limit:
+        raise ValueError(f"verdict field {name!r} is longer than {limit} characters")
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError as exc:
+        raise ValueError(f"verdict field {name!r} is not valid Unicode") from exc
+    return str(value)
 
 
 def user_text(

@@ -30,6 +30,9 @@ DEFAULT_MAX_ITEMS = 100_000
 MAX_HEADER_BYTES = 2 * 1024 * 1024
 MAX_INT_BITS = 64
 MAX_DIMS = 16
+# One string of a result: far above any honest value (an error message is capped at 500 chars
+# in the harness), far below what would cost the trusted side memory to pass around.
+MAX_STRING_CHARS = 64 * 1024
 
 # Plain numeric and bool dtypes only: their bytes have one meaning and no hidden state.
 DTYPE_ITEMSIZE: dict[str, int] = {
@@ -204,7 +207,9 @@ def _type_name(kind: type) -> str:
         return "object"
     if not isinstance(module, str) or not isinstance(name, str):
         return "object"
-    return f"{module}.{name}"[:200]
+    # __qualname__ is writable: a lone surrogate in it would make the whole record undecodable.
+    text = f"{str.__str__(module)}.{str.__str__(name)}"[:200]
+    return text.encode("utf-8", "backslashreplace").decode("utf-8")
 
 
 def _is_torch_tuple(kind: type) -> bool:
@@ -278,6 +283,24 @@ def encode(
 # ---------------------------------------------------------------- decoding
 
 
+def checked_text(value: Any, what: str = "string") -> str:
+    """Return ``value`` if it is a str safe to pass on: valid Unicode, bounded; else raise.
+
+    Every string decoded from the sandbox goes through here (values, dict keys, type names,
+    tensor metadata), so nothing downstream meets a lone surrogate or a megabyte-long name.
+    """
+    if type(value) is not str:
+        raise WireError(f"{what} must be a string")
+    if len(value) > MAX_STRING_CHARS:
+        raise WireError(f"{what} of {len(value)} characters is over {MAX_STRING_CHARS}")
+    if not value.isascii():
+        try:
+            value.encode("utf-8")
+        except UnicodeEncodeError as exc:  # a lone surrogate from a "\ud800" escape
+            raise WireError(f"{what} is not valid Unicode") from exc
+    return value
+
+
 class _Decoder:
     def __init__(self, blobs: bytes, max_depth: int, max_items: int) -> None:
         self.blobs = blobs
@@ -292,12 +315,7 @@ class _Decoder:
         if depth > self.max_depth:
             raise WireError(f"nested deeper than {self.max_depth}")
         if isinstance(node, str):
-            if not node.isascii():
-                try:
-                    node.encode("utf-8")
-                except UnicodeEncodeError as exc:  # a lone surrogate from a "\ud800" escape
-                    raise WireError("string is not valid Unicode") from exc
-            return node
+            return checked_text(node)
         if node is None or isinstance(node, bool | float):
             return node
         if isinstance(node, int):
@@ -307,6 +325,7 @@ class _Decoder:
         if not isinstance(node, dict) or len(node) != 1:
             raise WireError("malformed node")
         ((tag, body),) = node.items()
+        checked_text(tag, "tag")
         if tag == "list":
             return [self.value(item, depth + 1) for item in _expect_list(body)]
         if tag == "tuple":
@@ -314,19 +333,17 @@ class _Decoder:
         if tag == "dict":
             out: dict[str, Any] = {}
             for pair in _expect_list(body):
-                if not isinstance(pair, list) or len(pair) != 2 or not isinstance(pair[0], str):
+                if not isinstance(pair, list) or len(pair) != 2:
                     raise WireError("dict entries need str keys")
-                out[pair[0]] = self.value(pair[1], depth + 1)
+                out[checked_text(pair[0], "dict key")] = self.value(pair[1], depth + 1)
             return out
         if tag == "bytes":
             return self.blob(body)
         if tag == "tensor":
             return self.tensor(body)
         if tag == "unsupported":
-            if not isinstance(body, str):
-                raise WireError("malformed unsupported marker")
-            return Unsupported(body[:200])
-        raise WireError(f"unknown tag {tag[:40]!r}")
+            return Unsupported(checked_text(body, "type name")[:200])
+        raise WireError("unknown tag")
 
     def blob(self, ref: Any) -> bytes:
         if (
@@ -345,9 +362,9 @@ class _Decoder:
         }  # fmt: skip
         if not isinstance(meta, dict) or set(meta) != expected:
             raise WireError("malformed tensor metadata")
-        dtype = meta["dtype"]
+        dtype = checked_text(meta["dtype"], "dtype")
         if dtype not in DTYPE_ITEMSIZE:
-            raise WireError(f"dtype not allowed: {str(dtype)[:40]}")
+            raise WireError("dtype not allowed")
         shape = _int_list(meta["shape"], "shape")
         strides = _int_list(meta["strides"], "strides", allow_negative=True)
         if len(strides) != len(shape):
@@ -358,8 +375,8 @@ class _Decoder:
         flags = [meta[k] for k in ("requires_grad", "has_grad_fn", "is_leaf", "is_contiguous")]
         if not all(type(f) is bool for f in flags):
             raise WireError("tensor flags must be bools")
-        device = meta["device"]
-        if not isinstance(device, str) or device.split(":", 1)[0] not in _DEVICE_TYPES:
+        device = checked_text(meta["device"], "device")
+        if device.split(":", 1)[0] not in _DEVICE_TYPES:
             raise WireError("bad device")
         data = self.blob(meta["data"])
         if math.prod(shape) * DTYPE_ITEMSIZE[dtype] != len(data):

@@ -57,6 +57,7 @@ MS_REC = 16384
 MS_PRIVATE = 1 << 18
 MS_RELATIME = 1 << 21
 MNT_DETACH = 2
+PROC_OPTIONS = "subset=pid,hidepid=invisible"
 
 PR_SET_PDEATHSIG = 1
 PR_SET_DUMPABLE = 4
@@ -109,6 +110,7 @@ class SandboxConfig:
     nproc_fallback: bool = False  # set when no pids cgroup: RLIMIT_NPROC on a distinct uid
     gpu_devices: tuple[str, ...] = field(default=())
     masks: tuple[str, ...] = ()  # folders inside binds hidden under an empty read-only tmpfs
+    last_cap: int = 63  # the kernel's highest capability number (read once, on the host)
 
 
 def sandbox_ids() -> tuple[int, int]:
@@ -331,8 +333,17 @@ def build_root(config: SandboxConfig, limits: Limits, *, gpu: bool) -> None:
                          ("stdout", "/proc/self/fd/1"), ("stderr", "/proc/self/fd/2")):  # fmt: skip
         os.symlink(target, f"{root}/dev/{name}")
     os.makedirs(root + "/proc", exist_ok=True)
-    # We are pid 1 of the run's pid namespace: this procfs shows only the run's processes.
-    _mount("proc", root + "/proc", "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC, None)
+    # We are pid 1 of the run's pid namespace: this procfs shows only the run's processes, and
+    # subset=pid drops everything that is not a process (the kernel command line, config.gz,
+    # kallsyms, host-wide meminfo and loadavg, /proc/sys). hidepid=invisible hides processes of
+    # other users, of which there should be none. Kernels before 5.8 lack both options: the
+    # mount then falls back to a plain procfs, and the doctor reports the layer as off.
+    try:
+        _mount("proc", root + "/proc", "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC, PROC_OPTIONS)
+    except SandboxError as exc:
+        if exc.errno != errno.EINVAL:
+            raise
+        _mount("proc", root + "/proc", "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC, None)
     os.mkdir(root + "/.oldroot")
     _check(_LIBC.syscall(_SYSCALLS[platform.machine()]["pivot_root"], root.encode(),
                          (root + "/.oldroot").encode()), "pivot_root")  # fmt: skip
@@ -392,11 +403,19 @@ class _CapData(ctypes.Structure):
     ]
 
 
-def drop_capabilities() -> None:
-    """Empty the bounding, ambient, effective, permitted and inheritable capability sets."""
+def last_capability() -> int:
+    """Return the highest capability number this kernel knows (read on the host side)."""
     with open("/proc/sys/kernel/cap_last_cap") as f:
-        last = int(f.read())
-    for cap in range(last + 1):
+        return int(f.read())
+
+
+def drop_capabilities(last_cap: int) -> None:
+    """Empty the bounding, ambient, effective, permitted and inheritable capability sets.
+
+    ``last_cap`` comes from :func:`last_capability`, read before the child's procfs, which
+    shows no /proc/sys, was mounted.
+    """
+    for cap in range(last_cap + 1):
         prctl(PR_CAPBSET_DROP, cap)
     prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_CLEAR_ALL)
     header = _CapHeader(0x20080522, 0)  # _LINUX_CAPABILITY_VERSION_3

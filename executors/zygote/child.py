@@ -170,7 +170,7 @@ def enter_sandbox(
         layers.write_id_maps(spec.uid, spec.gid)
         layers.set_hostname()
     layers.apply_rlimits(spec.limits, gpu=gpu, nproc_fallback=config.nproc_fallback)
-    layers.drop_capabilities()
+    layers.drop_capabilities(config.last_cap)
     layers.set_no_new_privs()
     if config.use_seccomp and seccomp is not None:
         layers.load_seccomp(seccomp)

@@ -31,6 +31,8 @@ def probe():
     for path in ("/etc/shadow", "/etc/passwd", "/root/.bashrc", "/home", "/var", "/sys",
                  "/usr/bin/sh", "/bin/sh"):
         visible[path] = os.path.exists(path)
+    proc_extra = sorted(n for n in os.listdir("/proc")
+                        if not n.isdigit() and n not in ("self", "thread-self"))
     tmp_writable = True
     try:
         with open("/tmp/.probe", "w") as f:
@@ -55,6 +57,7 @@ def probe():
         "interfaces": [name for _, name in socket.if_nameindex()],
         "env": sorted(os.environ),
         "visible": visible, "tmp_writable": tmp_writable, "root_writable": root_writable,
+        "proc_extra": proc_extra,
         "hostname": socket.gethostname(),
     }
 '''
@@ -123,6 +126,11 @@ def evaluate(report: dict[str, Any], hello: dict[str, Any]) -> dict[str, LayerSt
         not leaks and not report["root_writable"] and report["tmp_writable"] and root_fs == "tmpfs",
         f"root {root_fs}, read-only {not report['root_writable']}, host paths visible: {leaks}, "
         f"{len(mounts)} mounts",
+    )
+    extra = report["proc_extra"]
+    layers["procfs"] = LayerStatus(
+        not extra, "processes only (subset=pid, hidepid=invisible)" if not extra
+        else f"{len(extra)} non-process entries visible, e.g. {', '.join(extra[:4])}",
     )
     layers["seccomp"] = LayerStatus(report["seccomp"] == "2", f"Seccomp: {report['seccomp']}")
     layers["no_new_privs"] = LayerStatus(

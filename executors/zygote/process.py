@@ -75,6 +75,7 @@ def build_config(cgroups: CgroupManager) -> tuple[layers.SandboxConfig, Any]:
         use_namespaces=_probe_namespaces(uid, gid, use_uid), use_seccomp=seccomp is not None,
         nproc_fallback=not cgroups.available, gpu_devices=layers.gpu_device_nodes(),
         masks=layers.project_masks(binds),
+        last_cap=layers.last_capability(),
     )  # fmt: skip
     return config, seccomp
 

@@ -12,8 +12,10 @@ import pytest
 from bot.adapters.console.channel import ConsoleChannel
 from bot.bootstrap import build_app
 from bot.settings import Settings
+from executors.grading.inert import inert
 from tests.core.conftest import BANK, RecordingExecutor
 from tests.fakes import FakeClock
+from tests.hostile import HOSTILE_STRINGS, invisible_or_control
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -143,3 +145,17 @@ def test_terminal_escapes_in_output_are_neutralised():
 
     text = render(Message(body="ok", code="\x1b[2J\x1b]0;pwned\x07 done\n"), channel="c", user="u")
     assert "\x1b" not in text and "\x07" not in text and "done" in text
+
+
+@pytest.mark.parametrize("name", sorted(HOSTILE_STRINGS))
+def test_console_shows_what_code_produced_inert(name):
+    from bot.adapters.console.render import render
+    from bot.core.messages import Message
+
+    hostile = HOSTILE_STRINGS[name]
+    text = render(Message(body="Not quite.", detail=hostile, output=hostile),
+                  channel="general", user="alice")
+    assert invisible_or_control(text) == []
+    text.encode("utf-8")
+    detail_line = text.splitlines()[2]
+    assert detail_line.startswith(inert(hostile, one_line=True)[:20])  # kept on its own line

@@ -25,6 +25,7 @@ class FakeVerdict:
     message: str = ""
     stdout: str = ""
     duration_ms: float = 12.0
+    fault: bool = False
 
 
 @dataclass
@@ -36,11 +37,13 @@ class RecordingExecutor:
 
     verdict: FakeVerdict = field(default_factory=lambda: FakeVerdict("passed", 1, 1))
     runs: list[tuple[str, str]] = field(default_factory=list)
+    seeds: list[int | None] = field(default_factory=list)
     unsupported: dict[str, str] = field(default_factory=dict)
     fail_with: Exception | None = None
 
-    def run(self, challenge_id: str, code: str) -> FakeVerdict:
+    def run(self, challenge_id: str, code: str, *, seed: int | None = None) -> FakeVerdict:
         self.runs.append((challenge_id, code))
+        self.seeds.append(seed)
         if self.fail_with is not None:
             raise self.fail_with
         return self.verdict

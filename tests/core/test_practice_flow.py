@@ -54,3 +54,25 @@ def test_stale_practice_button_is_ignored(quiz, alice):
     quiz.practice.start(alice.member, "autograd", "en")
     reply = quiz.practice.answer(alice.member, "A", "en", AnswerMode.BUTTON, item_id="t.other")
     assert "no practice question open" in reply.body
+
+
+
+def _practise_code(quiz, alice, store, clock):
+    """Open a practice session on the code question and answer it wrongly once."""
+    from bot.core.models import PracticeSession
+
+    store.start_practice(PracticeSession(alice.member.id, "t.code-double", 1, clock.now()))
+    quiz.practice.answer(alice.member, "def double(x): return x", "en", AnswerMode.CODE)
+
+
+def test_each_practice_session_draws_its_own_hidden_tests(quiz, alice, store, executor, clock):
+    from tests.core.conftest import FakeVerdict
+
+    executor.verdict = FakeVerdict("failed", 0, 3, "test 1 of 3: values differ")
+    _practise_code(quiz, alice, store, clock)
+    quiz.practice.answer(alice.member, "def double(x): return x", "en", AnswerMode.CODE)
+    first_session = executor.seeds[-2:]
+    clock.advance(minutes=5)
+    _practise_code(quiz, alice, store, clock)
+    assert first_session[0] == first_session[1]  # tries within a session: the same tests
+    assert executor.seeds[-1] != first_session[0]  # a new session: new tests

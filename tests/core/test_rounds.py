@@ -173,8 +173,9 @@ def test_failed_code_answer_shows_the_first_failing_test(quiz, channel, alice, e
     outcome = quiz.rounds.submit_answer(channel.id, alice, "def double(x): return x",
                                         AnswerMode.CODE)
     assert outcome.recorded
-    assert "0/3" in outcome.reply.body and "shape mismatch" in outcome.reply.body
-    assert outcome.reply.code == "hi\n"
+    assert "0/3" in outcome.reply.body and outcome.reply.detail == "test 1 of 3: shape mismatch"
+    # What the code printed and its explanation travel apart from the bot's own text.
+    assert "shape mismatch" not in outcome.reply.body and outcome.reply.output == "hi\n"
 
 
 def test_rejected_code_uses_no_try(quiz, channel, alice, executor, store):
@@ -182,8 +183,39 @@ def test_rejected_code_uses_no_try(quiz, channel, alice, executor, store):
     rnd = post(quiz, channel).round
     executor.verdict = FakeVerdict("rejected", 0, 0, "the code contains a NUL byte.")
     outcome = quiz.rounds.submit_answer(channel.id, alice, "x = 1", AnswerMode.CODE)
-    assert not outcome.recorded and "NUL" in outcome.reply.body
+    assert not outcome.recorded and "NUL" in outcome.reply.detail
     assert store.answers_for(rnd.id, alice.member.id) == []
+
+
+def test_executor_fault_uses_no_try_and_records_nothing(quiz, channel, alice, executor, store):
+    channel = only(quiz, channel, "t.code-double")
+    rnd = post(quiz, channel).round
+    executor.verdict = FakeVerdict("error", 0, 0, "the executor failed", fault=True)
+    outcome = quiz.rounds.submit_answer(channel.id, alice, "def double(x): return x",
+                                        AnswerMode.CODE)
+    assert not outcome.recorded and "did not use a try" in outcome.reply.body
+    assert store.answers_for(rnd.id, alice.member.id) == []
+
+
+def test_every_try_in_a_round_meets_the_same_hidden_tests(quiz, channel, alice, bob, executor):
+    channel = only(quiz, channel, "t.code-double")
+    post(quiz, channel)
+    executor.verdict = FakeVerdict("failed", 0, 3, "test 1 of 3: shape mismatch")
+    for actor in (alice, alice, bob):
+        quiz.rounds.submit_answer(channel.id, actor, "def double(x): return x", AnswerMode.CODE)
+    assert len(set(executor.seeds)) == 1 and executor.seeds[0] is not None
+
+
+def test_each_round_draws_new_hidden_tests(quiz, channel, alice, executor, clock):
+    channel = only(quiz, channel, "t.code-double")
+    seeds = []
+    for _ in range(3):
+        post(quiz, channel)
+        quiz.rounds.submit_answer(channel.id, alice, "def double(x): return x", AnswerMode.CODE)
+        seeds.append(executor.seeds[-1])
+        clock.advance(days=1)
+        quiz.rounds.close_due_rounds()
+    assert len(set(seeds)) == 3
 
 
 def test_executor_crash_is_an_apology_and_records_nothing(quiz, channel, alice, executor, store):

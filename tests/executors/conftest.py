@@ -149,19 +149,53 @@ def _templates() -> set[int]:
     return found
 
 
+def _zygotes() -> set[int]:
+    found = set()
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                with open(f"/proc/{entry}/cmdline", "rb") as f:
+                    if b"executors.zygote" in f.read():
+                        found.add(int(entry))
+            except OSError:
+                continue
+    return found
+
+
+def _foreign(pid: int, others: set[int]) -> bool:
+    """Say whether ``pid`` descends from a zygote that this test process did not start."""
+    for _ in range(64):
+        if pid in others:
+            return True
+        parent = int(_status_fields(pid).get("PPid", "0") or 0)
+        if parent <= 1:
+            return False
+        pid = parent
+    return False
+
+
 def leftovers() -> tuple[list[int], list[str]]:
     """Return sandbox processes and cgroups that belong to no idle or prepared slot.
 
     Between runs a zygote keeps one child pre-forked (isolated, waiting for a request, a direct
     child of the template) in its own cgroup, and the template waits in the next cgroup.
     Anything else - a process under a run's pid 1, a cgroup of a finished run - is a leak.
+    Zygotes of other processes on the machine (another suite running beside this one) and
+    their runs are not this suite's to judge; an orphan sandbox process always is.
     """
     templates = _templates()
-    procs = sandbox_processes()
+    zygotes = _zygotes()
+    # Forked children keep the zygote's command line: a top-level zygote is one whose parent is
+    # not a zygote; ours are the ones this test process started.
+    parents = {z: int(_status_fields(z).get("PPid", "0") or 0) for z in zygotes}
+    others = {z for z, parent in parents.items() if parent not in zygotes and parent != os.getpid()}
+    procs = [p for p in sandbox_processes() if not _foreign(p, others)]
     idle = {p for p in procs if int(_status_fields(p).get("PPid", "0")) in templates}
     allowed = templates | idle
     groups = []
     for path in run_cgroups():
+        if any(f"/z{z}/" in path for z in others):
+            continue
         try:
             with open(os.path.join(path, "cgroup.procs")) as f:
                 members = {int(x) for x in f.read().split()}

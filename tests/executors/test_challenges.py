@@ -132,9 +132,9 @@ def test_cache_builds_each_version_once(monkeypatch):
     calls: list[str] = []
     real = challenges_module.build_challenge
 
-    def counting(item):
+    def counting(item, seed=None):
         calls.append(item.id)
-        return real(item)
+        return real(item, seed)
 
     monkeypatch.setattr(challenges_module, "build_challenge", counting)
     cache = ChallengeCache(Bank(questions={"code.test-challenge": code_item()}))

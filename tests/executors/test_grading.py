@@ -107,15 +107,43 @@ def test_device_mismatch_is_reported(doubling):
     )
 
 
-def test_value_mismatch_gives_index_values_and_tolerance(doubling):
+def test_value_mismatch_names_the_element_and_the_tolerance(doubling):
     wrong = doubling.cases[0].expected.clone()
     wrong[2, 0] += 0.0625
     grade = run_with(doubling, output=wrong)
     assert grade.status is Status.FAILED
-    assert grade.message.startswith("test 1 of 2: values differ at [2, 0]: expected ")
+    assert grade.message.startswith("test 1 of 2: values differ at [2, 0]: ")
     assert "1 of 12 elements differ" in grade.message
-    assert "max abs diff 0.0625" in grade.message
     assert "rtol 1e-05, atol 1e-06" in grade.message
+    assert "outside the tolerance" in grade.message
+
+
+def _numbers(text):
+    import re
+
+    return {float(n) for n in re.findall(r"-?\d+\.\d+(?:e-?\d+)?", text)}
+
+
+@pytest.mark.parametrize("offset", [1e-4, 0.0625, 3.0, 1e6])
+def test_value_mismatch_never_quotes_the_hidden_expected_value(doubling, offset):
+    expected = doubling.cases[0].expected
+    wrong = expected.clone()
+    wrong[2, 0] += offset
+    message = run_with(doubling, output=wrong).message
+    hidden = float(expected[2, 0])
+    shown = _numbers(message)
+    assert not any(abs(n - hidden) < 1e-3 for n in shown), message
+    assert f"{offset:g}" not in message  # nor the distance, which with their value gives it away
+
+
+@pytest.mark.parametrize(("ratio", "words"), [
+    (5, "just outside the tolerance"), (300, "about 10^2 times"), (1e5, "over 1000 times"),
+    (float("nan"), "NaN"), (float("inf"), "infinite"),
+])
+def test_distance_is_told_in_multiples_of_the_tolerance(ratio, words):
+    from executors.grading.grader import how_far
+
+    assert words in how_far(ratio * 1e-6 if ratio == ratio else ratio, 1e-6)
 
 
 @pytest.mark.parametrize(
@@ -270,7 +298,7 @@ def test_result_of_the_wrong_kind_fails_with_a_clear_message(doubling, output, f
         ("def f(x):\n    return {'m': x.mean()}\n", {"n": 1}, "missing key 'm'"),
         ("def f(x):\n    return x.sum().item()\n", "tensor",
          "(use .item() to return a Python number)"),
-        ("def f(x):\n    return x.shape[0]\n", 4, "expected 3, got 4"),
+        ("def f(x):\n    return x.shape[0]\n", 4, "the returned int is not the expected one"),
         ("def f(x):\n    return [x, x * 2]\n", "second-wrong", "result[1]: values differ"),
     ],
 )

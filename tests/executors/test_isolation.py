@@ -349,3 +349,29 @@ def test_user_code_runs_non_dumpable(run_code):
     """No core for a host core_pattern helper, no ptrace attach from a sibling."""
     code = "import ctypes\ndef f():\n    return ctypes.CDLL(None).prctl(3, 0, 0, 0, 0)\n"
     assert run_code(code).outputs == [0]  # PR_GET_DUMPABLE
+
+
+@pytest.mark.parametrize("path", [
+    "/proc/cmdline", "/proc/config.gz", "/proc/kallsyms", "/proc/meminfo", "/proc/loadavg",
+    "/proc/sys/kernel/hostname", "/proc/mounts", "/proc/version", "/proc/modules",
+])
+def test_procfs_shows_nothing_but_processes(run_code, path):
+    assert inside(run_code, f"read({path!r})").startswith("ERR ")
+
+
+def test_procfs_lists_only_the_runs_own_processes(run_code):
+    names = inside(run_code, "sorted(os.listdir('/proc'))")
+    assert names == ["1", "self", "thread-self"]
+
+
+def test_mountinfo_shows_only_the_sandbox_own_mounts(run_code, sandbox_zygote):
+    # What a submission can still read of the host: the mount points of the read-only binds
+    # (the interpreter and its libraries, at their host paths, as sys.path shows anyway).
+    from executors.isolation.layers import default_binds, project_masks
+
+    binds, _ = default_binds()
+    expected = {"/", "/tmp", "/dev/shm", "/proc", "/dev/null", "/dev/zero", "/dev/urandom",
+                *binds, *project_masks(binds)}
+    lines = inside(run_code, "read('/proc/self/mountinfo').splitlines()")
+    mount_points = {line.split()[4] for line in lines}
+    assert mount_points == expected

@@ -50,3 +50,36 @@ def test_exception_text_with_a_lone_surrogate_is_escaped_not_fatal(run_code):
     error = out.records[1]["error"]
     assert error["type"] == "ValueError" and error["message"] == "boom \\ud800 end"
     json.dumps(error, ensure_ascii=False).encode("utf-8")  # what `torchquiz exec` prints
+
+
+TENSOR_META = ('"dtype": "float32", "shape": [1], "strides": [1], "storage_offset": 0, '
+               '"requires_grad": false, "has_grad_fn": false, "is_leaf": true, '
+               '"is_contiguous": true, "data": [0, 4], "device": "cpu"')
+
+
+@pytest.mark.parametrize(("header", "fragment"), [
+    pytest.param(b'{"dict": [["key \\udfff", 1]]}', "dict key is not valid Unicode", id="dict-key"),
+    pytest.param(b'{"unsupported": "Odd\\ud800"}', "type name is not valid Unicode",
+                 id="type-name"),
+    pytest.param(b'{"unsupported": ["not", "a", "name"]}', "type name must be a string",
+                 id="type-name-list"),
+    pytest.param(b'{"dict": [[["list", "key"], 1]]}', "dict key must be a string",
+                 id="dict-key-list"),
+    pytest.param(('{"tensor": {' + TENSOR_META.replace('"float32"', '["float32"]') + '}}').encode(),
+                 "dtype must be a string", id="dtype-list"),
+    pytest.param(('{"tensor": {' + TENSOR_META.replace('"cpu"', '"cpu\\ud800"') + '}}').encode(),
+                 "device is not valid Unicode", id="device-surrogate"),
+    pytest.param(b'"' + b"x" * (wire.MAX_STRING_CHARS + 1) + b'"', "characters is over",
+                 id="huge-string"),
+])
+def test_every_string_from_the_sandbox_is_checked_by_one_validator(header, fragment):
+    data = _raw(header) + b"\0\0\0\0"
+    with pytest.raises(wire.WireError, match=fragment):
+        wire.decode(data, max_bytes=len(data) + 64)
+
+
+def test_wire_errors_never_echo_what_the_sandbox_sent():
+    header = b'{"\\u001b[31mforged": 1}'
+    with pytest.raises(wire.WireError) as info:
+        wire.decode(_raw(header), max_bytes=1 << 20)
+    assert "forged" not in str(info.value) and "\x1b" not in str(info.value)

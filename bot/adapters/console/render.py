@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from bot.core.messages import Audience, Message, Tone
+from executors.grading.inert import inert
 
 _TONE_MARK = {Tone.INFO: "", Tone.SUCCESS: "✔ ", Tone.WARNING: "! ", Tone.ERROR: "✘ "}
 _AUDIENCE_MARK = {
@@ -10,11 +11,6 @@ _AUDIENCE_MARK = {
     Audience.PRIVATE: "[private to {user}]",
     Audience.THREAD: "[#{channel} › thread]",
 }
-
-
-def _printable(text: str) -> str:
-    """Neutralise control characters (terminal escapes from a submission's output)."""
-    return "".join(ch if ch in "\n\t" or ch.isprintable() else "\ufffd" for ch in text)
 
 
 def render(message: Message, *, channel: str, user: str) -> str:
@@ -25,6 +21,11 @@ def render(message: Message, *, channel: str, user: str) -> str:
         lines.append(f"== {message.title} ==")
     if message.body:
         lines.append(_TONE_MARK[message.tone] + message.body)
+    # What the member's code produced: one line for the explanation, a fenced block for prints.
+    if message.detail:
+        lines.append(inert(message.detail, one_line=True, limit=1000))
+    if message.output:
+        lines += ["--- your output ---", inert(message.output).rstrip("\n"), "---"]
     if message.code:
         lines += ["```python" if "def " in message.code or "import" in message.code else "```",
                   message.code.rstrip("\n"), "```"]
@@ -37,4 +38,5 @@ def render(message: Message, *, channel: str, user: str) -> str:
     if message.image_png:
         name = message.image_name or "image.png"
         lines.append(f"(chart: {name}, {len(message.image_png)} bytes)")
-    return _printable("\n".join(lines))
+    # Everything else is ours, but display names and echoed input are members': the same rule.
+    return inert("\n".join(lines), limit=20_000)
