@@ -55,6 +55,13 @@ class OptionRange(_Frozen):
     max: int = Field(le=6)
 
 
+class WordRange(_Frozen):
+    """How many words the English body of a card may have (the Chinese follows it)."""
+
+    min: int = Field(ge=1)
+    max: int = Field(ge=1)
+
+
 class FixtureRule(_Frozen):
     """Where a challenge's fixture submissions live and how many of each kind it needs."""
 
@@ -72,6 +79,7 @@ class Targets(_Frozen):
     primary_topics: tuple[str, ...] = Field(min_length=1)
     difficulties: tuple[int, ...] = Field(min_length=1)
     choice_options: OptionRange
+    card_words: WordRange
     fixtures: FixtureRule
     cuda_challenges: int = Field(ge=0)
 
@@ -254,6 +262,16 @@ def check_card_outputs(bank: Bank) -> list[ContentProblem]:
     ]
 
 
+def check_card_lengths(bank: Bank, targets: Targets) -> list[ContentProblem]:
+    """Return cards whose English body is shorter or longer than the targets allow."""
+    low, high = targets.card_words.min, targets.card_words.max
+    return [
+        ContentProblem(c.id, "body.en", f"{n} words, expected {low} to {high}")
+        for _, c in sorted(bank.cards.items())
+        if not low <= (n := len(c.body.en.split())) <= high
+    ]
+
+
 def check_cuda(bank: Bank, targets: Targets) -> list[ContentProblem]:
     """Return too few CUDA challenges, and CUDA challenges that name no CPU counterpart."""
     cuda = [item for item in bank.code_items() if "cuda" in item.code.requires]
@@ -345,6 +363,7 @@ def validate(bank: Bank, root: Path) -> Report:
         lambda: check_choices(bank, targets),
         lambda: check_translations(bank),
         lambda: check_card_outputs(bank),
+        lambda: check_card_lengths(bank, targets),
         lambda: check_cuda(bank, targets),
         lambda: check_fixtures(bank, targets, root),
         lambda: check_glossary(bank, root),

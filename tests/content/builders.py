@@ -15,6 +15,7 @@ TARGETS = {
     "primary_topics": ["tensors", "autograd"],
     "difficulties": [1, 2, 3],
     "choice_options": {"min": 3, "max": 6},
+    "card_words": {"min": 1, "max": 50},
     "fixtures": {"folder": "fixtures", "correct": 2, "wrong": 3},
     "cuda_challenges": 1,
 }

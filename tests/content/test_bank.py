@@ -8,6 +8,7 @@ import yaml
 
 from bot.core.explain import CardIndex
 from content.coverage import (
+    check_card_lengths,
     check_card_outputs,
     check_choices,
     check_cuda,
@@ -72,6 +73,7 @@ def test_targets_are_at_least_what_issue_9_asks(targets):
     assert targets.cuda_challenges >= 5
     assert (targets.fixtures.correct, targets.fixtures.wrong) >= (2, 3)
     assert (targets.choice_options.min, targets.choice_options.max) == (3, 6)
+    assert (targets.card_words.min, targets.card_words.max) == (80, 180)
     assert set(targets.primary_topics) == {
         "tensors", "indexing", "broadcasting", "autograd", "nn-module", "training-loop",
         "loss-functions", "optimizers", "data", "devices", "numerical-stability",
@@ -136,6 +138,11 @@ def test_every_card_stores_the_output_of_its_example(bank):
     assert not problems, _listed(problems)
 
 
+def test_every_card_body_is_short_but_says_enough(bank, targets):
+    problems = check_card_lengths(bank, targets)
+    assert not problems, _listed(problems)
+
+
 def test_enough_challenges_need_cuda_and_each_names_a_cpu_counterpart(bank, targets):
     problems = check_cuda(bank, targets)
     assert not problems, _listed(problems)
@@ -148,7 +155,7 @@ def test_validate_runs_exactly_these_checks(bank):
         *check_links(bank), *check_sizes(bank, targets), *check_seed_coverage(bank, targets),
         *check_topics(bank, targets), *check_difficulty_spread(bank, targets),
         *check_linked_both_ways(bank), *check_choices(bank, targets), *check_translations(bank),
-        *check_card_outputs(bank), *check_cuda(bank, targets),
+        *check_card_outputs(bank), *check_card_lengths(bank, targets), *check_cuda(bank, targets),
         *check_fixtures(bank, targets, BANK_ROOT), *check_glossary(bank, BANK_ROOT),
     ]
     assert validate(bank, BANK_ROOT).problems == expected

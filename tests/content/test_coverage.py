@@ -7,6 +7,7 @@ import yaml
 
 from content.coverage import (
     EXPECT,
+    check_card_lengths,
     check_card_outputs,
     check_choices,
     check_cuda,
@@ -169,6 +170,17 @@ def test_cards_without_stored_output_are_listed():
         "card-a: expected_output: the card stores no expected output",
         "card-b: expected_output: the card stores no expected output",
     ]
+
+
+def test_card_bodies_outside_the_word_range_are_listed():
+    long_card = card("card-long")
+    long_card = long_card.model_copy(update={"body": long_card.body.model_copy(
+        update={"en": "word " * 51})})
+    bank = bank_of(long_card, card("card-ok"))
+    assert messages(check_card_lengths(bank, targets(card_words={"min": 1, "max": 50}))) == [
+        "card-long: body.en: 51 words, expected 1 to 50"]
+    assert messages(check_card_lengths(bank, targets(card_words={"min": 2, "max": 60}))) == [
+        "card-ok: body.en: 1 words, expected 2 to 60"]
 
 
 # ------------------------------------------------------------------ CUDA and fixtures
