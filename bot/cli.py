@@ -138,13 +138,29 @@ def listing_entry(entry: Question | ExplainCard) -> dict[str, Any]:
     return data
 
 
+def _validate(settings: Settings, bank: Bank) -> int:
+    from content.coverage import validate
+    from content.loader import BANK_ROOT
+    from content.report import coverage_report
+
+    report = validate(bank, settings.content_dir or BANK_ROOT)
+    print(coverage_report(bank, report.targets))
+    print()
+    if report.problems:
+        for problem in report.problems:
+            print(problem, file=sys.stderr)
+        print(f"{len(report.problems)} problem(s) in the question bank", file=sys.stderr)
+        return 1
+    print(f"ok: {len(bank.questions)} questions, {len(bank.cards)} explain cards")
+    return 0
+
+
 def _content(settings: Settings, args: argparse.Namespace) -> int:
     bank = _load(settings)
     if bank is None:
         return 1
     if args.content_command == "validate":
-        print(f"ok: {len(bank.questions)} questions, {len(bank.cards)} explain cards")
-        return 0
+        return _validate(settings, bank)
     if args.content_command == "list":
         entries = [listing_entry(e) for e in bank.all_entries()]
         if args.json:

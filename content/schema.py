@@ -7,6 +7,7 @@ question (and bumping its version) never rewrites history.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
@@ -178,6 +179,9 @@ class CodeSpec(_Frozen):
     tests: HiddenTests
     checks: Checks = Field(default_factory=Checks)
     requires: list[Literal["cuda"]] = Field(default_factory=list)
+    # A CUDA challenge names the CPU challenge that teaches the same idea, so a channel whose
+    # executor has no GPU still meets it (content.coverage checks that it resolves).
+    cpu_counterpart: ItemId | None = None
     timeout_s: float = Field(default=5.0, gt=0, le=30)
     memory_mb: int = Field(default=512, ge=256, le=8192)
 
@@ -187,6 +191,12 @@ class CodeSpec(_Frozen):
         if not _IDENTIFIER.match(value):
             raise ValueError("entrypoint must be a Python identifier")
         return value
+
+    @model_validator(mode="after")
+    def _counterpart_only_for_cuda(self) -> CodeSpec:
+        if self.cpu_counterpart is not None and "cuda" not in self.requires:
+            raise ValueError("only a challenge that requires cuda names a cpu_counterpart")
+        return self
 
 
 class CodeItem(_ItemBase):
@@ -211,6 +221,23 @@ class ExplainCard(_Frozen):
     example: str = Field(min_length=10)
     expected_output: str | None = None
     see_also: list[ItemId] = Field(default_factory=list)
+
+
+def localized_fields(entry: ChoiceItem | TextItem | CodeItem | ExplainCard) -> Iterator[
+    tuple[str, Localized]
+]:
+    """Yield (field name, text) for every translatable text of a question or card."""
+    if isinstance(entry, ExplainCard):
+        yield "title", entry.title
+        yield "body", entry.body
+        return
+    yield "prompt", entry.prompt
+    yield "explanation", entry.explanation
+    if isinstance(entry, ChoiceItem):
+        for choice in entry.choices:
+            yield f"choices.{choice.key}.text", choice.text
+            if choice.why is not None:
+                yield f"choices.{choice.key}.why", choice.why
 
 
 Question = Annotated[ChoiceItem | TextItem | CodeItem, Field(discriminator="kind")]

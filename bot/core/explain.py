@@ -39,9 +39,16 @@ class CardIndex:
     def __init__(self, cards: dict[str, ExplainCard]) -> None:
         self._cards = cards
         self._by_key: dict[str, str] = {}
-        for card in sorted(cards.values(), key=lambda c: c.id):
-            for name in (card.id, card.topic, card.title.en, card.title.zh_CN, *card.aliases):
+        ordered = sorted(cards.values(), key=lambda c: c.id)
+        # Ids first, then what names one card (titles, aliases), then the broad topic several
+        # cards share: a topic such as "data" must never shadow a card's own id or alias.
+        for card in ordered:
+            self._by_key.setdefault(_key(card.id), card.id)
+        for card in ordered:
+            for name in (card.title.en, card.title.zh_CN, *card.aliases):
                 self._by_key.setdefault(_key(name), card.id)
+        for card in ordered:
+            self._by_key.setdefault(_key(card.topic), card.id)
 
     def topics(self) -> list[str]:
         """Return the card ids, sorted, for listings and autocomplete."""
