@@ -158,9 +158,18 @@ def as_number(text: str) -> tuple[float, str] | None:
     return value, unit
 
 
-def _units(item: TextItem) -> set[str]:
-    """Return the units the author wrote after a number in the accepted answers."""
-    return {parsed[1] for a in item.accepted if (parsed := as_number(a)) and parsed[1]}
+def _numbers(item: TextItem) -> list[tuple[NumericAnswer, str]]:
+    """Return the right numbers, each with the unit it may carry ("" for none).
+
+    An item with a ``numeric`` answer takes it with no unit or any unit its accepted answers
+    write after a number ("2 bytes"). Without one, every accepted answer that reads as a number
+    counts exactly as written, so "12" also accepts "12.0" and "-1" sits beside "1".
+    """
+    written = [parsed for a in item.accepted if (parsed := as_number(a)) is not None]
+    if item.numeric is not None:
+        units = {""} | {unit for _, unit in written}
+        return [(item.numeric, unit) for unit in sorted(units)]
+    return [(NumericAnswer(value=value), unit) for value, unit in written]
 
 
 def _as_shape(text: str) -> tuple[int, ...] | None:
@@ -172,27 +181,21 @@ def _as_shape(text: str) -> tuple[int, ...] | None:
     return tuple(int(n) for n in _INTS.findall(cleaned))
 
 
-def _exact_number(item: TextItem) -> NumericAnswer | None:
-    """Treat an item whose canonical answer is a plain number as numeric ("12" = "12.0")."""
-    parsed = as_number(item.accepted[0])
-    if parsed is None or parsed[1]:
-        return None
-    return NumericAnswer(value=parsed[0])
-
-
 def match_text(item: TextItem, response: str) -> Match:
     """Check a short free-text answer against the accepted answers, numbers and shapes."""
     folded = fold(response)
     if not folded:
         return Match(False, False)
-    expected = item.numeric or _exact_number(item)
-    if expected is not None:
-        parsed = as_number(response)
-        # A unit the author never wrote ("2 bits" where "2 bytes" is listed) is not read as a
-        # number; it falls through to the listed answers.
-        if parsed is not None and (not parsed[1] or parsed[1] in _units(item)):
-            ok = math.isclose(
-                parsed[0], expected.value, rel_tol=expected.rel_tol, abs_tol=expected.abs_tol
+    parsed = as_number(response)
+    if parsed is not None:
+        value, unit = parsed
+        # Only numbers in a unit the author wrote are compared: "2 bits" where "2 bytes" is
+        # listed, or "2" where only "2.weight" is, fall through to the listed answers.
+        same_unit = [expected for expected, u in _numbers(item) if u == unit]
+        if same_unit:
+            ok = any(
+                math.isclose(value, e.value, rel_tol=e.rel_tol, abs_tol=e.abs_tol)
+                for e in same_unit
             )
             return Match(True, ok, folded)
     accepted = [fold(a) for a in item.accepted]

@@ -166,3 +166,17 @@ def test_other_version_attributes_stay_wrong(response):
 ])
 def test_nested_namespaces_fold_like_the_bare_name(raw, folded):
     assert fold(raw) == folded
+
+
+@pytest.mark.parametrize(("response", "correct"), [("1", True), ("-1", True), ("1.0", True),
+                                                   ("0", False), ("dim=1", True)])
+def test_every_listed_number_counts_when_the_item_has_no_numeric_answer(response, correct):
+    item = _text(["1", "-1", "dim=1", "dim=-1"], rejected=["0", "dim=0"], fuzzy=False)
+    assert match_text(item, response).correct is correct
+
+
+@pytest.mark.parametrize(("response", "correct"), [("2.weight", True), ("2", False),
+                                                   ("1.weight", False)])
+def test_a_name_that_starts_with_a_number_is_not_read_as_that_number(response, correct):
+    item = _text(["2.weight"], rejected=["1.weight", "2.bias"])
+    assert match_text(item, response).correct is correct
