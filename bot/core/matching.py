@@ -12,14 +12,30 @@ import re
 import unicodedata
 from dataclasses import dataclass
 
-from content.schema import ChoiceItem, TextItem
+from content.schema import ChoiceItem, NumericAnswer, TextItem
 
-_PREFIXES = re.compile(
-    r"^(?:torch\.nn\.functional\.|torch\.nn\.|torch\.|nn\.|f\.|tensor\.|x\.|t\.)"
+# Namespaces in front of a name; stripped repeatedly, so "torch.Tensor.detach", "Tensor.detach"
+# and "detach" fold alike, as do "torch.utils.data.DataLoader" and "DataLoader". Namespaces that
+# change meaning (torch.cuda.amp vs torch.amp, torch.version.cuda vs torch.cuda) are not here.
+_PREFIX = re.compile(
+    r"^(?:torch|nn|functional|f|utils|data|optim|lr_scheduler|tensor|x|t)\.(?=.)"
 )
+# Different spellings of one and the same object, written in full (casefolded).
+_SAME_OBJECT = {"torch.version.__version__": "torch.__version__"}
 _CALL_SUFFIX = re.compile(r"\((?:[^()]*)\)$")
 _EDGE_PUNCT = "`'\"“”‘’.,;:!?。，；：！？()[]{}<> "
-_NUMBER = re.compile(r"^[-+]?(?:\d+\.?\d*|\.\d+)(?:e[-+]?\d+)?$")
+_NUMBER = re.compile(
+    r"^(?P<value>[-+]?(?:(?:\d+\.?\d*|\.\d+)(?:e[-+]?\d+)?|\d+/\d+))"
+    r"\s*(?P<unit>%|[^\W\d_]+)?$"
+)
+# Minus signs a keyboard or a copied formula may produce, and the fraction slash NFKC makes of "½".
+_SIGNS = str.maketrans({"\u2212": "-", "\u2013": "-", "\u2012": "-", "\u2044": "/"})
+# A number is read before any punctuation is folded away: "." and "-" belong to ".5", "-.5" and
+# "1e-3". Only wrapping quotes and brackets and a closing sentence mark are dropped around it.
+_NUMBER_OPEN = "`'\"“”‘’([{< "
+_NUMBER_CLOSE = "`'\"“”‘’)]}>,;:!?。，；：！？ "
+_PRINTED_TENSOR = re.compile(r"^(?:torch\.)?tensor\(\s*([^,()]+?)\s*(?:,[^()]*)?\)$")
+_DIGITS = re.compile(r"\d")
 _INTS = re.compile(r"-?\d+")
 _SHAPE = re.compile(r"^\(?\s*-?\d+(?:\s*,\s*-?\d+)*\s*,?\s*\)?$")
 _LETTER = re.compile(r"^(?:option|choice|answer|选项|选|答案)?\s*\(?([a-f])\)?\s*[.)]?$")
@@ -29,7 +45,9 @@ def fold(text: str) -> str:
     """Fold case, width, whitespace, wrapping punctuation and API prefixes for comparison."""
     folded = unicodedata.normalize("NFKC", text).casefold().strip()
     folded = folded.strip(_EDGE_PUNCT)
-    folded = _PREFIXES.sub("", folded)
+    folded = _SAME_OBJECT.get(folded, folded)
+    while (stripped := _PREFIX.sub("", folded)) != folded:
+        folded = stripped
     folded = _CALL_SUFFIX.sub("", folded)
     folded = folded.strip(_EDGE_PUNCT)
     # Separators inside a name are spelling ("no_grad", "no-grad", "no grad"); a trailing
@@ -65,8 +83,14 @@ def typo_budget(length: int) -> int:
 
 
 def closest(query: str, candidates: list[str]) -> tuple[str, int] | None:
-    """Return the candidate nearest to ``query`` within its typo budget, if one is unambiguous."""
-    scored = sorted((edit_distance(query, c), c) for c in candidates)
+    """Return the candidate nearest to ``query`` within its typo budget, if one is unambiguous.
+
+    A changed digit is never a typo: "3 bytes" is not "2 bytes", nor "float32" "float16".
+    """
+    digits = _DIGITS.findall(query)
+    scored = sorted(
+        (edit_distance(query, c), c) for c in candidates if _DIGITS.findall(c) == digits
+    )
     if not scored:
         return None
     best_distance, best = scored[0]
@@ -106,11 +130,46 @@ def match_choice(item: ChoiceItem, response: str, locale: str) -> Match:
     return Match(False, False)
 
 
-def _as_number(text: str) -> float | None:
-    cleaned = text.replace(" ", "")
-    if _NUMBER.match(cleaned):
-        return float(cleaned)
-    return None
+def as_number(text: str) -> tuple[float, str] | None:
+    """Read a number and an optional unit ("0.5", ".5", "-1e-3", "1/2", "½", "2 bytes", "50%").
+
+    ``tensor(0.5000)`` as printed by PyTorch reads as its value; "%" divides by 100.
+    """
+    cleaned = unicodedata.normalize("NFKC", text).casefold().translate(_SIGNS).strip()
+    printed = _PRINTED_TENSOR.match(cleaned)
+    if printed:
+        cleaned = printed.group(1)
+    cleaned = cleaned.lstrip(_NUMBER_OPEN).rstrip(_NUMBER_CLOSE)
+    cleaned = re.sub(r"^([-+])\s+|\s*(/)\s*", r"\1\2", cleaned)  # "- 3", "1 / 2"
+    # "5." is a number; in "0.5." or "2 bytes." the last dot ends a sentence.
+    match = _NUMBER.match(cleaned) or _NUMBER.match(cleaned.removesuffix("."))
+    if match is None:
+        return None
+    raw, unit = match.group("value"), match.group("unit") or ""
+    if "/" in raw:
+        numerator, denominator = raw.split("/")
+        if int(denominator) == 0:
+            return None
+        value = int(numerator) / int(denominator)
+    else:
+        value = float(raw)
+    if unit == "%":
+        return value / 100, ""
+    return value, unit
+
+
+def _numbers(item: TextItem) -> list[tuple[NumericAnswer, str]]:
+    """Return the right numbers, each with the unit it may carry ("" for none).
+
+    An item with a ``numeric`` answer takes it with no unit or any unit its accepted answers
+    write after a number ("2 bytes"). Without one, every accepted answer that reads as a number
+    counts exactly as written, so "12" also accepts "12.0" and "-1" sits beside "1".
+    """
+    written = [parsed for a in item.accepted if (parsed := as_number(a)) is not None]
+    if item.numeric is not None:
+        units = {""} | {unit for _, unit in written}
+        return [(item.numeric, unit) for unit in sorted(units)]
+    return [(NumericAnswer(value=value), unit) for value, unit in written]
 
 
 def _as_shape(text: str) -> tuple[int, ...] | None:
@@ -127,12 +186,16 @@ def match_text(item: TextItem, response: str) -> Match:
     folded = fold(response)
     if not folded:
         return Match(False, False)
-    if item.numeric is not None:
-        number = _as_number(folded)
-        if number is not None:
-            expected = item.numeric
-            ok = math.isclose(
-                number, expected.value, rel_tol=expected.rel_tol, abs_tol=expected.abs_tol
+    parsed = as_number(response)
+    if parsed is not None:
+        value, unit = parsed
+        # Only numbers in a unit the author wrote are compared: "2 bits" where "2 bytes" is
+        # listed, or "2" where only "2.weight" is, fall through to the listed answers.
+        same_unit = [expected for expected, u in _numbers(item) if u == unit]
+        if same_unit:
+            ok = any(
+                math.isclose(value, e.value, rel_tol=e.rel_tol, abs_tol=e.abs_tol)
+                for e in same_unit
             )
             return Match(True, ok, folded)
     accepted = [fold(a) for a in item.accepted]
