@@ -4,7 +4,8 @@
 # Run from anywhere on a machine with a CUDA build of torch (builds nothing, installs nothing):
 #     PYTHON=python3 scripts/gpu_check.sh
 # It runs, through LocalExecutor and the real zygote:
-#   * every bank challenge with `requires: [cuda]` (reference passes, starter does not), plus a
+#   * every bank challenge with `requires: [cuda]` (reference passes, starter does not, every
+#     fixture in tests/fixtures/submissions gets its `# expect:` verdict), plus a
 #     small inline CUDA challenge written to a temporary content dir (always, so the red-team
 #     cases have a known entrypoint even when the bank has CUDA challenges of its own);
 #   * a result left on the CPU -> failed (device mismatch);
@@ -67,6 +68,7 @@ from executors.grading.verdict import Status
 from executors.zygote.supervisor import SandboxUnavailable, Zygote
 
 logging.basicConfig(level=logging.WARNING)
+REPO = Path.cwd()  # the script cds to the repository root before starting Python
 INLINE_ID = "code.gpu-check-scaled-add"
 INLINE = {
     "id": INLINE_ID,
@@ -153,9 +155,18 @@ def main():
         return v
 
     with LocalExecutor(merged, zygote, cuda_available=True) as executor:
+        submissions = REPO / "tests" / "fixtures" / "submissions"
         for item in cuda_items:
             check(f"{item.id} reference", item.id, item.code.solution, Status.PASSED)
             check(f"{item.id} starter", item.id, item.code.starter, {Status.PASSED})
+            # Every fixture of a challenge that requires cuda: the CPU suite cannot grade them.
+            for path in sorted((submissions / item.id).glob("*.py")):
+                source = path.read_text(encoding="utf-8")
+                if path.name.startswith("correct_"):
+                    check(f"{item.id}/{path.name}", item.id, source, Status.PASSED)
+                    continue
+                status, _, fragment = source.splitlines()[0].removeprefix("# expect: ").partition(" ")
+                check(f"{item.id}/{path.name}", item.id, source, Status(status), fragment.strip())
         frac = limits.gpu_memory_fraction
         check("result left on the CPU", INLINE_ID, body("return (x + alpha * y).cpu()"),
               Status.FAILED, "device mismatch")

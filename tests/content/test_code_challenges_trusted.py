@@ -183,8 +183,22 @@ def test_every_challenge_has_enough_distinct_fixtures(item_id):
     assert not problems, "\n".join(str(p) for p in problems)
 
 
-def _fixtures(prefix: str) -> list[Path]:
-    return sorted(p for item_id in CODE_IDS for p in (SUBMISSIONS / item_id).glob(f"{prefix}*.py"))
+def _fixtures(prefix: str, *, runnable_here: bool = False) -> list[Path]:
+    ids = [i for i in CODE_IDS if not runnable_here or _runs_here(CODE_ITEMS[i])]
+    return sorted(p for item_id in ids for p in (SUBMISSIONS / item_id).glob(f"{prefix}*.py"))
+
+
+def _runs_here(item: CodeItem) -> bool:
+    # A CUDA challenge's correct answers call CUDA APIs: they run where a GPU is, which is
+    # scripts/gpu_check.sh's job (it grades every fixture of every CUDA challenge).
+    return "cuda" not in item.code.requires or torch.cuda.is_available()
+
+
+def test_cuda_challenges_are_graded_by_the_gpu_check():
+    cuda_ids = [i for i in CODE_IDS if "cuda" in CODE_ITEMS[i].code.requires]
+    script = (Path(__file__).resolve().parents[2] / "scripts" / "gpu_check.sh").read_text()
+    assert len(cuda_ids) >= 5
+    assert "submissions" in script and "requires" in script  # the fixture loop over CUDA items
 
 
 @pytest.mark.parametrize("path", _fixtures("wrong_"), ids=lambda p: f"{p.parent.name}/{p.name}")
@@ -193,7 +207,8 @@ def test_wrong_submission_states_its_expected_verdict(path):
     assert EXPECT.match(first_line), first_line
 
 
-@pytest.mark.parametrize("path", _fixtures("correct_"), ids=lambda p: f"{p.parent.name}/{p.name}")
+@pytest.mark.parametrize("path", _fixtures("correct_", runnable_here=True),
+                         ids=lambda p: f"{p.parent.name}/{p.name}")
 def test_correct_submission_matches_the_reference(path):
     item = CODE_ITEMS[path.parent.name]
     source = path.read_text(encoding="utf-8")

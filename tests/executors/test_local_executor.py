@@ -23,7 +23,12 @@ from tests.executors.builders import code_item
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "submissions"
 
 def _bank_items() -> list[CodeItem]:
-    return load_bank().code_items()
+    """Return the challenges this CPU machine grades (CUDA ones: scripts/gpu_check.sh)."""
+    return [item for item in load_bank().code_items() if "cuda" not in item.code.requires]
+
+
+def _cuda_items() -> list[CodeItem]:
+    return [item for item in load_bank().code_items() if "cuda" in item.code.requires]
 
 
 def _fixture_params() -> list[Any]:
@@ -194,6 +199,13 @@ class RecordingRunner:
 
     def close(self) -> None:
         self.closed += 1
+
+
+@pytest.mark.sandbox
+@pytest.mark.parametrize("item", _cuda_items(), ids=lambda item: item.id)
+def test_bank_cuda_challenge_is_rejected_here_with_a_clear_reason(executor, item):
+    verdict = executor.run(item.id, item.code.solution)
+    assert verdict.status is Status.REJECTED and "needs a CUDA GPU" in verdict.message
 
 
 def test_cuda_challenge_is_rejected_on_a_cpu_machine_without_running():
