@@ -18,9 +18,12 @@ from apscheduler.schedulers.asyncio import AsyncIOScheduler
 from apscheduler.triggers.cron import CronTrigger
 from apscheduler.triggers.interval import IntervalTrigger
 
+from bot.charts import leaderboard_chart, week_range
 from bot.core.app import Quiz
+from bot.core.i18n import t
 from bot.core.messages import Audience, Message
 from bot.core.models import ChannelSettings
+from bot.core.scoring import week_start
 from bot.core.service import Reveal, RoundPost
 
 log = logging.getLogger(__name__)
@@ -77,6 +80,20 @@ def missed_post(channel: ChannelSettings, now: dt.datetime, grace: dt.timedelta)
     if local < due:
         return "wait"
     return "post" if local - due <= grace else "skip"
+
+
+def weekly_board(quiz: Quiz, channel: ChannelSettings) -> Message:
+    """Return the weekly leaderboard post: the table as text and the chart as a PNG."""
+    locale = channel.locale
+    start = week_start(quiz.rounds.clock.now(), channel.timezone).astimezone(
+        ZoneInfo(channel.timezone)).date()
+    title = t(locale, "leaderboard.weekly", week=week_range(start))
+    board = quiz.board.leaderboard(channel, "week", locale)
+    chart = leaderboard_chart(quiz.board.rows(channel, "week"),
+                              title=t(locale, "leaderboard.title.week"), week_start=start,
+                              locale=locale)
+    return Message(title=title, body=board.body, code=board.code, audience=Audience.CHANNEL,
+                   image_png=chart.png, image_name=chart.name)
 
 
 class QuizScheduler:
@@ -169,13 +186,9 @@ class QuizScheduler:
                               reveal.channel.id, reveal.round.id)
 
     async def post_board(self, channel_id: int) -> None:
-        """Publish the channel's weekly leaderboard."""
+        """Publish the channel's weekly leaderboard: the table and its chart."""
         channel = await asyncio.to_thread(self.quiz.rounds.get_channel, channel_id)
-        board = await asyncio.to_thread(self.quiz.board.leaderboard, channel, "week",
-                                        channel.locale)
-        message = Message(title=board.title, body=board.body, code=board.code,
-                          audience=Audience.CHANNEL, image_png=board.image_png,
-                          image_name=board.image_name)
+        message = await asyncio.to_thread(weekly_board, self.quiz, channel)
         try:
             await self.publisher.publish_board(channel, message)
         except Exception:

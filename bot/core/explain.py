@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import difflib
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from bot.core import render
 from bot.core.i18n import t
 from bot.core.matching import closest, fold
-from bot.core.messages import Message, Tone
+from bot.core.messages import Audience, Button, Message, Tone, share_action
 from content.schema import ExplainCard
 
 _VERSUS = re.compile(r"\s+(?:vs\.?|versus|or|and|和|与|还是|对比)\s+|\s*/\s*")
@@ -53,6 +53,10 @@ class CardIndex:
     def topics(self) -> list[str]:
         """Return the card ids, sorted, for listings and autocomplete."""
         return sorted(self._cards)
+
+    def card(self, card_id: str) -> ExplainCard:
+        """Return the card with this id (KeyError when there is none)."""
+        return self._cards[card_id]
 
     def lookup(self, query: str) -> Lookup:
         """Return the card for ``query`` (exact, alias or typo), else up to three suggestions."""
@@ -101,7 +105,9 @@ class ExplainService:
             return Message(title=t(locale, "explain.list"), body=", ".join(self.index.topics()))
         found = self.index.lookup(query[:200])
         if found.card is not None:
-            return render.card(found.card, locale)
+            card = render.card(found.card, locale)
+            share = Button(share_action(found.card.id), t(locale, "explain.share"))
+            return replace(card, buttons=(share,))
         shown = query.strip()[:60]
         if found.suggestions:
             body = t(locale, "explain.unknown", query=shown,
@@ -114,3 +120,17 @@ class ExplainService:
     def complete(self, prefix: str) -> list[str]:
         """Return topics for autocomplete."""
         return self.index.complete(prefix)
+
+    def share(self, card_id: str, locale: str) -> Message | None:
+        """Return a card as a post for the whole channel, or None for an unknown id."""
+        if card_id not in self.index.topics():
+            return None
+        return replace(render.card(self.index.card(card_id), locale), audience=Audience.CHANNEL)
+
+    def choices(self, prefix: str, locale: str, limit: int = 25) -> list[tuple[str, str]]:
+        """Return (label, card id) pairs for autocomplete: the title in the member's language."""
+        out = []
+        for card_id in self.index.complete(prefix, limit):
+            title = self.index.card(card_id).title.get(locale)
+            out.append((f"{title} · {card_id}"[:100], card_id))
+        return out

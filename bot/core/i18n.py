@@ -123,6 +123,7 @@ _STRINGS: dict[str, dict[str, str]] = {
     "explain.example": {"en": "Example", "zh-CN": "示例"},
     "explain.see_also": {"en": "See also: {topics}", "zh-CN": "另见：{topics}"},
     "explain.list": {"en": "Concept cards", "zh-CN": "概念卡片"},
+    "explain.share": {"en": "Share in channel", "zh-CN": "分享到频道"},
     "practice.title": {"en": "Practice · {topic}", "zh-CN": "练习 · {topic}"},
     "practice.how": {
         "en": "Unscored. Answer with /practice <answer>{code_hint}.",
@@ -169,6 +170,23 @@ _STRINGS: dict[str, dict[str, str]] = {
     "leaderboard.bad_period": {
         "en": "Use /leaderboard week or /leaderboard all.",
         "zh-CN": "请使用 /leaderboard week 或 /leaderboard all。",
+    },
+    "leaderboard.weekly": {
+        "en": "Weekly leaderboard · {week}", "zh-CN": "每周排行榜 · {week}",
+    },
+    "chart.bar": {"en": "{points} pts · {solved} solved", "zh-CN": "{points} 分 · 答对 {solved}"},
+    "chart.x_label": {"en": "Points this week", "zh-CN": "本周积分"},
+    "chart.y_label": {"en": "Member", "zh-CN": "成员"},
+    "form.open": {"en": "Answer", "zh-CN": "作答"},
+    "form.title.text": {"en": "Your answer", "zh-CN": "你的答案"},
+    "form.title.code": {"en": "Your code", "zh-CN": "你的代码"},
+    "form.field.text": {"en": "Answer (a word, a number or a shape)",
+                        "zh-CN": "答案（一个词、一个数或一个形状）"},
+    "form.field.code": {"en": "Python code defining the function",
+                        "zh-CN": "定义该函数的 Python 代码"},
+    "form.too_long": {
+        "en": "That is {size} characters; answers here take at most {limit}.",
+        "zh-CN": "共 {size} 个字符；这里的答案最多 {limit} 个字符。",
     },
     "stats.title": {"en": "Stats · {name}", "zh-CN": "个人统计 · {name}"},
     "stats.summary": {

@@ -32,6 +32,23 @@ class Button:
 
 
 @dataclass(frozen=True)
+class Form:
+    """A free-form answer a member can open and fill in (a chat modal; the console's /answer).
+
+    ``action_id`` comes back when the member asks to open it; ``code`` says whether it takes
+    lines of code (a tall box, prefilled with the starter) or a short text.
+    """
+
+    action_id: str
+    label: str
+    title: str
+    field_label: str
+    code: bool = False
+    prefill: str = ""
+    max_chars: int = 4000
+
+
+@dataclass(frozen=True)
 class Message:
     """A titled block of text with optional code, fields, buttons and an image.
 
@@ -54,6 +71,7 @@ class Message:
     round_id: int | None = None  # the round a post or its thread belongs to
     image_png: bytes | None = None
     image_name: str = ""
+    form: Form | None = None
 
 
 def answer_action(round_id: int, key: str) -> str:
@@ -66,9 +84,27 @@ def practice_action(item_id: str, key: str) -> str:
     return f"tq:practice:{item_id}:{key}"
 
 
+def form_action(round_id: int) -> str:
+    """Return the action id that opens the answer form of a daily round."""
+    return f"tq:form:{round_id}:open"
+
+
+def practice_form_action(item_id: str) -> str:
+    """Return the action id that opens the answer form of a practice question."""
+    return f"tq:pform:{item_id}:open"
+
+
+def share_action(card_id: str) -> str:
+    """Return the action id that posts a concept card to the whole channel."""
+    return f"tq:share:{card_id}:card"
+
+
+ACTION_KINDS = ("answer", "practice", "form", "pform", "share")
+
+
 def parse_action(action_id: str) -> tuple[str, str, str] | None:
     """Split an action id into (kind, target, key), or None if it is not one of ours."""
     parts = action_id.split(":")
-    if len(parts) != 4 or parts[0] != "tq" or parts[1] not in ("answer", "practice"):
+    if len(parts) != 4 or parts[0] != "tq" or parts[1] not in ACTION_KINDS:
         return None
     return parts[1], parts[2], parts[3]

@@ -11,7 +11,7 @@ from bot.core import render
 from bot.core.answers import gradable, hidden_test_seed, judge
 from bot.core.i18n import t
 from bot.core.matching import fold
-from bot.core.messages import Message, Tone, practice_action
+from bot.core.messages import Form, Message, Tone, practice_action, practice_form_action
 from bot.core.models import AnswerMode, Member, PracticeSession, Review
 from bot.core.ports import Clock, Executor, QuizStore
 from bot.core.scoring import MAX_ATTEMPTS
@@ -139,7 +139,16 @@ class PracticeService:
             body="\n".join(lines),
             code=code,
             buttons=render.choice_buttons(item, practice_action(item.id, "{key}")),
+            form=render.answer_form(item, locale, practice_form_action(item.id)),
         )
+
+    def answer_form(self, member: Member, item_id: str, locale: str) -> Form | None:
+        """Return the answer form of the member's current practice question, if it is this one."""
+        session = self.store.current_practice(member.id)
+        if session is None or session.item_id != item_id:
+            return None
+        item = self.bank.question(item_id)
+        return render.answer_form(item, locale, practice_form_action(item.id))
 
     def answer(
         self,

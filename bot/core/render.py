@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from bot.core.i18n import t
-from bot.core.messages import Audience, Button, Message, Tone
+from bot.core.messages import Audience, Button, Form, Message, Tone
 from bot.core.scoring import BASE_POINTS
 from content.schema import ChoiceItem, CodeItem, ExplainCard, TextItem
 
@@ -44,9 +44,25 @@ def choice_buttons(item: Question, action: str) -> tuple[Button, ...]:
     return tuple(Button(action.format(key=c.key), c.key) for c in item.choices)
 
 
+def answer_form(item: Question, locale: str, action_id: str) -> Form | None:
+    """Return the free-form answer box for a text or code question (None for choices)."""
+    if isinstance(item, ChoiceItem):
+        return None
+    is_code = isinstance(item, CodeItem)
+    return Form(
+        action_id=action_id,
+        label=t(locale, "form.open"),
+        title=t(locale, "form.title.code" if is_code else "form.title.text"),
+        field_label=t(locale, "form.field.code" if is_code else "form.field.text"),
+        code=is_code,
+        prefill=item.code.starter if isinstance(item, CodeItem) else "",
+        max_chars=4000 if is_code else 200,
+    )
+
+
 def round_post(
     item: Question, locale: str, *, title: str, closes: str, tally: str, round_id: int,
-    buttons: tuple[Button, ...],
+    buttons: tuple[Button, ...], form: Form | None = None,
 ) -> Message:
     """Return the channel post of a daily question."""
     body, code = question_body(item, locale)
@@ -59,6 +75,7 @@ def round_post(
         footer=t(locale, "round.meta", **_meta_values(item, closes)),
         audience=Audience.CHANNEL,
         round_id=round_id,
+        form=form,
     )
 
 

@@ -17,7 +17,7 @@ from bot.core import render
 from bot.core.answers import Judgement, gradable, hidden_test_seed, judge
 from bot.core.errors import NotFound
 from bot.core.i18n import t
-from bot.core.messages import Audience, Message, Tone, answer_action
+from bot.core.messages import Audience, Form, Message, Tone, answer_action, form_action
 from bot.core.models import (
     Actor,
     AnswerDraft,
@@ -164,12 +164,21 @@ class QuizService:
         locale = channel.locale
         closes = rnd.closes_at.astimezone(ZoneInfo(channel.timezone)).strftime("%Y-%m-%d %H:%M")
         action = answer_action(rnd.id, "{key}")
+        is_open = rnd.status is RoundStatus.OPEN
         return render.round_post(
             item, locale,
             title=t(locale, "round.title", date=rnd.local_date.isoformat()),
             closes=closes, tally=self._tally_line(rnd.id, locale), round_id=rnd.id,
-            buttons=render.choice_buttons(item, action) if rnd.status is RoundStatus.OPEN else (),
+            buttons=render.choice_buttons(item, action) if is_open else (),
+            form=render.answer_form(item, locale, form_action(rnd.id)) if is_open else None,
         )
+
+    def answer_form(self, round_id: int, locale: str) -> Form | None:
+        """Return the answer form of a round that still takes answers, else None."""
+        rnd = self.store.get_round(round_id)
+        if rnd is None or not self._is_open(rnd):
+            return None
+        return render.answer_form(self.bank.question(rnd.item_id), locale, form_action(rnd.id))
 
     def open_round(self, channel_id: int) -> Round | None:
         """Return the channel's round if it still takes answers."""

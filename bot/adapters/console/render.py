@@ -31,8 +31,10 @@ def render(message: Message, *, channel: str, user: str) -> str:
                   message.code.rstrip("\n"), "```"]
     for name, value in message.fields:
         lines.append(f"{name}: {value}" if value else name)
-    if message.buttons:
-        lines.append("  ".join(f"[{b.label}]" for b in message.buttons))
+    # Choice letters only: the terminal is the channel already, so "share" means nothing here.
+    letters = [b for b in message.buttons if b.action_id.split(":")[1:2] != ["share"]]
+    if letters:
+        lines.append("  ".join(f"[{b.label}]" for b in letters))
     if message.footer:
         lines.append(message.footer)
     if message.image_png:

@@ -1,0 +1,131 @@
+"""Render the weekly leaderboard as a PNG: one renderer for Discord, Slack and the console.
+
+matplotlib's headless Agg backend draws it, so no display is needed. Member names can be in
+any script: the font list falls back glyph by glyph from DejaVu Sans (Latin, Greek, Cyrillic)
+to a CJK font (WenQuanYi Micro Hei or Noto Sans CJK, installed by scripts/system-deps.sh and in
+the bot image); characters no installed font has (emoji, mostly) are dropped from the label
+rather than drawn as empty boxes. The figure is sized for a phone: one bar per member, large
+type, and the numbers printed next to the bars so nothing depends on reading the axis.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import functools
+import io
+import logging
+import unicodedata
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+# The object-oriented API (Figure, never pyplot) renders through Agg with no display and no
+# global figure state, so concurrent renders in worker threads do not interfere.
+from matplotlib import font_manager
+from matplotlib.figure import Figure
+from matplotlib.ft2font import FT2Font
+
+from bot.core.i18n import t
+from bot.core.models import LeaderboardRow
+
+log = logging.getLogger(__name__)
+
+CJK_FAMILIES = ("WenQuanYi Micro Hei", "Noto Sans CJK SC", "Noto Sans SC", "Source Han Sans SC")
+MAX_BARS = 10
+_NAME_COLUMNS = 20
+# Warm colours for the podium, then one calm colour: the order is readable without a legend.
+_PODIUM = ("#e0a100", "#8a9bb0", "#b36b2e")
+_REST = "#4c72b0"
+
+
+@dataclass(frozen=True)
+class Chart:
+    """A rendered chart and the file name to attach it under."""
+
+    png: bytes
+    name: str
+
+
+@functools.cache
+def font_families() -> tuple[str, ...]:
+    """Return the families the chart asks for, the CJK one only if it is installed."""
+    installed = {f.name for f in font_manager.fontManager.ttflist}
+    cjk = [family for family in CJK_FAMILIES if family in installed]
+    if not cjk:
+        log.warning("no CJK font installed (looked for %s): Chinese names would not render; "
+                    "install fonts-wqy-microhei", ", ".join(CJK_FAMILIES))
+    return ("DejaVu Sans", *cjk)
+
+
+@functools.cache
+def _font_files() -> tuple[FT2Font, ...]:
+    files = []
+    for family in font_families():
+        path = font_manager.findfont(font_manager.FontProperties(family=family),
+                                     fallback_to_default=False)
+        files.append(FT2Font(path))
+    return tuple(files)
+
+
+def drawable(text: str) -> str:
+    """Return ``text`` without the characters none of the chart's fonts can draw."""
+    fonts = _font_files()
+    kept = [ch for ch in text if ch.isspace() or any(f.get_char_index(ord(ch)) for f in fonts)]
+    return "".join(kept).strip() or "?"
+
+
+def _columns(ch: str) -> int:
+    return 2 if unicodedata.east_asian_width(ch) in "WF" else 1
+
+
+def _label(row: LeaderboardRow) -> str:
+    """Return "rank. name", the name cut to a width a phone shows (CJK counts double)."""
+    name, width = "", 0
+    for ch in drawable(row.display_name):
+        if width + _columns(ch) > _NAME_COLUMNS:
+            name = name.rstrip() + "…"
+            break
+        name += ch
+        width += _columns(ch)
+    return f"{row.rank}. {name}"
+
+
+def week_range(week_start: dt.date) -> str:
+    """Return the week as the chart titles it, e.g. ``2026-11-30 – 2026-12-06``."""
+    return f"{week_start.isoformat()} – {(week_start + dt.timedelta(days=6)).isoformat()}"
+
+
+def leaderboard_chart(
+    rows: Sequence[LeaderboardRow], *, title: str, week_start: dt.date, locale: str
+) -> Chart:
+    """Draw the top members' points for the week as horizontal bars and return the PNG."""
+    shown = list(rows[:MAX_BARS])
+    height = 2.2 + 0.55 * max(1, len(shown))
+    figure = Figure(figsize=(7.2, height), dpi=150, layout="constrained")
+    axes = figure.subplots()
+    families = list(font_families())
+    labels = [_label(row) for row in shown]
+    points = [row.points for row in shown]
+    colours = [_PODIUM[i] if i < len(_PODIUM) else _REST for i in range(len(shown))]
+    positions = list(range(len(shown)))
+    axes.barh(positions, points, color=colours, height=0.7)
+    axes.set_yticks(positions, labels, fontfamily=families, fontsize=13)
+    axes.invert_yaxis()  # rank 1 on top
+    top = max(points, default=0)
+    for y, row in zip(positions, shown, strict=True):
+        axes.text(row.points + top * 0.01 + 0.1, y,
+                  t(locale, "chart.bar", points=row.points, solved=row.solved),
+                  va="center", fontsize=11, fontfamily=families)
+    axes.set_xlim(0, max(1, top) * 1.5)  # room for the figures printed after each bar
+    axes.set_xlabel(t(locale, "chart.x_label"), fontfamily=families, fontsize=12)
+    axes.set_ylabel(t(locale, "chart.y_label"), fontfamily=families, fontsize=12)
+    figure.suptitle(f"{title}\n{week_range(week_start)}", fontfamily=families, fontsize=15,
+                    x=0.02, ha="left")
+    axes.spines[["top", "right"]].set_visible(False)
+    axes.tick_params(axis="x", labelsize=11)
+    if not shown:
+        axes.text(0.5, 0.5, t(locale, "leaderboard.empty"), transform=axes.transAxes,
+                  ha="center", va="center", fontfamily=families, fontsize=12)
+        axes.set_yticks([])
+    buffer = io.BytesIO()
+    figure.savefig(buffer, format="png")
+    return Chart(buffer.getvalue(), f"leaderboard-{week_start.isoformat()}.png")
