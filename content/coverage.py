@@ -26,7 +26,8 @@ KINDS: tuple[str, ...] = ("choice", "text", "code")
 # The first line of a wrong fixture: the verdict status and a fragment its message must contain,
 # so a wrong submission proves that the message points at the mistake it models.
 EXPECT = re.compile(
-    r"^# expect: (failed|error) (shape|dtype|values differ|requires grad|in place|gradient|"
+    r"^# expect: (failed|error) (shape|dtype|values differ|requires grad|require grad|in place|"
+    r"gradient|"
     r"device|contiguous|[A-Z][A-Za-z]*Error)$"
 )
 # An option such as `a @ b` reads the same in every locale; anything else must be translated.

@@ -30,6 +30,12 @@ WARM_IMPORTS = (
     "torch.fx.experimental.symbolic_shapes",
     "torch.autograd.functional",
     "torch.nn.functional",
+    # torch.optim's first step imports torch._dynamo (1.5 s idle, over 8 s on a busy machine:
+    # a correct answer that builds an optimizer timed out), and torch.func with it. Warming
+    # them costs the zygote about 37 MB and starts no thread.
+    "torch._dynamo",
+    "torch.func",
+    "torch.optim",
 )
 
 
