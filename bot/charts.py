@@ -14,6 +14,7 @@ import datetime as dt
 import functools
 import io
 import logging
+import os
 import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -45,10 +46,23 @@ class Chart:
     name: str
 
 
+# Where Debian's CJK font packages put their files: matplotlib caches its font list at first
+# use, so a font installed after that is only found by adding its file.
+CJK_FONT_FILES = (
+    "/usr/share/fonts/truetype/wqy/wqy-microhei.ttc",
+    "/usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc",
+)
+
+
 @functools.cache
 def font_families() -> tuple[str, ...]:
     """Return the families the chart asks for, the CJK one only if it is installed."""
     installed = {f.name for f in font_manager.fontManager.ttflist}
+    if not installed & set(CJK_FAMILIES):
+        for path in CJK_FONT_FILES:
+            if os.path.exists(path):
+                font_manager.fontManager.addfont(path)
+        installed = {f.name for f in font_manager.fontManager.ttflist}
     cjk = [family for family in CJK_FAMILIES if family in installed]
     if not cjk:
         log.warning("no CJK font installed (looked for %s): Chinese names would not render; "

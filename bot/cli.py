@@ -39,6 +39,7 @@ def _parser() -> argparse.ArgumentParser:
     db_commands = database.add_subparsers(dest="db_command", required=True)
     db_commands.add_parser("upgrade", help="apply the Alembic migrations")
 
+    commands.add_parser("discord", help="run the Discord bot (reads DISCORD_TOKEN)")
     commands.add_parser("exec", help="grade code files against a challenge", add_help=False)
     commands.add_parser("bench", help="run a benchmark, e.g. `bench executor`", add_help=False)
     return parser
@@ -69,6 +70,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = _parser().parse_args(args_list)
     if args.command == "console":
         return _console(settings, args)
+    if args.command == "discord":
+        try:
+            from bot.adapters.discord.main import main as discord_main
+        except ImportError as exc:
+            print(f"torchquiz discord: the discord extra is not installed ({exc.name}); "
+                  "install it with: pip install -e '.[discord]'", file=sys.stderr)
+            return 3
+        return discord_main(settings)
     if args.command == "content":
         return _content(settings, args)
     if args.command == "db":
@@ -101,7 +110,7 @@ def _console(settings: Settings, args: argparse.Namespace) -> int:
                                    timezone=args.tz or "UTC")
         channel = ConsoleChannel(app.quiz, sys.stdout, channel_name=args.channel,
                                  user_name=args.user, code_problem=app.executor_problem,
-                                 defaults=defaults)
+                                 defaults=defaults, chart_dir=settings.data_dir / "charts")
         channel.run(iter(sys.stdin))
     except KeyboardInterrupt:
         pass

@@ -119,11 +119,12 @@ class QuizScheduler:
     async def start(self) -> None:
         """Catch up on a post missed during downtime, schedule every channel, start ticking."""
         self.rebuild()
-        self.scheduler.add_job(self.close_due, IntervalTrigger(seconds=CLOSE_CHECK_SECONDS),
+        self.scheduler.add_job(self.tick, IntervalTrigger(seconds=CLOSE_CHECK_SECONDS),
                                id="close", replace_existing=True, coalesce=True)
         if not self.scheduler.running:
             self.scheduler.start()
         await self.close_due()
+        await self.post_unposted()
         await self.catch_up()
 
     def rebuild(self) -> None:
@@ -166,14 +167,28 @@ class QuizScheduler:
     async def post(self, channel_id: int) -> None:
         """Claim and publish today's round; a lost claim means another replica posted it."""
         post = await asyncio.to_thread(self.quiz.rounds.post_round, channel_id)
-        if post is None:
-            return
+        if post is not None:
+            await self._publish(post)
+
+    async def post_unposted(self) -> None:
+        """Post rounds that were claimed but never went out (a crash, a platform outage)."""
+        for post in await asyncio.to_thread(self.quiz.rounds.unposted_rounds, self.platform):
+            await self._publish(post)
+
+    async def _publish(self, post: RoundPost) -> None:
         try:
             ref = await self.publisher.publish_round(post)
         except Exception:
-            log.exception("publishing round failed channel=%s round=%s", channel_id, post.round.id)
+            # The claim stays: once its lease runs out, post_unposted tries again.
+            log.exception("publishing round failed channel=%s round=%s", post.channel.id,
+                          post.round.id)
             return
         await asyncio.to_thread(self.quiz.rounds.round_posted, post.round.id, ref)
+
+    async def tick(self) -> None:
+        """Do the minute's housekeeping: close due rounds, retry posts that did not go out."""
+        await self.close_due()
+        await self.post_unposted()
 
     async def close_due(self) -> None:
         """Close rounds past their time and publish each reveal once."""

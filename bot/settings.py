@@ -25,6 +25,11 @@ class Settings(BaseSettings):
     log_level: str = "WARNING"
 
     discord_token: SecretStr | None = Field(default=None, validation_alias="DISCORD_TOKEN")
+    # REST base including /api/v10 (a proxy, or a local fake in tests); default: Discord's own.
+    discord_api_url: str | None = Field(default=None, validation_alias="DISCORD_API_URL")
+    # Sync slash commands to this one server (instant updates while developing) instead of
+    # globally.
+    discord_guild_id: int | None = Field(default=None, validation_alias="DISCORD_GUILD_ID")
     slack_bot_token: SecretStr | None = Field(default=None, validation_alias="SLACK_BOT_TOKEN")
     slack_signing_secret: SecretStr | None = Field(
         default=None, validation_alias="SLACK_SIGNING_SECRET"

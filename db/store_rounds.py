@@ -5,10 +5,11 @@ from __future__ import annotations
 import datetime as dt
 import logging
 
-from sqlalchemy import and_, case, distinct, func, insert, select, update
+from sqlalchemy import and_, case, distinct, func, insert, or_, select, update
 from sqlalchemy.exc import IntegrityError
 
 from bot.core.models import (
+    POSTING_PREFIX,
     AnswerDraft,
     AnswerMode,
     AnswerRecord,
@@ -98,6 +99,33 @@ class RoundStore(StoreBase):
             session.execute(
                 update(RoundRow).where(RoundRow.id == round_id).values(message_ref=message_ref)
             )
+
+    def claim_round_post(self, round_id: int, expected: str | None, message_ref: str) -> bool:
+        """Set the round's message ref from ``expected`` to ``message_ref``; False if it moved."""
+        current = (
+            RoundRow.message_ref.is_(None) if expected is None
+            else RoundRow.message_ref == expected
+        )
+        stmt = update(RoundRow).where(RoundRow.id == round_id, current).values(
+            message_ref=message_ref
+        )
+        with self._transaction() as session:
+            return rowcount(session, stmt) == 1
+
+    def unposted_rounds(self, now: dt.datetime) -> list[Round]:
+        """Return open rounds whose post never went out (no message ref, or only a claim)."""
+        stmt = (
+            select(RoundRow)
+            .where(
+                RoundRow.status == RoundStatus.OPEN.value,
+                RoundRow.closes_at > now,
+                or_(RoundRow.message_ref.is_(None),
+                    RoundRow.message_ref.startswith(POSTING_PREFIX)),
+            )
+            .order_by(RoundRow.id)
+        )
+        with self._transaction() as session:
+            return [_round(row) for row in session.scalars(stmt)]
 
     def get_round(self, round_id: int) -> Round | None:
         """Return the round with this id, if any."""

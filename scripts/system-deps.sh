@@ -8,6 +8,11 @@ set -euo pipefail
 missing=()
 # grep without -q: an early exit would SIGPIPE ldconfig and pipefail would call it missing.
 ldconfig -p 2>/dev/null | grep 'libseccomp\.so\.2' >/dev/null || missing+=(libseccomp2)
+# A CJK font for the weekly leaderboard chart: Chinese member names must not render as boxes.
+if ! fc-list 2>/dev/null | grep -iE 'WenQuanYi|Noto Sans CJK|Source Han Sans' >/dev/null \
+   && ! compgen -G '/usr/share/fonts/truetype/wqy/*' >/dev/null; then
+  missing+=(fonts-wqy-microhei)
+fi
 if [[ "${1:-}" == "--postgres" ]]; then
   if ! command -v initdb >/dev/null && ! compgen -G '/usr/lib/postgresql/*/bin/initdb' >/dev/null; then
     missing+=(postgresql)

@@ -83,6 +83,17 @@ def describe(channel: ChannelSettings, locale: str) -> Message:
     return Message(title=t(locale, "settings.title"), fields=fields)
 
 
+def _fill_leaderboard(changes: Mapping[str, str], channel: ChannelSettings) -> Mapping[str, str]:
+    """Let a front end change only the day or only the hour: "keep" takes the current one."""
+    value = changes.get("leaderboard")
+    if value is None or "keep" not in value.split():
+        return changes
+    day, _, hour = value.partition(" ")
+    day = WEEKDAYS[channel.leaderboard_weekday] if day == "keep" else day
+    hour = str(channel.leaderboard_hour) if hour.strip() == "keep" else hour
+    return {**changes, "leaderboard": f"{day} {hour}"}
+
+
 class SetupService:
     """Let admins change a channel's schedule, language and content; everyone may look."""
 
@@ -103,6 +114,7 @@ class SetupService:
             return describe(channel, locale)
         if not actor.is_admin:
             return Message(body=t(locale, "settings.denied"), tone=Tone.WARNING)
+        changes = _fill_leaderboard(changes, channel)
         try:
             update = parse_changes(changes, self.known_topics)
         except UserError as exc:

@@ -124,6 +124,13 @@ _STRINGS: dict[str, dict[str, str]] = {
     "explain.see_also": {"en": "See also: {topics}", "zh-CN": "另见：{topics}"},
     "explain.list": {"en": "Concept cards", "zh-CN": "概念卡片"},
     "explain.share": {"en": "Share in channel", "zh-CN": "分享到频道"},
+    "explain.gone": {
+        "en": "That card is no longer in the bank.", "zh-CN": "这张卡片已不在题库中。",
+    },
+    "channel.no_quiz": {
+        "en": "This channel has no daily quiz yet. An admin can start one with /quiz-settings.",
+        "zh-CN": "本频道还没有开启每日一题。管理员可以用 /quiz-settings 开启。",
+    },
     "practice.title": {"en": "Practice · {topic}", "zh-CN": "练习 · {topic}"},
     "practice.how": {
         "en": "Unscored. Answer with /practice <answer>{code_hint}.",

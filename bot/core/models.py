@@ -9,6 +9,10 @@ from enum import StrEnum
 SUPPORTED_LOCALES: tuple[str, ...] = ("en", "zh-CN")
 
 
+# A round's message ref while a replica posts it: "posting:<ISO time>". Claimed, not yet out.
+POSTING_PREFIX = "posting:"
+
+
 class RoundStatus(StrEnum):
     """Whether a daily round still takes answers."""
 

@@ -143,6 +143,18 @@ class QuizStore(Protocol):
         """Remember where the round was posted, so the reveal can reply in its thread."""
         ...
 
+    def claim_round_post(self, round_id: int, expected: str | None, message_ref: str) -> bool:
+        """Move the round's message ref from ``expected`` to ``message_ref`` atomically.
+
+        Return False when another caller moved it first: the claim that makes posting (and
+        re-posting after a crash) happen once across replicas.
+        """
+        ...
+
+    def unposted_rounds(self, now: dt.datetime) -> list[Round]:
+        """Return open rounds whose post never went out (no message ref, or only a claim)."""
+        ...
+
     def get_round(self, round_id: int) -> Round | None:
         """Return the round with this id, if any."""
         ...

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import datetime as dt
 import logging
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from zoneinfo import ZoneInfo
 
 from bot.core import render
@@ -19,6 +19,7 @@ from bot.core.errors import NotFound
 from bot.core.i18n import t
 from bot.core.messages import Audience, Form, Message, Tone, answer_action, form_action
 from bot.core.models import (
+    POSTING_PREFIX,
     Actor,
     AnswerDraft,
     AnswerMode,
@@ -38,6 +39,23 @@ log = logging.getLogger(__name__)
 
 Question = ChoiceItem | TextItem | CodeItem
 _STORED_RESPONSE_CHARS = 2000
+# How long a replica's claim to post a round holds before another may post it instead (it
+# crashed, or the platform refused the post). Platforms deduplicate a repeated post inside
+# this window (Discord's enforced nonce), so even a post that went out just before a crash
+# is not shown twice.
+POST_LEASE = dt.timedelta(minutes=2)
+
+
+def posting_mark(now: dt.datetime) -> str:
+    """Return the message ref that claims a round's post for a replica until the lease ends."""
+    return POSTING_PREFIX + now.isoformat()
+
+
+def _claimed_at(message_ref: str) -> dt.datetime | None:
+    try:
+        return dt.datetime.fromisoformat(message_ref.removeprefix(POSTING_PREFIX))
+    except ValueError:
+        return None
 
 
 @dataclass(frozen=True)
@@ -105,6 +123,10 @@ class QuizService:
         """Return the member, registering them when first seen."""
         return self.store.ensure_member(platform, external_id, display_name)
 
+    def find_channel(self, platform: str, external_id: str) -> ChannelSettings | None:
+        """Return the channel if it has a quiz (was set up), without creating it."""
+        return self.store.find_channel(platform, external_id)
+
     def get_channel(self, channel_id: int) -> ChannelSettings:
         """Return a channel or raise NotFound."""
         channel = self.store.get_channel(channel_id)
@@ -150,8 +172,45 @@ class QuizService:
         )
         if claimed is None:
             return None
+        mark = posting_mark(now)
+        self.store.claim_round_post(claimed.id, None, mark)
+        claimed = replace(claimed, message_ref=mark)
         log.info("round claimed channel=%s round=%s item=%s", channel.id, claimed.id, item.id)
         return RoundPost(channel, claimed, self.round_message(claimed, channel))
+
+    def unposted_rounds(self, platform: str) -> list[RoundPost]:
+        """Claim and return open rounds whose post never went out, so they are posted once.
+
+        A round is claimed, then posted; a crash (or a platform outage) in between leaves it
+        claimed and unposted. Once the claim's lease has run out, the first replica to ask
+        takes it over and posts it.
+        """
+        now = self.clock.now()
+        posts = []
+        for rnd in self.store.unposted_rounds(now):
+            channel = self.get_channel(rnd.channel_id)
+            if channel.platform != platform:
+                continue
+            if rnd.message_ref is not None:
+                claimed_at = _claimed_at(rnd.message_ref)
+                if claimed_at is not None and now - claimed_at < POST_LEASE:
+                    continue  # another replica is posting it right now
+            mark = posting_mark(now)
+            if not self.store.claim_round_post(rnd.id, rnd.message_ref, mark):
+                continue
+            log.warning("round %s of channel %s was never posted; posting it now", rnd.id,
+                        channel.id)
+            claimed = replace(rnd, message_ref=mark)
+            posts.append(RoundPost(channel, claimed, self.round_message(claimed, channel)))
+        return posts
+
+    def post_for(self, round_id: int) -> tuple[ChannelSettings, str, Message] | None:
+        """Return a posted round's channel, message ref and post as it should look now."""
+        rnd = self.store.get_round(round_id)
+        if rnd is None or rnd.message_ref is None or rnd.message_ref.startswith(POSTING_PREFIX):
+            return None
+        channel = self.get_channel(rnd.channel_id)
+        return channel, rnd.message_ref, self.round_message(rnd, channel)
 
     def round_posted(self, round_id: int, message_ref: str) -> None:
         """Remember where a round was posted, for edits and the reveal thread."""
@@ -231,6 +290,16 @@ class QuizService:
         return Reveal(channel, closed, message)
 
     # ---------------------------------------------------------------- answers
+    def answer_round(
+        self, round_id: int, actor: Actor, response: str, mode: AnswerMode = AnswerMode.TEXT
+    ) -> AnswerOutcome:
+        """Answer the round a button or form names, wherever its channel is."""
+        rnd = self.store.get_round(round_id)
+        if rnd is None:
+            locale = actor.locale or "en"
+            return self._private(t(locale, "answer.no_round"), Tone.WARNING)
+        return self.submit_answer(rnd.channel_id, actor, response, mode, round_id=round_id)
+
     def submit_answer(
         self,
         channel_id: int,

@@ -98,8 +98,10 @@ def _slack(text: str) -> str:
 
 
 def _code_block(text: str) -> str:
-    # A fence ends the block; inside it nothing else renders or pings.
-    return text.replace("```", "`" + _ZWSP + "`" + _ZWSP + "`")
+    # A fence ends the block; inside it nothing else renders. Mentions are broken anyway, in
+    # case a client renders them (belt and braces: posts also go out with mentions disabled).
+    text = text.replace("```", "`" + _ZWSP + "`" + _ZWSP + "`").replace("<", "<" + _ZWSP)
+    return _AT_MENTION.sub("@" + _ZWSP + r"\1", text)
 
 
 def inert(

@@ -40,12 +40,23 @@ WARM_IMPORTS = (
 
 
 def warm_imports() -> None:
-    """Import what children would otherwise import on every run."""
+    """Import what children would otherwise import on every run, leaving the env as it was.
+
+    Some imports write to os.environ (torch._dynamo sets TORCHINDUCTOR_CACHE_DIR to a host
+    path); children must inherit the allow-listed environment and nothing else.
+    """
+    before = dict(os.environ)
     for name in WARM_IMPORTS:
         try:
             importlib.import_module(name)
         except Exception as exc:
             log.warning("warm import %s failed: %s", name, exc)
+    for key in set(os.environ) - set(before):
+        log.debug("warm imports set %s; removed", key)
+        del os.environ[key]
+    for key, value in before.items():
+        if os.environ.get(key) != value:
+            os.environ[key] = value
 
 
 def _probe_namespaces(uid: int, gid: int, use_uid: bool) -> bool:

@@ -10,12 +10,14 @@ import logging
 import shlex
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
+from pathlib import Path
 from typing import TextIO
 
 from bot.adapters.console.render import render
 from bot.core.app import Quiz
 from bot.core.messages import Audience, Message, Tone
 from bot.core.models import Actor, AnswerMode, ChannelDefaults, ChannelSettings
+from bot.scheduling import weekly_board
 
 log = logging.getLogger(__name__)
 
@@ -31,6 +33,7 @@ Commands (this terminal stands in for a team channel):
   /quiz [TOPIC]          a private, unscored practice question
   /practice ANSWER       answer your practice question (/practice alone: code until /end)
   /leaderboard [week|all]
+  /weekly                the weekly leaderboard post, with its chart saved as a PNG
   /stats                 your points, streaks and mastery by topic
   /setup [key=value ...] show or change the channel settings, e.g. /setup lang=zh-CN time=09:30
   /as NAME               play as someone else (several people in one terminal)
@@ -51,10 +54,12 @@ class ConsoleChannel:
 
     def __init__(self, quiz: Quiz, out: TextIO, *, channel_name: str = "general",
                  user_name: str = "you", code_problem: str = "",
-                 defaults: ChannelDefaults | None = None) -> None:
+                 defaults: ChannelDefaults | None = None,
+                 chart_dir: Path | None = None) -> None:
         self.quiz = quiz
         self.out = out
         self.code_problem = code_problem
+        self.chart_dir = chart_dir
         channel = quiz.rounds.channel(PLATFORM, channel_name, "local",
                                       defaults or ChannelDefaults(name=channel_name))
         self.state = ConsoleState(channel, user_name)
@@ -68,9 +73,15 @@ class ConsoleChannel:
         return Actor(member, is_admin=True)
 
     def show(self, message: Message) -> None:
-        """Print a message the way the channel would show it."""
+        """Print a message the way the channel would show it (images go to files)."""
+        image_path = None
+        if message.image_png and self.chart_dir is not None:
+            self.chart_dir.mkdir(parents=True, exist_ok=True)
+            path = self.chart_dir / (message.image_name or "image.png")
+            path.write_bytes(message.image_png)
+            image_path = str(path)
         text = render(message, channel=self.state.channel.name or self.state.channel.external_id,
-                      user=self.state.user_name)
+                      user=self.state.user_name, image_path=image_path)
         print(text + "\n", file=self.out, flush=True)
 
     def say(self, text: str, tone: Tone = Tone.INFO) -> None:
@@ -151,6 +162,7 @@ class ConsoleChannel:
             "/quiz": self._quiz,
             "/practice": self._practice,
             "/leaderboard": self._leaderboard,
+            "/weekly": self._weekly,
             "/stats": self._stats,
             "/setup": self._setup,
             "/as": self._as,
@@ -210,6 +222,9 @@ class ConsoleChannel:
     def _leaderboard(self, rest: str, lines: Iterator[str]) -> None:
         period = rest.lower() or "week"
         self.show(self.quiz.board.leaderboard(self._refresh_channel(), period, self._locale()))
+
+    def _weekly(self, rest: str, lines: Iterator[str]) -> None:
+        self.show(weekly_board(self.quiz, self._refresh_channel()))
 
     def _stats(self, rest: str, lines: Iterator[str]) -> None:
         member = self._actor().member

@@ -13,7 +13,7 @@ _AUDIENCE_MARK = {
 }
 
 
-def render(message: Message, *, channel: str, user: str) -> str:
+def render(message: Message, *, channel: str, user: str, image_path: str | None = None) -> str:
     """Return the message as terminal text, marked with who would see it in a real channel."""
     mark = _AUDIENCE_MARK[message.audience].format(channel=channel, user=user)
     lines = [mark]
@@ -39,6 +39,7 @@ def render(message: Message, *, channel: str, user: str) -> str:
         lines.append(message.footer)
     if message.image_png:
         name = message.image_name or "image.png"
-        lines.append(f"(chart: {name}, {len(message.image_png)} bytes)")
+        where = f"saved to {image_path}" if image_path else f"{len(message.image_png)} bytes"
+        lines.append(f"(chart: {name}, {where})")
     # Everything else is ours, but display names and echoed input are members': the same rule.
     return inert("\n".join(lines), limit=20_000)

@@ -1,0 +1,82 @@
+"""The Discord client: an AutoShardedBot with our commands, buttons, modals and scheduler.
+
+Intents: only ``guilds``. Slash commands, buttons and modals arrive as interactions, which
+need no privileged intent (no message content, no member list); display names come with each
+interaction. AutoShardedBot asks ``GET /gateway/bot`` for the gateway and the shard count, so
+a large install shards with no code change.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.adapters.discord import commands as slash
+from bot.adapters.discord.components import ActionButton
+from bot.adapters.discord.handlers import Handlers
+from bot.adapters.discord.publisher import DiscordPublisher
+from bot.coalesce import EditCoalescer
+from bot.runtime import ChatRuntime
+
+log = logging.getLogger(__name__)
+
+
+def intents() -> discord.Intents:
+    """Return the gateway intents the bot needs: guilds only."""
+    wanted = discord.Intents.none()
+    wanted.guilds = True
+    return wanted
+
+
+class QuizBot(commands.AutoShardedBot):
+    """Wire the core's runtime to Discord: commands, components, publisher, scheduler."""
+
+    def __init__(self, runtime: ChatRuntime, *, guild_id: int | None = None,
+                 tally_delay_s: float = 2.0, **options: Any) -> None:
+        super().__init__(command_prefix=commands.when_mentioned, intents=intents(),
+                         allowed_mentions=discord.AllowedMentions.none(), **options)
+        self.runtime = runtime
+        self.guild_id = guild_id
+        self.publisher = DiscordPublisher(self, runtime)
+        self.coalescer = EditCoalescer(self.publisher.refresh_round, tally_delay_s)
+        self.actions = Handlers(runtime, self.coalescer)
+        self.synced: list[app_commands.AppCommand] = []
+
+    async def setup_hook(self) -> None:
+        """Register buttons and commands, sync the commands, start the scheduler."""
+        self.add_dynamic_items(ActionButton)
+        slash.register(self.tree, self.actions)
+        self.tree.error(self._on_command_error)
+        if self.guild_id is not None:
+            # A guild's commands update at once: the developer's loop. Global ones take a while.
+            guild = discord.Object(id=self.guild_id)
+            self.tree.copy_global_to(guild=guild)
+            self.synced = await self.tree.sync(guild=guild)
+        else:
+            self.synced = await self.tree.sync()
+        log.info("synced %d slash commands%s", len(self.synced),
+                 f" to guild {self.guild_id}" if self.guild_id else " globally")
+        await self.runtime.start(self.publisher)
+
+    async def on_interaction(self, interaction: discord.Interaction) -> None:
+        """Route answer modals by custom id: they must work after a restart and on any replica."""
+        if interaction.type is discord.InteractionType.modal_submit:
+            await self.actions.on_modal(interaction)
+
+    async def _on_command_error(self, interaction: discord.Interaction,
+                                error: app_commands.AppCommandError) -> None:
+        log.error("discord command failed guild=%s channel=%s user=%s: %r", interaction.guild_id,
+                  interaction.channel_id, interaction.user.id, error, exc_info=error)
+        await self.actions.apologise(interaction)
+
+    async def close(self) -> None:
+        """Flush pending tally edits, stop the scheduler and the core, then disconnect."""
+        try:
+            await self.coalescer.flush()
+        finally:
+            await self.runtime.stop()
+            await super().close()

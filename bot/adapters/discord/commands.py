@@ -1,0 +1,116 @@
+"""The slash commands: names, options and autocomplete; each one hands over to a handler."""
+
+from __future__ import annotations
+
+from zoneinfo import available_timezones
+
+import discord
+from discord import app_commands
+
+from bot.adapters.discord.handlers import Handlers, locale_of
+from bot.core.channel_setup import WEEKDAYS
+
+AUTOCOMPLETE_LIMIT = 25  # Discord shows at most 25 choices
+_TIMEZONES = sorted(available_timezones())
+
+PERIODS = [app_commands.Choice(name="this week", value="week"),
+           app_commands.Choice(name="all time", value="all")]
+LANGUAGES = [app_commands.Choice(name="English", value="en"),
+             app_commands.Choice(name="简体中文", value="zh-CN")]
+DAYS = [app_commands.Choice(name=day, value=day) for day in WEEKDAYS]
+COMMAND_NAMES = ("explain", "quiz", "leaderboard", "stats", "quiz-settings")
+
+
+def timezone_choices(current: str) -> list[app_commands.Choice[str]]:
+    """Return IANA zone names matching what the admin typed (start of a part first)."""
+    needle = current.strip().lower().replace(" ", "_")
+    starts = [z for z in _TIMEZONES if any(p.lower().startswith(needle) for p in z.split("/"))]
+    inside = [z for z in _TIMEZONES if needle in z.lower() and z not in starts]
+    return [app_commands.Choice(name=z, value=z) for z in (starts + inside)[:AUTOCOMPLETE_LIMIT]]
+
+
+def register(tree: app_commands.CommandTree[discord.Client], handlers: Handlers) -> None:
+    """Add every slash command to ``tree``."""
+
+    @tree.command(name="explain", description="Explain a PyTorch concept, with an example")
+    @app_commands.describe(topic="e.g. detach, view-vs-reshape, no_grad")
+    async def explain(interaction: discord.Interaction, topic: str) -> None:
+        await handlers.explain(interaction, topic)
+
+    @explain.autocomplete("topic")
+    async def explain_topics(interaction: discord.Interaction,
+                             current: str) -> list[app_commands.Choice[str]]:
+        pairs = handlers.quiz.explain.choices(current, locale_of(interaction), AUTOCOMPLETE_LIMIT)
+        return [app_commands.Choice(name=label, value=value) for label, value in pairs]
+
+    @tree.command(name="quiz", description="A private practice question, from what you missed")
+    @app_commands.describe(topic="only questions on this topic")
+    async def quiz(interaction: discord.Interaction, topic: str | None = None) -> None:
+        await handlers.practice(interaction, topic)
+
+    @quiz.autocomplete("topic")
+    async def quiz_topics(interaction: discord.Interaction,
+                          current: str) -> list[app_commands.Choice[str]]:
+        needle = current.strip().lower()
+        topics = [tp for tp in handlers.quiz.practice.topics() if needle in tp]
+        return [app_commands.Choice(name=tp, value=tp) for tp in topics[:AUTOCOMPLETE_LIMIT]]
+
+    @tree.command(name="leaderboard", description="This channel's leaderboard")
+    @app_commands.describe(period="this week or all time", share="post it for everyone")
+    @app_commands.choices(period=PERIODS)
+    async def leaderboard(interaction: discord.Interaction,
+                          period: app_commands.Choice[str] | None = None,
+                          share: bool = False) -> None:
+        await handlers.leaderboard(interaction, period.value if period else "week", share)
+
+    @tree.command(name="stats", description="Points, streaks and mastery by topic")
+    @app_commands.describe(member="whose stats (you by default)", share="post it for everyone")
+    async def stats(interaction: discord.Interaction, member: discord.Member | None = None,
+                    share: bool = False) -> None:
+        await handlers.stats(interaction, member, share)
+
+    @tree.command(name="quiz-settings",
+                  description="Show or change this channel's daily quiz (Manage Server)")
+    @app_commands.guild_only()
+    @app_commands.default_permissions(manage_guild=True)
+    @app_commands.describe(
+        channel="the channel to set up (this one by default)",
+        time="daily post time, HH:MM", timezone="IANA time zone, e.g. Asia/Shanghai",
+        language="language of the posts", topics="comma-separated topics, or all",
+        difficulty="e.g. 1,2 or all", leaderboard_day="weekday of the weekly leaderboard",
+        leaderboard_hour="hour of the weekly leaderboard", enabled="post daily questions",
+    )
+    @app_commands.choices(language=LANGUAGES, leaderboard_day=DAYS)
+    async def quiz_settings(
+        interaction: discord.Interaction,
+        channel: discord.TextChannel | None = None,
+        time: str | None = None,
+        timezone: str | None = None,
+        language: app_commands.Choice[str] | None = None,
+        topics: str | None = None,
+        difficulty: str | None = None,
+        leaderboard_day: app_commands.Choice[str] | None = None,
+        leaderboard_hour: app_commands.Range[int, 0, 23] | None = None,
+        enabled: bool | None = None,
+    ) -> None:
+        changes = {key: value for key, value in {
+            "time": time, "tz": timezone, "lang": language.value if language else None,
+            "topics": topics, "difficulty": difficulty,
+            "enabled": None if enabled is None else ("on" if enabled else "off"),
+        }.items() if value is not None}
+        if leaderboard_day is not None or leaderboard_hour is not None:
+            # One setting in the core: a missing half keeps the channel's current value.
+            changes["leaderboard"] = _leaderboard(leaderboard_day, leaderboard_hour)
+        target = channel.id if channel is not None else None
+        name = channel.name if channel is not None else getattr(interaction.channel, "name", "")
+        await handlers.settings(interaction, target, name or "", changes)
+
+    @quiz_settings.autocomplete("timezone")
+    async def zones(interaction: discord.Interaction,
+                    current: str) -> list[app_commands.Choice[str]]:
+        return timezone_choices(current)
+
+
+def _leaderboard(day: app_commands.Choice[str] | None, hour: int | None) -> str:
+    # "keep" halves are resolved by the core's setup against the channel's current values.
+    return f"{day.value if day else 'keep'} {'keep' if hour is None else hour}"

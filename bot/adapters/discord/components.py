@@ -1,0 +1,116 @@
+"""Persistent buttons and the answer modal: everything they need is in their custom id.
+
+A button's custom id is the core's action id (``tq:answer:<round>:<letter>``, ``tq:form:<round>:
+open``, ...). discord.py's DynamicItem re-creates the button from that id whenever it is
+clicked, so buttons keep working after the bot restarts and on any replica, and what the id
+points at is always looked up in the database, never in this process's memory. The modal's
+submission is routed the same way (``tq:submit:<round>:<mode>``) by the client's interaction
+listener rather than by discord.py's in-memory modal store.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from typing import Any, Protocol, cast
+
+import discord
+
+from bot.core.messages import ACTION_KINDS, Form, parse_action
+
+FIELD_ID = "answer"
+SUBMIT_KINDS = ("submit", "psubmit")
+_ACTION = r"tq:(?P<kind>" + "|".join(ACTION_KINDS) + r"):(?P<target>[a-z0-9.-]+):(?P<key>[A-Za-z]+)"
+
+
+class ActionHandler(Protocol):
+    """What a clicked button calls (the client's interaction handlers)."""
+
+    async def on_action(
+        self, interaction: discord.Interaction, kind: str, target: str, key: str
+    ) -> None:
+        """Handle a click on a button whose action id is (kind, target, key)."""
+        ...
+
+
+class ActionButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=_ACTION):
+    """A button of ours: a choice, "Answer", or "Share"; resolved from its custom id alone."""
+
+    def __init__(self, action_id: str, label: str = "") -> None:
+        parsed = parse_action(action_id)
+        if parsed is None:
+            raise ValueError(f"not an action id: {action_id!r}")
+        self.kind, self.target, self.key = parsed
+        style = discord.ButtonStyle.primary if self.kind in ("form", "pform") else (
+            discord.ButtonStyle.secondary)
+        super().__init__(discord.ui.Button(label=label or self.key, custom_id=action_id,
+                                           style=style))
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
+        match: re.Match[str], /,
+    ) -> ActionButton:
+        """Rebuild the button from the custom id of a click (after a restart, too)."""
+        label = getattr(item, "label", "") or ""
+        return cls(match.group(0), label)
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        """Hand the click to the client's handlers."""
+        handler = cast(ActionHandler, getattr(interaction.client, "actions"))  # noqa: B009
+        await handler.on_action(interaction, self.kind, self.target, self.key)
+
+
+def button_for(action_id: str, label: str) -> ActionButton | None:
+    """Return the button for a core action id, or None if the id is not ours."""
+    return ActionButton(action_id, label) if parse_action(action_id) is not None else None
+
+
+def submit_id(form: Form) -> str:
+    """Return the custom id a form's modal comes back with: what it answers and how."""
+    kind, target, _ = parse_action(form.action_id) or ("", "", "")
+    submit = "submit" if kind == "form" else "psubmit"
+    return f"tq:{submit}:{target}:{'code' if form.code else 'text'}"
+
+
+def parse_submit(custom_id: str) -> tuple[str, str, str] | None:
+    """Split a modal custom id into (submit kind, target, mode), or None if not ours."""
+    parts = custom_id.split(":")
+    if len(parts) != 4 or parts[0] != "tq" or parts[1] not in SUBMIT_KINDS:
+        return None
+    if parts[3] not in ("text", "code"):
+        return None
+    return parts[1], parts[2], parts[3]
+
+
+def answer_modal(form: Form) -> discord.ui.Modal:
+    """Return the modal for a form: a short line for text, a tall box prefilled for code."""
+    # Answers come back through the client's interaction listener; the modal only collects.
+    modal = discord.ui.Modal(title=form.title[:45], custom_id=submit_id(form), timeout=900)
+    modal.add_item(discord.ui.TextInput(
+        label=form.field_label[:45], custom_id=FIELD_ID,
+        style=discord.TextStyle.paragraph if form.code else discord.TextStyle.short,
+        default=form.prefill[: form.max_chars] or None, required=True,
+        max_length=min(form.max_chars, 4000),
+    ))
+    return modal
+
+
+def _walk(components: Any) -> Iterator[dict[str, Any]]:
+    if isinstance(components, list):
+        for component in components:
+            yield from _walk(component)
+    elif isinstance(components, dict):
+        yield components
+        yield from _walk(components.get("components"))
+        yield from _walk(components.get("component"))
+
+
+def submitted_text(data: Any) -> str | None:
+    """Return what the member typed into the modal's answer field, from the raw payload."""
+    if not isinstance(data, dict):
+        return None
+    for component in _walk(data.get("components")):
+        if component.get("custom_id") == FIELD_ID and isinstance(component.get("value"), str):
+            return str(component["value"])
+    return None

@@ -1,0 +1,68 @@
+"""`torchquiz discord`: run the bot until SIGTERM or SIGINT."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import sys
+
+import discord
+import discord.http
+
+from bot.adapters.discord.client import QuizBot
+from bot.runtime import ChatRuntime, on_stop_signals
+from bot.settings import Settings
+
+log = logging.getLogger(__name__)
+
+EXIT_BAD_CREDENTIALS = 2
+
+
+def use_api(url: str | None) -> None:
+    """Send REST calls (and so the gateway lookup) to ``url`` instead of Discord's own API."""
+    if url:
+        discord.http.Route.BASE = url.rstrip("/")
+
+
+async def serve(settings: Settings, token: str) -> int:
+    """Log in, run until stopped, and shut down cleanly; return the exit status."""
+    runtime = ChatRuntime(settings, "discord")
+    bot = QuizBot(runtime, guild_id=settings.discord_guild_id)
+    stopping = asyncio.Event()
+
+    def stop() -> None:
+        log.info("stop requested")
+        stopping.set()
+
+    on_stop_signals(stop)
+    try:
+        await bot.login(token)
+    except discord.LoginFailure:
+        print("torchquiz discord: Discord rejected DISCORD_TOKEN (check the bot token)",
+              file=sys.stderr)
+        await bot.close()
+        return EXIT_BAD_CREDENTIALS
+    except (discord.HTTPException, OSError) as exc:
+        print(f"torchquiz discord: cannot reach Discord: {exc}", file=sys.stderr)
+        await bot.close()
+        return 1
+    connection = asyncio.create_task(bot.connect(reconnect=True))
+    stopper = asyncio.create_task(stopping.wait())
+    done, _ = await asyncio.wait({connection, stopper}, return_when=asyncio.FIRST_COMPLETED)
+    await bot.close()
+    if connection in done and connection.exception() is not None:
+        failure = connection.exception()
+        print(f"torchquiz discord: the gateway connection failed: {failure}", file=sys.stderr)
+        return 1
+    connection.cancel()
+    return 0
+
+
+def main(settings: Settings) -> int:
+    """Run `torchquiz discord`; a missing token is a one-line error and exit 2."""
+    if settings.discord_token is None or not settings.discord_token.get_secret_value().strip():
+        print("torchquiz discord: set DISCORD_TOKEN to the bot token of your Discord application",
+              file=sys.stderr)
+        return EXIT_BAD_CREDENTIALS
+    use_api(settings.discord_api_url)
+    return asyncio.run(serve(settings, settings.discord_token.get_secret_value()))

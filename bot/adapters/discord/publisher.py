@@ -1,0 +1,120 @@
+"""Post what the scheduler asks for into Discord channels: rounds, reveals, weekly boards."""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+import discord
+
+from bot.adapters.discord.render import NO_MENTIONS, rendered
+from bot.core.i18n import t
+from bot.core.messages import Message
+from bot.core.models import ChannelSettings
+from bot.core.service import Reveal, RoundPost
+from bot.runtime import ChatRuntime
+
+log = logging.getLogger(__name__)
+
+THREAD_NAME_CHARS = 100
+
+
+def message_ref(channel_id: int, message_id: int) -> str:
+    """Return how a posted round remembers its message: ``<channel id>:<message id>``."""
+    return f"{channel_id}:{message_id}"
+
+
+def parse_ref(ref: str) -> tuple[int, int] | None:
+    """Split a message ref back into (channel id, message id), or None if it is not one."""
+    channel, _, message = ref.partition(":")
+    if not channel.isdigit() or not message.isdigit():
+        return None
+    return int(channel), int(message)
+
+
+class DiscordPublisher:
+    """Implement the scheduler's Publisher port with the bot's REST client."""
+
+    def __init__(self, client: discord.Client, runtime: ChatRuntime) -> None:
+        self.client = client
+        self.runtime = runtime
+
+    def _channel_for(self, channel: ChannelSettings) -> Any:
+        # The cached channel when the gateway sent it; else a partial one that knows its
+        # guild, which threads need.
+        channel_id = int(channel.external_id)
+        guild_id = int(channel.workspace_external_id) if channel.workspace_external_id.isdigit() \
+            else None
+        return self.client.get_channel(channel_id) or self.client.get_partial_messageable(
+            channel_id, guild_id=guild_id)
+
+    async def publish_round(self, post: RoundPost) -> str:
+        """Post a new round and return where it went."""
+        channel_id = int(post.channel.external_id)
+        out = rendered(post.message, post.channel.locale)
+        kwargs: dict[str, Any] = {"embed": out.embed, "allowed_mentions": NO_MENTIONS,
+                                  # Discord returns the existing message for a repeated nonce:
+                                  # a re-post after a crash cannot show the question twice.
+                                  "nonce": f"tq-round-{post.round.id}"}
+        if out.view is not None:
+            kwargs["view"] = out.view
+        sent = await self._channel_for(post.channel).send(**kwargs)
+        log.info("posted round=%s channel=%s message=%s", post.round.id, channel_id, sent.id)
+        return message_ref(channel_id, sent.id)
+
+    async def refresh_round(self, round_id: int) -> None:
+        """Redraw a posted round (its tally, or its buttons once closed)."""
+        found = await self.runtime.call(self.runtime.quiz.rounds.post_for, round_id)
+        if found is None:
+            return
+        channel, ref, message = found
+        await self._edit(channel, ref, message)
+
+    async def _edit(self, channel: ChannelSettings, ref: str,
+                    message: Message) -> discord.PartialMessage | None:
+        parsed = parse_ref(ref)
+        if parsed is None:
+            return None
+        _, message_id = parsed
+        partial: discord.PartialMessage = self._channel_for(channel).get_partial_message(
+            message_id)
+        out = rendered(message, channel.locale)
+        await partial.edit(embed=out.embed, view=out.view, allowed_mentions=NO_MENTIONS)
+        return partial
+
+    async def publish_reveal(self, reveal: Reveal) -> None:
+        """Post the answer in a thread on the question, and take the buttons off the post."""
+        ref = reveal.round.message_ref or ""
+        locale = reveal.channel.locale
+        if parse_ref(ref) is None:
+            await self._send(reveal.channel, reveal.message)  # never posted: reveal in line
+            return
+        closed = await self.runtime.call(self.runtime.quiz.rounds.round_message, reveal.round,
+                                         reveal.channel)
+        partial = await self._edit(reveal.channel, ref, closed)
+        assert partial is not None  # noqa: S101 - parse_ref succeeded just above
+        name = t(locale, "reveal.title", date=reveal.round.local_date.isoformat())
+        try:
+            thread = await partial.create_thread(name=name[:THREAD_NAME_CHARS],
+                                                 auto_archive_duration=1440)
+        except discord.HTTPException:
+            log.warning("no thread for round=%s; revealing in the channel", reveal.round.id)
+            await self._send(reveal.channel, reveal.message)
+            return
+        await self._send_to(thread, reveal.message, locale)
+
+    async def publish_board(self, channel: ChannelSettings, message: Message) -> None:
+        """Post the weekly leaderboard with its chart attached."""
+        await self._send(channel, message)
+
+    async def _send(self, channel: ChannelSettings, message: Message) -> None:
+        await self._send_to(self._channel_for(channel), message, channel.locale)
+
+    async def _send_to(self, target: Any, message: Message, locale: str) -> None:
+        out = rendered(message, locale)
+        kwargs: dict[str, Any] = {"embed": out.embed, "allowed_mentions": NO_MENTIONS}
+        if out.view is not None:
+            kwargs["view"] = out.view
+        if out.file is not None:
+            kwargs["file"] = out.file
+        await target.send(**kwargs)

@@ -1,0 +1,565 @@
+"""A local fake of Discord: REST API v10 and a JSON gateway on 127.0.0.1, for the real client.
+
+The unmodified discord.py client logs in through ``DISCORD_API_URL`` (``discord.http.Route.
+BASE``), asks ``GET /gateway/bot`` for the gateway, identifies, and gets READY and a
+GUILD_CREATE with one guild, two text channels and three members (an admin with Manage Server,
+and two members). Tests then inject INTERACTION_CREATE events (slash commands, autocomplete,
+button clicks, modal submits) and read what a member would see: every REST call is recorded,
+messages and threads are kept, and Discord's rules that matter here are enforced: an
+interaction must be answered within three seconds and only once, follow-ups need an answer
+first, and a route can be made to answer 429 with ``retry_after``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import datetime as dt
+import itertools
+import json
+import re
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+from aiohttp import WSMsgType, web
+
+APP_ID = 900000000000000001
+BOT_ID = 900000000000000002
+GUILD_ID = 900000000000000100
+GENERAL = 900000000000000201
+RANDOM = 900000000000000202
+EVERYONE_PERMS = 0x0000_0000_0006_4C40  # view, send, history, embed, attach, react
+MANAGE_GUILD = 1 << 5
+ACK_DEADLINE_S = 3.0
+REJECTED_TOKEN = "rejected-token"  # the fake answers 401 to this one, as Discord does to a bad one
+
+USERS = {
+    "admin": {"id": "900000000000000301", "username": "ada", "global_name": "Ada (admin)"},
+    "alice": {"id": "900000000000000302", "username": "alice", "global_name": "Alice"},
+    "bob": {"id": "900000000000000303", "username": "bob", "global_name": "王小明"},
+}
+
+
+def _json(data: Any, *, status: int = 200, headers: dict[str, str] | None = None) -> web.Response:
+    # discord.py parses a body as JSON only when Content-Type is exactly application/json
+    # (aiohttp's json_response appends a charset, which Discord never does), and it takes a
+    # 429 without Discord's "Via" header for a Cloudflare ban rather than a rate limit.
+    return web.Response(body=json.dumps(data).encode(), status=status,
+                        headers={**(headers or {}), "Content-Type": "application/json",
+                                 "Via": "1.1 google"})
+
+
+def _now() -> str:
+    return dt.datetime.now(dt.UTC).isoformat()
+
+
+def _user(who: str) -> dict[str, str]:
+    if who in USERS:
+        return USERS[who]
+    # Anyone else ("member17"): a plain member with a stable made-up id.
+    number = int("".join(ch for ch in who if ch.isdigit()) or "0")
+    return {"id": str(900000000000010000 + number), "username": who, "global_name": who}
+
+
+def user_payload(who: str) -> dict[str, Any]:
+    base = _user(who)
+    return {**base, "discriminator": "0", "avatar": None, "bot": False, "flags": 0,
+            "public_flags": 0}
+
+
+def bot_user() -> dict[str, Any]:
+    return {"id": str(BOT_ID), "username": "torchquiz", "global_name": None,
+            "discriminator": "0", "avatar": None, "bot": True, "flags": 0, "public_flags": 0,
+            "verified": True, "mfa_enabled": False}
+
+
+def permissions_of(who: str) -> int:
+    return EVERYONE_PERMS | (MANAGE_GUILD if who == "admin" else 0)
+
+
+def member_payload(who: str) -> dict[str, Any]:
+    return {"user": user_payload(who), "roles": [], "nick": None, "avatar": None,
+            "joined_at": "2026-01-01T00:00:00+00:00", "deaf": False, "mute": False,
+            "flags": 0, "pending": False, "permissions": str(permissions_of(who))}
+
+
+def channel_payload(channel_id: int, name: str) -> dict[str, Any]:
+    return {"id": str(channel_id), "type": 0, "guild_id": str(GUILD_ID), "name": name,
+            "position": 0, "permission_overwrites": [], "nsfw": False, "parent_id": None,
+            "topic": None, "last_message_id": None, "rate_limit_per_user": 0, "flags": 0}
+
+
+def guild_payload() -> dict[str, Any]:
+    return {
+        "id": str(GUILD_ID), "name": "PyTorch study group", "icon": None, "splash": None,
+        "discovery_splash": None, "owner_id": USERS["admin"]["id"], "afk_channel_id": None,
+        "afk_timeout": 300, "verification_level": 0, "default_message_notifications": 0,
+        "explicit_content_filter": 0, "mfa_level": 0, "nsfw_level": 0, "premium_tier": 0,
+        "system_channel_id": None, "system_channel_flags": 0, "rules_channel_id": None,
+        "public_updates_channel_id": None, "safety_alerts_channel_id": None,
+        "vanity_url_code": None, "description": None, "banner": None, "features": [],
+        "preferred_locale": "en-US", "max_video_channel_users": 25,
+        "premium_subscription_count": 0, "application_id": None, "emojis": [], "stickers": [],
+        "roles": [{"id": str(GUILD_ID), "name": "@everyone", "permissions": str(EVERYONE_PERMS),
+                   "position": 0, "color": 0, "hoist": False, "managed": False,
+                   "mentionable": False, "flags": 0, "icon": None, "unicode_emoji": None}],
+        "member_count": len(USERS), "members": [member_payload(w) for w in USERS],
+        "channels": [channel_payload(GENERAL, "general"), channel_payload(RANDOM, "random")],
+        "threads": [], "presences": [], "voice_states": [], "stage_instances": [],
+        "guild_scheduled_events": [], "soundboard_sounds": [], "large": False,
+        "unavailable": False, "joined_at": "2026-01-01T00:00:00+00:00", "lazy": True,
+    }
+
+
+@dataclass
+class RestCall:
+    """One request the client made."""
+
+    method: str
+    path: str
+    body: Any
+    files: list[str]
+    status: int = 200
+
+
+@dataclass
+class Interaction:
+    """An injected interaction and everything the bot answered to it."""
+
+    id: int
+    token: str
+    kind: int
+    data: dict[str, Any]
+    user: str
+    sent_at: float
+    callbacks: list[dict[str, Any]] = field(default_factory=list)
+    followups: list[dict[str, Any]] = field(default_factory=list)
+    late: bool = False
+    doubled: bool = False
+    answered: asyncio.Event = field(default_factory=asyncio.Event)
+    finished: asyncio.Event = field(default_factory=asyncio.Event)
+
+    @property
+    def callback_type(self) -> int | None:
+        return self.callbacks[0]["type"] if self.callbacks else None
+
+    @property
+    def ephemeral(self) -> bool:
+        first = self.callbacks[0].get("data") or {} if self.callbacks else {}
+        return bool(first.get("flags", 0) & 64)
+
+    def replies(self) -> list[dict[str, Any]]:
+        """Return what the member saw: an immediate message, or the follow-ups after a defer."""
+        direct = [c["data"] for c in self.callbacks if c["type"] in (4, 7) and c.get("data")]
+        return direct + self.followups
+
+    def text(self) -> str:
+        """Return every reply flattened to text: content, embed titles, bodies, fields."""
+        return "\n".join(message_text(m) for m in self.replies())
+
+
+def message_text(message: dict[str, Any]) -> str:
+    parts = [message.get("content") or ""]
+    for embed in message.get("embeds") or []:
+        parts += [embed.get("title") or "", embed.get("description") or ""]
+        parts += [f"{f.get('name')}: {f.get('value')}" for f in embed.get("fields") or []]
+        parts.append((embed.get("footer") or {}).get("text") or "")
+    return "\n".join(p for p in parts if p)
+
+
+def custom_ids(message: dict[str, Any]) -> list[str]:
+    ids = []
+    for row in message.get("components") or []:
+        for component in row.get("components") or []:
+            if component.get("custom_id"):
+                ids.append(component["custom_id"])
+    return ids
+
+
+class FakeDiscord:
+    """Serve Discord's REST API and gateway for one test, on an ephemeral local port."""
+
+    def __init__(self) -> None:
+        self.calls: list[RestCall] = []
+        self.messages: dict[int, dict[str, Any]] = {}
+        self.threads: dict[int, dict[str, Any]] = {}
+        self.interactions: dict[str, Interaction] = {}
+        self.commands: list[dict[str, Any]] = []
+        self.command_scope: str = ""
+        self.nonces: dict[str, int] = {}
+        self.posted: list[int] = []  # messages the bot created with POST /channels/X/messages
+        self._limits: list[list[Any]] = []
+        self._ids = itertools.count(950000000000000000)
+        self._sockets: list[web.WebSocketResponse] = []
+        self._seq = itertools.count(1)
+        self.ready = asyncio.Event()
+        self.identifies = 0
+        self.port = 0
+        self._runner: web.AppRunner | None = None
+
+    # ------------------------------------------------------------ lifecycle
+
+    @property
+    def api_url(self) -> str:
+        return f"http://127.0.0.1:{self.port}/api/v10"
+
+    async def start(self) -> None:
+        app = web.Application(client_max_size=32 * 1024 * 1024)
+        app.router.add_get("/gateway", self._gateway)
+        app.router.add_route("*", "/api/v10/{path:.*}", self._rest)
+        self._runner = web.AppRunner(app)
+        await self._runner.setup()
+        site = web.TCPSite(self._runner, "127.0.0.1", 0)
+        await site.start()
+        self.port = site._server.sockets[0].getsockname()[1]  # type: ignore[union-attr]
+
+    async def stop(self) -> None:
+        for ws in list(self._sockets):
+            await ws.close()
+        if self._runner is not None:
+            await self._runner.cleanup()
+
+    def snowflake(self) -> int:
+        return next(self._ids)
+
+    def rate_limit(self, method: str, path_pattern: str, *, retry_after: float = 0.3,
+                   times: int = 1) -> None:
+        """Answer the next ``times`` matching requests with 429 and ``retry_after``."""
+        self._limits.append([method, re.compile(path_pattern), retry_after, times])
+
+    # ------------------------------------------------------------ gateway
+
+    async def _gateway(self, request: web.Request) -> web.WebSocketResponse:
+        ws = web.WebSocketResponse()
+        await ws.prepare(request)
+        self._sockets.append(ws)
+        await ws.send_str(json.dumps({"op": 10, "d": {"heartbeat_interval": 40000}}))
+        try:
+            async for msg in ws:
+                if msg.type != WSMsgType.TEXT:
+                    continue
+                payload = json.loads(msg.data)
+                if payload["op"] == 1:  # heartbeat
+                    await ws.send_str(json.dumps({"op": 11}))
+                elif payload["op"] == 2:  # identify
+                    self.identifies += 1
+                    await self._send_ready(ws, payload["d"])
+        finally:
+            self._sockets.remove(ws)
+        return ws
+
+    async def _send_ready(self, ws: web.WebSocketResponse, identify: dict[str, Any]) -> None:
+        shard = identify.get("shard", [0, 1])
+        ready = {"v": 10, "user": bot_user(), "guilds": [{"id": str(GUILD_ID),
+                                                           "unavailable": True}],
+                 "session_id": f"session-{self.identifies}", "shard": shard,
+                 "resume_gateway_url": f"ws://127.0.0.1:{self.port}/gateway",
+                 "application": {"id": str(APP_ID), "flags": 0}, "private_channels": [],
+                 "relationships": [], "presences": [], "guild_join_requests": []}
+        await self._dispatch(ws, "READY", ready)
+        await self._dispatch(ws, "GUILD_CREATE", guild_payload())
+        self.ready.set()
+
+    async def _dispatch(self, ws: web.WebSocketResponse, event: str, data: Any) -> None:
+        await ws.send_str(json.dumps({"op": 0, "t": event, "s": next(self._seq), "d": data}))
+
+    async def dispatch(self, event: str, data: Any) -> None:
+        for ws in list(self._sockets):
+            await self._dispatch(ws, event, data)
+
+    # ------------------------------------------------------------ interactions
+
+    def _interaction_base(self, kind: int, data: dict[str, Any], who: str,
+                          channel_id: int, locale: str) -> tuple[Interaction, dict[str, Any]]:
+        record = Interaction(id=self.snowflake(), token=f"tok{self.snowflake()}", kind=kind,
+                             data=data, user=who, sent_at=time.monotonic())
+        self.interactions[record.token] = record
+        channel = channel_payload(channel_id, "general" if channel_id == GENERAL else "random")
+        payload = {
+            "id": str(record.id), "application_id": str(APP_ID), "type": kind,
+            "token": record.token, "version": 1, "guild_id": str(GUILD_ID),
+            "channel_id": str(channel_id), "channel": {**channel,
+                                                       "permissions": str(permissions_of(who))},
+            "member": member_payload(who), "locale": locale, "guild_locale": "en-US",
+            "app_permissions": str(EVERYONE_PERMS | (1 << 34) | (1 << 35)), "entitlements": [],
+            "authorizing_integration_owners": {"0": str(GUILD_ID)}, "context": 0,
+            "attachment_size_limit": 8 * 1024 * 1024, "data": data,
+        }
+        return record, payload
+
+    async def _inject(self, record: Interaction, payload: dict[str, Any]) -> Interaction:
+        record.sent_at = time.monotonic()
+        await self.dispatch("INTERACTION_CREATE", payload)
+        return record
+
+    def _command(self, name: str) -> dict[str, Any]:
+        for command in self.commands:
+            if command["name"] == name:
+                return command
+        raise AssertionError(f"command /{name} was never registered")
+
+    async def slash(self, name: str, who: str = "alice", *, channel_id: int = GENERAL,
+                    locale: str = "en-US", **options: Any) -> Interaction:
+        """Run a slash command as ``who``; options by name (a user option takes a name)."""
+        command = self._command(name)
+        types = {o["name"]: o["type"] for o in command.get("options", [])}
+        opts, resolved = [], {"users": {}, "members": {}, "channels": {}}
+        for key, value in options.items():
+            kind = types[key]
+            if kind == 6:  # user
+                user = user_payload(value)
+                resolved["users"][user["id"]] = user
+                resolved["members"][user["id"]] = {k: v for k, v in member_payload(value).items()
+                                                   if k != "user"}
+                value = user["id"]
+            elif kind == 7:  # channel
+                resolved["channels"][str(value)] = {**channel_payload(value, "random"),
+                                                    "permissions": str(EVERYONE_PERMS)}
+                value = str(value)
+            opts.append({"name": key, "type": kind, "value": value})
+        data = {"id": command["id"], "name": name, "type": 1, "options": opts,
+                "resolved": resolved}
+        if self.command_scope == "guild":
+            data["guild_id"] = str(GUILD_ID)
+        record, payload = self._interaction_base(2, data, who, channel_id, locale)
+        return await self._inject(record, payload)
+
+    async def autocomplete(self, name: str, option: str, typed: str, who: str = "alice",
+                           *, locale: str = "en-US") -> Interaction:
+        """Ask for autocomplete choices of ``option`` while ``who`` types ``typed``."""
+        command = self._command(name)
+        types = {o["name"]: o["type"] for o in command.get("options", [])}
+        data = {"id": command["id"], "name": name, "type": 1,
+                "options": [{"name": option, "type": types[option], "value": typed,
+                             "focused": True}]}
+        if self.command_scope == "guild":
+            data["guild_id"] = str(GUILD_ID)
+        record, payload = self._interaction_base(4, data, who, GENERAL, locale)
+        return await self._inject(record, payload)
+
+    async def click(self, message_id: int, custom_id: str, who: str = "alice", *,
+                    locale: str = "en-US") -> Interaction:
+        """Click the button ``custom_id`` on a posted message."""
+        message = self.messages[message_id]
+        assert custom_id in custom_ids(message), f"no button {custom_id} on {message_id}"
+        data = {"custom_id": custom_id, "component_type": 2}
+        record, payload = self._interaction_base(3, data, who, int(message["channel_id"]),
+                                                 locale)
+        payload["message"] = message
+        return await self._inject(record, payload)
+
+    async def click_ephemeral(self, reply: dict[str, Any], custom_id: str,
+                              who: str = "alice") -> Interaction:
+        """Click a button on an ephemeral reply (a practice question, a card)."""
+        assert custom_id in custom_ids(reply), f"no button {custom_id} on the reply"
+        data = {"custom_id": custom_id, "component_type": 2}
+        record, payload = self._interaction_base(3, data, who, GENERAL, "en-US")
+        payload["message"] = {**reply, "flags": 64}
+        return await self._inject(record, payload)
+
+    async def submit(self, custom_id: str, value: str, who: str = "alice", *,
+                     channel_id: int = GENERAL) -> Interaction:
+        """Submit a modal whose answer field holds ``value``."""
+        data = {"custom_id": custom_id, "components": [
+            {"type": 1, "components": [{"type": 4, "custom_id": "answer", "value": value}]}]}
+        record, payload = self._interaction_base(5, data, who, channel_id, "en-US")
+        return await self._inject(record, payload)
+
+    # ------------------------------------------------------------ REST
+
+    async def _rest(self, request: web.Request) -> web.StreamResponse:
+        path = "/" + request.match_info["path"]
+        body, files = await self._body(request)
+        call = RestCall(request.method, path, body, files)
+        self.calls.append(call)
+        if request.headers.get("Authorization") == f"Bot {REJECTED_TOKEN}":
+            call.status = 401
+            return _json({"message": "401: Unauthorized", "code": 0}, status=401)
+        for limit in self._limits:
+            method, pattern, retry_after, left = limit
+            if left > 0 and method == request.method and pattern.fullmatch(path):
+                limit[3] -= 1
+                call.status = 429
+                return _json(
+                    {"message": "You are being rate limited.", "retry_after": retry_after,
+                     "global": False},
+                    status=429, headers={"Retry-After": str(retry_after),
+                                         "X-RateLimit-Remaining": "0",
+                                         "X-RateLimit-Reset-After": str(retry_after),
+                                         "X-RateLimit-Bucket": "fake-bucket"})
+        try:
+            status, answer = self._route(request.method, path, body, dict(request.query))
+        except KeyError:
+            status, answer = 404, {"message": "Unknown", "code": 10003}
+        call.status = status
+        if status == 204:
+            return web.Response(status=204)
+        return _json(answer, status=status)
+
+    async def _body(self, request: web.Request) -> tuple[Any, list[str]]:
+        if request.content_type.startswith("multipart/"):
+            payload: Any = {}
+            files = []
+            reader = await request.multipart()
+            async for part in reader:
+                if part.name == "payload_json":
+                    payload = json.loads(await part.text())
+                else:
+                    await part.read()
+                    files.append(part.filename or part.name or "")
+            return payload, files
+        if request.can_read_body:
+            text = await request.text()
+            return (json.loads(text) if text else None), []
+        return None, []
+
+    def _message(self, channel_id: int, body: dict[str, Any], *, ephemeral: bool = False,
+                 webhook: bool = False) -> dict[str, Any]:
+        message_id = self.snowflake()
+        message = {
+            "id": str(message_id), "channel_id": str(channel_id), "guild_id": str(GUILD_ID),
+            "author": bot_user(), "content": body.get("content") or "", "timestamp": _now(),
+            "edited_timestamp": None, "tts": False, "mention_everyone": False, "mentions": [],
+            "mention_roles": [], "attachments": [{"id": str(self.snowflake()),
+                                                 "filename": a.get("filename", "file"),
+                                                 "size": 1, "url": "https://cdn.invalid/x",
+                                                 "proxy_url": "https://cdn.invalid/x"}
+                                                for a in body.get("attachments") or []],
+            "embeds": body.get("embeds") or [], "pinned": False, "type": 0,
+            "components": body.get("components") or [], "flags": 64 if ephemeral else 0,
+            "allowed_mentions": body.get("allowed_mentions"),
+        }
+        if webhook:
+            message["webhook_id"] = str(APP_ID)
+        self.messages[message_id] = message
+        return message
+
+    def _route(self, method: str, path: str, body: Any,
+               query: dict[str, str]) -> tuple[int, Any]:
+        parts = path.strip("/").split("/")
+        if (method, path) == ("GET", "/users/@me"):
+            return 200, bot_user()
+        if (method, path) == ("GET", "/oauth2/applications/@me"):
+            return 200, {"id": str(APP_ID), "name": "torchquiz", "icon": None,
+                         "description": "", "bot_public": True, "bot_require_code_grant": False,
+                         "verify_key": "0" * 64, "owner": bot_user(), "flags": 0, "team": None,
+                         "summary": "", "rpc_origins": []}
+        if (method, path) == ("GET", "/gateway/bot"):
+            return 200, {"url": f"ws://127.0.0.1:{self.port}/gateway", "shards": 1,
+                         "session_start_limit": {"total": 1000, "remaining": 999,
+                                                 "reset_after": 0, "max_concurrency": 1}}
+        if method == "PUT" and parts[:1] == ["applications"] and parts[-1] == "commands":
+            self.command_scope = "guild" if "guilds" in parts else "global"
+            self.commands = [{**c, "id": str(self.snowflake()), "application_id": str(APP_ID),
+                              "version": "1", "type": c.get("type", 1)} for c in body]
+            return 200, self.commands
+        if parts[:1] == ["channels"] and len(parts) >= 3 and parts[2] == "messages":
+            return self._channel_messages(method, parts, body)
+        if parts[:1] == ["interactions"] and parts[-1] == "callback":
+            return self._callback(parts[2], body)
+        if parts[:1] == ["webhooks"]:
+            return self._webhook(method, parts, body)
+        if method == "GET" and parts[:1] == ["channels"] and len(parts) == 2:
+            channel_id = int(parts[1])
+            if channel_id in self.threads:
+                return 200, self.threads[channel_id]
+            return 200, channel_payload(channel_id, "general")
+        return 404, {"message": "Unknown route", "code": 0}
+
+    def _channel_messages(self, method: str, parts: list[str], body: Any) -> tuple[int, Any]:
+        channel_id = int(parts[1])
+        if method == "POST" and len(parts) == 3:
+            nonce = (body or {}).get("nonce")
+            if nonce and (body or {}).get("enforce_nonce") and nonce in self.nonces:
+                return 200, self.messages[self.nonces[nonce]]  # Discord's dedup of a re-send
+            message = self._message(channel_id, body or {})
+            self.posted.append(int(message["id"]))
+            if nonce:
+                self.nonces[nonce] = int(message["id"])
+            return 200, message
+        message_id = int(parts[3])
+        if method == "PATCH" and len(parts) == 4:
+            message = self.messages[message_id]
+            message.update({k: v for k, v in (body or {}).items()
+                            if k in ("content", "embeds", "components")})
+            message["edited_timestamp"] = _now()
+            return 200, message
+        if method == "POST" and parts[4:] == ["threads"]:
+            thread_id = self.snowflake()
+            thread = {"id": str(thread_id), "type": 11, "guild_id": str(GUILD_ID),
+                      "parent_id": str(channel_id), "name": (body or {}).get("name", ""),
+                      "owner_id": str(BOT_ID), "message_count": 0, "member_count": 1,
+                      "rate_limit_per_user": 0, "flags": 0, "last_message_id": None,
+                      "thread_metadata": {"archived": False, "auto_archive_duration": 1440,
+                                          "archive_timestamp": _now(), "locked": False},
+                      "starter_message_id": str(message_id)}
+            self.threads[thread_id] = thread
+            return 201, thread
+        return 404, {"message": "Unknown Message", "code": 10008}
+
+    def _callback(self, token: str, body: Any) -> tuple[int, Any]:
+        record = self.interactions.get(token)
+        if record is None:
+            return 404, {"message": "Unknown interaction", "code": 10062}
+        if time.monotonic() - record.sent_at > ACK_DEADLINE_S:
+            record.late = True
+            return 404, {"message": "Unknown interaction", "code": 10062}
+        if record.callbacks:
+            record.doubled = True
+            return 400, {"message": "Interaction has already been acknowledged.",
+                         "code": 40060}
+        record.callbacks.append(body)
+        record.answered.set()
+        kind = body.get("type")
+        if kind in (4, 7, 8, 9):  # a message, an update, choices or a modal: nothing follows
+            record.finished.set()
+        data = body.get("data") or {}
+        message = None
+        if kind in (4, 5):
+            message = self._message(GENERAL, data, ephemeral=bool(data.get("flags", 0) & 64))
+        answer: dict[str, Any] = {"interaction": {
+            "id": str(record.id), "type": record.kind,
+            "response_message_loading": kind == 5,
+            "response_message_ephemeral": bool(data.get("flags", 0) & 64),
+            "response_message_id": message["id"] if message else None}}
+        if message is not None:
+            answer["resource"] = {"type": kind, "message": message}
+        else:
+            answer["resource"] = {"type": kind}
+        return 200, answer
+
+    def _webhook(self, method: str, parts: list[str], body: Any) -> tuple[int, Any]:
+        token = parts[2]
+        record = self.interactions.get(token)
+        if record is None or not record.callbacks:
+            return 404, {"message": "Unknown Webhook", "code": 10015}
+        if method == "POST" and len(parts) == 3:
+            flags = (body or {}).get("flags", 0)
+            message = self._message(GENERAL, body or {}, ephemeral=bool(flags & 64), webhook=True)
+            record.followups.append(message)
+            record.finished.set()
+            return 200, message
+        if method in ("PATCH", "GET") and parts[3:5] == ["messages", "@original"]:
+            if method == "PATCH":
+                record.followups.append({**(body or {}), "id": str(self.snowflake())})
+                record.finished.set()
+            return 200, self._message(GENERAL, body or {}, webhook=True)
+        return 404, {"message": "Unknown", "code": 0}
+
+    # ------------------------------------------------------------ reading what happened
+
+    def channel_posts(self, channel_id: int = GENERAL) -> list[dict[str, Any]]:
+        """Return the bot's own posts in a channel or thread (not interaction replies)."""
+        return [self.messages[mid] for mid in self.posted
+                if int(self.messages[mid]["channel_id"]) == channel_id]
+
+    def edits_of(self, message_id: int) -> list[RestCall]:
+        return [c for c in self.calls if c.method == "PATCH"
+                and c.path.endswith(f"/messages/{message_id}") and c.status == 200]
+
+    def thread_on(self, message_id: int) -> int | None:
+        """Return the id of the thread started on a message, if any."""
+        for thread_id, thread in self.threads.items():
+            if thread["starter_message_id"] == str(message_id):
+                return thread_id
+        return None
