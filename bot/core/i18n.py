@@ -22,7 +22,6 @@ _STRINGS: dict[str, dict[str, str]] = {
         "zh-CN": "{solved} 人答对 · {attempted} 人作答",
     },
     "round.examples": {"en": "Examples", "zh-CN": "示例"},
-    "round.answers": {"en": "Answers", "zh-CN": "作答情况"},
     "round.signature": {"en": "Signature", "zh-CN": "函数签名"},
     "reveal.title": {"en": "Answer · {date}", "zh-CN": "答案揭晓 · {date}"},
     "reveal.answer": {"en": "Answer: {answer}", "zh-CN": "答案：{answer}"},

@@ -71,8 +71,8 @@ def round_post(
         body=f"{body}\n\n{how_to_answer(item, locale)}",
         code=code,
         buttons=buttons,
-        fields=((t(locale, "round.answers"), tally),),
-        footer=t(locale, "round.meta", **_meta_values(item, closes)),
+        # The tally leads the footer: chat front ends edit it in place as answers come in.
+        footer=f"{tally} · {t(locale, 'round.meta', **_meta_values(item, closes))}",
         audience=Audience.CHANNEL,
         round_id=round_id,
         form=form,

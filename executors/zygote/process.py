@@ -51,6 +51,13 @@ def warm_imports() -> None:
             importlib.import_module(name)
         except Exception as exc:
             log.warning("warm import %s failed: %s", name, exc)
+    # The sandbox's procfs has no /proc/cpuinfo (subset=pid), and torch reads it lazily the
+    # first time a kernel asks which instructions the CPU has (a float16 -> float32 copy did:
+    # "Failed to initialize cpuinfo!"). Asking once here fills that in for every child; it
+    # runs no op and starts no thread.
+    import torch
+
+    torch.backends.cpu.get_cpu_capability()
     for key in set(os.environ) - set(before):
         log.debug("warm imports set %s; removed", key)
         del os.environ[key]

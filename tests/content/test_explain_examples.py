@@ -4,8 +4,8 @@ import time
 
 import pytest
 
-from content.examples import clean_env, output_mismatch, run_sources
 from content.loader import load_bank
+from tests.content.example_runner import clean_env, output_mismatch, run_sources
 
 CARD_IDS = sorted(load_bank().cards)
 # Small programs that pin what the runner promises: isolation, clean env, deadlines, one thread.

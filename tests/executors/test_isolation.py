@@ -375,3 +375,14 @@ def test_mountinfo_shows_only_the_sandbox_own_mounts(run_code, sandbox_zygote):
     lines = inside(run_code, "read('/proc/self/mountinfo').splitlines()")
     mount_points = {line.split()[4] for line in lines}
     assert mount_points == expected
+
+
+def test_cpu_features_are_known_without_proc_cpuinfo(run_code):
+    # torch detects CPU features lazily from /proc/cpuinfo, which the sandbox does not show;
+    # the zygote detects them before forking. A float16 -> float32 copy of a transposed
+    # tensor was the first kernel seen to need them.
+    code = ("import torch\ndef f():\n    a = torch.ones(3, 4).t()\n"
+            "    b = torch.ones(4, 1, dtype=torch.float16)\n"
+            "    return (a + b.to(a)).sum().item()\n")
+    out = run_code(code)
+    assert out.outputs == [24.0], out.errors

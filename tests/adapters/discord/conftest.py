@@ -63,12 +63,14 @@ class Harness:
     bots_started: int = 0
     extra: dict[str, Any] = field(default_factory=dict)
 
-    async def start_bot(self, *, token: str = "good-token") -> QuizBot:
+    async def start_bot(self, *, token: str = "good-token",
+                        guild_id: int | None = None) -> QuizBot:
         use_api(self.fake.api_url)
         # The app closes only executors it built: the module's zygote outlives every bot.
         executor = LocalExecutor(load_bank(BANK), self.zygote)
         self.runtime = ChatRuntime(self.settings, "discord", clock=self.clock, executor=executor)
-        self.bot = QuizBot(self.runtime, guild_ready_timeout=0.05, tally_delay_s=0.4)
+        self.bot = QuizBot(self.runtime, guild_id=guild_id, guild_ready_timeout=0.05,
+                           tally_delay_s=0.4)
         self.fake.ready.clear()
         await self.bot.login(token)
         self._connection = asyncio.create_task(self.bot.connect(reconnect=False))
@@ -88,6 +90,10 @@ class Harness:
     async def restart_bot(self) -> QuizBot:
         await self.stop_bot()
         return await self.start_bot()
+
+    async def restart_bot_with(self, **options: Any) -> QuizBot:
+        await self.stop_bot()
+        return await self.start_bot(**options)
 
     @property
     def quiz(self) -> Any:

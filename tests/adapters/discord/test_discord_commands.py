@@ -8,7 +8,7 @@ import re
 from zoneinfo import ZoneInfo
 
 from bot.scheduling import post_job_id
-from tests.fake_discord import GENERAL, RANDOM, custom_ids, message_text
+from tests.fake_discord import APP_ID, GENERAL, GUILD_ID, RANDOM, custom_ids, message_text
 
 
 def test_commands_are_registered_with_their_options_and_admin_default(discord_run):
@@ -34,6 +34,19 @@ def test_explain_autocompletes_and_shows_the_card_privately_with_a_share_button(
         reply = card.replies()[0]
         assert "detach" in card.text().lower()
         assert "tq:share:detach:card" in custom_ids(reply)
+
+    discord_run(scenario)
+
+
+def test_commands_sync_to_one_server_when_a_guild_id_is_set(discord_run):
+    async def scenario(h):
+        assert h.fake.command_scope == "global"
+        await h.restart_bot_with(guild_id=GUILD_ID)
+        assert h.fake.command_scope == "guild"
+        puts = [c.path for c in h.fake.calls if c.method == "PUT"]
+        assert puts[-1] == f"/applications/{APP_ID}/guilds/{GUILD_ID}/commands"
+        reply = await h.done(await h.fake.slash("explain", topic="detach"))
+        assert "detach" in reply.text().lower()
 
     discord_run(scenario)
 

@@ -1,7 +1,7 @@
 """Run card examples in forked children of one process that imported torch once.
 
-Started by ``content.examples`` as ``python -I THIS_FILE``: reads one JSON request on stdin
-(``{"examples": {id: source}, "timeout_s": float, "timeouts": {id: float}, "workers": int,
+Started by ``tests.content.example_runner`` as ``python -I THIS_FILE``: reads one JSON request
+on stdin (``{"examples": {id: source}, "timeout_s": float, "timeouts": {id: float}, "workers": int,
 "max_output": int}``; ``timeouts`` overrides the deadline of single examples) and
 writes one JSON object on stdout mapping each id to its ``returncode`` (None when killed),
 ``stdout``, ``stderr`` and ``timed_out``. Only the standard library and the imports below are
@@ -19,6 +19,7 @@ import sys
 import tempfile
 import time
 import traceback
+import types
 from typing import Any
 
 # Import, never use: a torch op here would start OpenMP threads, and a child forked after that
@@ -44,8 +45,11 @@ def _child(source: str, name: str, out_w: int, err_w: int) -> None:
         os.chdir(workdir)
         os.environ["TMPDIR"] = tempfile.tempdir = workdir
         torch.set_num_threads(1)
-        namespace: dict[str, Any] = {"__name__": "__main__"}
-        exec(compile(source, f"<example {name}>", "exec"), namespace)  # noqa: S102 - bank content
+        # A fresh __main__ module, as `python example.py` would give: pickle finds classes the
+        # example defines (torch.save of a custom object looks them up in sys.modules).
+        main = types.ModuleType("__main__")
+        sys.modules["__main__"] = main
+        exec(compile(source, f"<example {name}>", "exec"), main.__dict__)  # noqa: S102
         code = 0
     except SystemExit as exc:
         code = exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 1)

@@ -2,9 +2,9 @@
 
 ``import torch`` costs over a second, so a fresh interpreter per example made 18 cards take half
 a minute. Here one process imports torch once and forks a child per example (the zygote in
-``content._example_zygote``); each child gets its own working folder, one thread, pipes for its
-output and a deadline. The process starts with a minimal environment: no token, database URL or
-other secret of the host reaches an example.
+``tests/content/_example_zygote.py``); each child gets its own working folder, one thread, pipes
+for its output and a deadline. The process starts with a minimal environment: no token, database
+URL or other secret of the host reaches an example.
 """
 
 from __future__ import annotations
@@ -71,7 +71,7 @@ def run_sources(
         "workers": workers or os.cpu_count() or 2,
         "max_output": MAX_OUTPUT,
     }
-    done = subprocess.run(  # noqa: S603 - our own interpreter and our own script
+    done = subprocess.run(
         [sys.executable, "-I", str(ZYGOTE)],
         input=json.dumps(request),
         capture_output=True,
