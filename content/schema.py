@@ -25,6 +25,21 @@ class _Frozen(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
 
 
+# Chinese never puts a space between two Chinese characters, nor around full-width punctuation;
+# YAML's folded blocks (">-") insert one wherever an author wrapped a Chinese line.
+_CJK = "\u3000-\u303f\u4e00-\u9fff\uff00-\uffef"
+_SPACE_BETWEEN_CJK = re.compile(f"(?<=[{_CJK}]) +(?=[{_CJK}])")
+_SPACE_AFTER_FULL_WIDTH = re.compile(r"(?<=[，。；：！？、）」』]) +")
+_SPACE_BEFORE_FULL_WIDTH = re.compile(r" +(?=[，。；：！？、）」』])")
+
+
+def tidy_chinese(text: str) -> str:
+    """Remove the spaces line folding left inside Chinese text; keep those beside Latin."""
+    text = _SPACE_BETWEEN_CJK.sub("", text)
+    text = _SPACE_AFTER_FULL_WIDTH.sub("", text)
+    return _SPACE_BEFORE_FULL_WIDTH.sub("", text)
+
+
 class Localized(_Frozen):
     """Text in every supported locale; both are required so no channel gets a gap."""
 
@@ -32,6 +47,11 @@ class Localized(_Frozen):
     zh_CN: str = Field(min_length=1, alias="zh-CN")
 
     model_config = ConfigDict(frozen=True, extra="forbid", populate_by_name=True)
+
+    @field_validator("zh_CN")
+    @classmethod
+    def _tidy(cls, value: str) -> str:
+        return tidy_chinese(value)
 
     def get(self, locale: str) -> str:
         """Return the text for ``locale``, falling back to English."""

@@ -379,3 +379,20 @@ def test_a_link_to_a_missing_card_loads_and_is_listed_by_the_link_check(tmp_path
         "q.dangling: explain_links: no card 'no-such-card'",
         "good-card: see_also: no card 'gone-card'",
     ]
+
+
+@pytest.mark.parametrize(("raw", "tidy"), [
+    ("把损失加起来， 只调用一次 `backward`", "把损失加起来，只调用一次 `backward`"),
+    ("提示梯度 消失）。", "提示梯度消失）。"),
+    ("用 `view` 改变形状", "用 `view` 改变形状"),
+    ("张量 ，好", "张量，好"),
+])
+def test_folded_chinese_lines_lose_the_space_folding_added(raw, tidy):
+    assert Localized(en="x", **{"zh-CN": raw}).zh_CN == tidy
+
+
+def test_no_chinese_text_in_the_bank_has_a_space_between_chinese_characters(bank):
+    spaced = re.compile(r"[\u4e00-\u9fff] +[\u4e00-\u9fff]")
+    found = [f"{entry.id} {name}" for entry in bank.all_entries()
+             for name, text in localized_fields(entry) if spaced.search(text.zh_CN)]
+    assert found == []
