@@ -54,7 +54,7 @@ def _timed(fn: Callable[[], Any]) -> float:
 
 
 def _check(raw: RawRun) -> None:
-    if raw.exit_code != 0 or raw.timed_out:
+    if (raw.exit_code != 0 and not raw.early) or raw.timed_out:
         raise RuntimeError(f"benchmark run failed: {raw}")
 
 
@@ -145,7 +145,7 @@ def run_bench(n: int = 50, burst: int = 200, baseline_n: int = 5) -> dict[str, A
         for thread in threads:
             thread.join()
         burst_s = time.perf_counter() - start
-        ok = sum(1 for raw in results if raw.exit_code == 0 and not raw.timed_out)
+        ok = sum(1 for raw in results if (raw.exit_code == 0 or raw.early) and not raw.timed_out)
         zygote_rss = _rss_mb(zygote.pid)
         template_rss = _rss_mb(zygote.hello.get("template_pid"))
         layers_on = all(status.active for status in zygote.layers().values())

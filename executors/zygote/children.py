@@ -33,6 +33,9 @@ class Pending:
     req_id: int
     profile: Profile
     request: bytes
+    # The load record plus one per test case: a stream that holds this many complete frames
+    # is finished, whatever the process still does.
+    expected_records: int = 0
 
 
 @dataclass
@@ -63,6 +66,8 @@ class Child:
     req_id: int | None = None
     started: float = 0.0
     deadline: float = float("inf")
+    expected_records: int = 0
+    answered: bool = False  # the verdict went out before the process had finished exiting
 
 
 def read_frame(buf: bytearray) -> bytes | None:
@@ -79,11 +84,31 @@ def read_frame(buf: bytearray) -> bytes | None:
     return payload
 
 
-def request_device(request: bytes) -> str:
-    """Read the device a request asks for (only to pick a matching pre-forked child)."""
+def request_shape(request: bytes) -> tuple[str, int]:
+    """Read the device a request asks for and how many records a finished run sends back.
+
+    The device picks a matching pre-forked child; the record count (one load record plus
+    one per case) lets the loop answer as soon as the stream is complete.
+    """
     try:
         value = wire.decode(request, max_bytes=len(request), max_depth=64, max_items=10**7)
     except wire.WireError:
-        return "cpu"  # the child rejects it properly when it parses the request
-    device = value.get("device") if isinstance(value, dict) else None
-    return device if device in ("cpu", "cuda") else "cpu"
+        return "cpu", 0  # the child rejects it properly when it parses the request
+    if not isinstance(value, dict):
+        return "cpu", 0
+    device = value.get("device")
+    cases = value.get("cases")
+    return (device if device in ("cpu", "cuda") else "cpu",
+            1 + len(cases) if isinstance(cases, list) else 0)
+
+
+def complete_frames(stream: bytes | bytearray) -> int:
+    """Count the complete length-prefixed frames at the start of ``stream`` (no decoding)."""
+    count, pos = 0, 0
+    while pos + _LEN.size <= len(stream):
+        (length,) = _LEN.unpack_from(stream, pos)
+        pos += _LEN.size + length
+        if pos > len(stream):
+            break
+        count += 1
+    return count

@@ -1,11 +1,13 @@
 """The zygote's single-threaded event loop: pre-fork children, dispatch runs, stream, kill, clean.
 
 Every child is forked by the template for a *profile* (limits, device), enters its sandbox at
-once and then waits for its request on a socket. So one child is kept ready ahead of time:
-a sequential submission skips the fork (~8 ms here) and the isolation setup (~8 ms). A
-child is still single use; one with the wrong profile is discarded (its socket closed: it
-exits without ever running code). At most ``max_parallel`` run at once, plus
-``PREFORK_IDLE`` waiting, so a burst never has more processes than cores plus one.
+once and then waits for its request on a socket. So children are kept ready ahead of time
+(``PREFORK_PER_CORE`` per core): a submission skips the fork (~8 ms here) and the isolation
+setup (~8 ms), and back-to-back submissions find the next one ready while another is being
+prepared on the other core. A child is still single use; one with the wrong profile is
+discarded (its socket closed: it exits without ever running code). At most ``max_parallel``
+run at once. A run whose result stream is complete is answered before its process has
+finished exiting; the exit and the cgroup cleanup happen off the critical path.
 """
 
 from __future__ import annotations
@@ -33,14 +35,17 @@ from executors.zygote.children import (
     Pending,
     Profile,
     Stream,
+    complete_frames,
     read_frame,
-    request_device,
+    request_shape,
 )
 
 log = logging.getLogger("executors.zygote")
 EXIT_GRACE_S = 1.0  # after a child exits, its pipes and exit status must follow by then
 KILL_RETRY_S = 0.05
-PREFORK_IDLE = 1
+# Children kept isolated and waiting, per core: back-to-back answers (a team at 09:00) each
+# find one ready while the next is being prepared on the other core.
+PREFORK_PER_CORE = 1
 
 
 class Server:
@@ -94,6 +99,7 @@ class Server:
                 if kid.req_id is not None and not kid.killed and now >= kid.deadline:
                     kid.timed_out = True
                     self._kill(kid)
+                self._maybe_answer_early(kid)
                 self._maybe_finish(kid, now)
             self._schedule()
 
@@ -118,8 +124,9 @@ class Server:
             msg = wire.decode(payload, max_bytes=CONTROL_MAX_BYTES, max_depth=4, max_items=64)
             if msg.get("op") == "run":
                 request = msg["request"]
-                profile = (Limits.from_dict(msg["limits"]), request_device(request))
-                self.pending.append(Pending(msg["id"], profile, request))
+                device, expected = request_shape(request)
+                profile = (Limits.from_dict(msg["limits"]), device)
+                self.pending.append(Pending(msg["id"], profile, request, expected))
             elif msg.get("op") == "shutdown":
                 return False
         return True
@@ -147,18 +154,24 @@ class Server:
 
     # ------------------------------------------------------------ scheduling
 
+    def _live(self) -> list[Child]:
+        # An answered child is only tearing down: it holds no slot.
+        return [k for k in self.children.values() if not k.answered]
+
     def _schedule(self) -> None:
-        cap = self.max_parallel + PREFORK_IDLE
+        prefork = PREFORK_PER_CORE * self.max_parallel
+        cap = self.max_parallel + prefork
         while self.pending:
             head = self.pending[0]
-            running = sum(1 for k in self.children.values() if k.req_id is not None)
+            live = self._live()
+            running = sum(1 for k in live if k.req_id is not None)
             if running >= self.max_parallel:
                 break
-            free = [k for k in self.children.values()
+            free = [k for k in live
                     if k.req_id is None and not k.discarded and k.setup_error is None]  # fmt: skip
             kid = next((k for k in free if k.profile == head.profile), None)
             if kid is None:
-                if len(self.children) >= cap:
+                if len(live) >= cap:
                     victim = next(iter(free), None)
                     if victim is None:
                         break  # wait for a running child to finish
@@ -166,10 +179,13 @@ class Server:
                     continue
                 kid = self._fork(head.profile)
             self._dispatch(kid, self.pending.popleft())
-        idle = any(k.req_id is None and not k.discarded for k in self.children.values())
-        if (not idle and not self.pending and self.last_profile is not None
-                and len(self.children) < cap):  # fmt: skip
-            self._fork(self.last_profile)
+        if self.pending or self.last_profile is None:
+            return
+        live = self._live()
+        idle = sum(1 for k in live if k.req_id is None and not k.discarded)
+        while idle < prefork and len(live) < cap:
+            live.append(self._fork(self.last_profile))
+            idle += 1
 
     def _take_cgroup(
         self, limits: Limits, *, gpu: bool
@@ -222,6 +238,7 @@ class Server:
 
     def _dispatch(self, kid: Child, job: Pending) -> None:
         kid.req_id = job.req_id
+        kid.expected_records = job.expected_records
         kid.started = time.monotonic()
         kid.deadline = kid.started + job.profile[0].wall_s
         self.last_profile = job.profile
@@ -321,6 +338,26 @@ class Server:
         if kid.cgroup is not None and kid.pid:
             kid.cgroup.kill_all(timeout_s=0.5, spare=self.template_pid)
 
+    def _maybe_answer_early(self, kid: Child) -> None:
+        """Answer as soon as every output is closed and every record is in.
+
+        The harness closes its pipes and then exits, and the exit (tearing down an address
+        space that shares a gigabyte with the template) takes longer than the run itself.
+        A stream that already holds the load record and one record per case is complete:
+        its verdict needs nothing the exit status could add, so it goes out now and the
+        process is killed and reaped off the critical path. An incomplete stream waits for
+        the exit, whose status and the cgroup's OOM count explain why it stopped.
+        """
+        if (kid.req_id is None or kid.answered or kid.exited_at is not None
+                or kid.streams_done_at is None or kid.expected_records == 0):
+            return
+        result = kid.streams["result"]
+        if result.truncated or complete_frames(result.data) < kid.expected_records:
+            return
+        self._respond(kid, leaked=False, oom=False, hit_limit=False, early=True)
+        kid.answered = True
+        self._kill(kid)  # nothing of this run may keep running after its verdict
+
     def _maybe_finish(self, kid: Child, now: float) -> None:
         if kid.exited_at is None:
             return
@@ -361,6 +398,10 @@ class Server:
 
     def _finish(self, kid: Child) -> None:
         leaked, oom, hit_limit = self._cleanup(kid)
+        if kid.answered:
+            if leaked:
+                log.error("run %s: a process survived after its early verdict", kid.req_id)
+            return
         if kid.req_id is None:
             if kid.setup_error and not kid.discarded:
                 log.error("pre-forked child %s failed: %s", kid.tag, kid.setup_error)
@@ -378,15 +419,21 @@ class Server:
         memory = oom or (sig == signal.SIGKILL and hit_limit and not kid.timed_out)
         if kid.setup_error:
             self.last_profile = None
+        self._respond(kid, leaked=leaked, oom=memory, hit_limit=hit_limit, exit_code=exit_code,
+                      sig=sig)
+
+    def _respond(self, kid: Child, *, leaked: bool, oom: bool, hit_limit: bool,
+                 exit_code: int | None = None, sig: int | None = None,
+                 early: bool = False) -> None:
         out, err, res = kid.streams["stdout"], kid.streams["stderr"], kid.streams["result"]
-        end = kid.exited_at or time.monotonic()
+        end = (kid.streams_done_at if early else kid.exited_at) or time.monotonic()
 
         def since(t: float | None) -> float:
             return max(0.0, ((t or kid.started) - kid.started) * 1000.0)
 
         self.send({
             "id": kid.req_id, "exit_code": exit_code, "signal": sig,
-            "timed_out": kid.timed_out, "memory_exceeded": memory,
+            "timed_out": kid.timed_out, "memory_exceeded": oom, "early": early,
             "output_exceeded": out.truncated or err.truncated,
             "result": bytes(res.data), "result_truncated": res.truncated,
             "stdout": bytes(out.data), "stderr": bytes(err.data),

@@ -21,6 +21,9 @@ class RawRun:
     stdout_truncated: bool
     stderr_truncated: bool
     duration_ms: float
+    # Answered as soon as every record was in, before the process finished exiting: its exit
+    # status was not waited for (the stream, complete, says all there is).
+    early: bool = False
 
 
 @dataclass(frozen=True)

@@ -347,6 +347,7 @@ class Zygote:
             result_truncated=bool(r["result_truncated"]), stdout=r["stdout"],
             stderr=r["stderr"], stdout_truncated=bool(r["stdout_truncated"]),
             stderr_truncated=bool(r["stderr_truncated"]), duration_ms=float(r["duration_ms"]),
+            early=bool(r.get("early", False)),
         )  # fmt: skip
         log.info(
             "run %s: exit=%s signal=%s timeout=%s memory=%s output=%s %.1f ms", req_id,

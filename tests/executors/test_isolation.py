@@ -164,7 +164,12 @@ def test_run_is_in_its_own_cgroup_with_limits(run_code):
     paths = {line.split(":")[1]: line.split(":")[2] for line in cgroup.splitlines()}
     memory, pids = paths["memory"], paths["pids"]
     assert "/torchquiz/" in memory and "/torchquiz/" in pids
-    # The run's cgroups are removed afterwards:
+    # The run's cgroups are removed afterwards (just after the verdict: a complete run is
+    # answered before its process has finished exiting).
+    deadline = time.monotonic() + 3
+    while time.monotonic() < deadline and (os.path.exists("/sys/fs/cgroup/memory" + memory)
+                                           or os.path.exists("/sys/fs/cgroup/pids" + pids)):
+        time.sleep(0.02)
     assert not os.path.exists("/sys/fs/cgroup/memory" + memory)
     assert not os.path.exists("/sys/fs/cgroup/pids" + pids)
 

@@ -256,5 +256,8 @@ def test_closing_closes_the_sandbox_once_and_stops_runs():
 def test_fork_bomb_is_an_error_that_blames_the_code(executor: LocalExecutor) -> None:
     code = "import os\ndef masked_mean(x, mask):\n    while True:\n        os.fork()\n"
     verdict = executor.run("code.masked-mean", code)
-    assert verdict.status is Status.ERROR
-    assert verdict.message.startswith("your code"), verdict.message
+    # Dozens of forked copies each run the remaining tests: on a busy machine that can outlast
+    # the deadline. Either way the verdict must blame the code, never the sandbox.
+    assert verdict.status in (Status.ERROR, Status.TIMEOUT)
+    assert verdict.message.removeprefix("time limit exceeded: ").startswith("your code"), (
+        verdict.message)
