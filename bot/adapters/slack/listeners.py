@@ -37,7 +37,7 @@ ACTIONS = re.compile(r"^tq:(?:" + "|".join(ACTION_KINDS) + r"):")
 SUBMITS = re.compile(r"^tq:(?:" + "|".join(views.SUBMIT_KINDS) + r"):")
 EVENTS = ("app_home_opened",)
 # Retry reasons that say our first answer was too late or lost, not that it never arrived.
-_LATE = ("http_timeout", "")
+_LATE = ("http_timeout", "timeout", "")
 SEEN_DELIVERIES = 10_000
 
 
@@ -101,7 +101,8 @@ def register(app: AsyncApp, handlers: Handlers, retries: Retries | None = None) 
     async def topics(ack: AsyncAck, payload: dict[str, Any]) -> None:
         await ack(options=handlers.topic_options(str(payload.get("value") or "")))
 
-    app.event("app_home_opened")(ack=ack_now, lazy=[handlers.on_home])
+    for event in EVENTS:  # the home tab is the only event we subscribe to
+        app.event(event)(ack=ack_now, lazy=[handlers.on_home])
 
     @app.error
     async def on_error(error: Exception, body: dict[str, Any]) -> None:

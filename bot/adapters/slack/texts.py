@@ -63,7 +63,7 @@ def say(locale: str, key: str, **values: object) -> str:
     return (variants.get(locale) or variants["en"]).format(**values)
 
 
-def keys() -> list[str]:
+def names() -> list[str]:
     """Return every key, for the test that both languages are complete."""
     return sorted(_TEXTS)
 
