@@ -128,19 +128,21 @@ class Handlers:
         if name == "/quiz-settings":
             await self._open_settings(client, request, person)
             return
-        work = {"/explain": self._explain, "/quiz": self._practice_start,
-                "/leaderboard": self._board, "/quiz-stats": self._stats}[name]
-        if name == "/quiz-stats" and text:
-            other = mentioned_user(text)
-            if other is None:
-                locale = await self.runtime.call(self._locale, request.channel, person)
-                await self._say(client, request, say(locale, "stats.bad_member"), locale)
-                return
-            text = other
-            if other != person.user_id:
-                whom = await self.people.person(client, request.team, other, other)
-                text = f"{whom.user_id}\n{whom.name}"
-        message, locale = await self.runtime.call(work, request, person, text)
+        if name == "/quiz-stats":
+            whom = person
+            if text:
+                other = mentioned_user(text)
+                if other is None:
+                    locale = await self.runtime.call(self._locale, request.channel, person)
+                    await self._say(client, request, say(locale, "stats.bad_member"), locale)
+                    return
+                if other != person.user_id:
+                    whom = await self.people.person(client, request.team, other, other)
+            message, locale = await self.runtime.call(self._stats, request, person, whom)
+        else:
+            work = {"/explain": self._explain, "/quiz": self._practice_start,
+                    "/leaderboard": self._board}[name]
+            message, locale = await self.runtime.call(work, request, person, text)
         await replies.reply(client, request, message, locale)
 
     def _explain(self, request: Request, person: Person, topic: str) -> tuple[Message, str]:
@@ -161,16 +163,12 @@ class Handlers:
         return self.quiz.board.leaderboard(channel, period or "week", channel.locale), \
             channel.locale
 
-    def _stats(self, request: Request, person: Person, other: str) -> tuple[Message, str]:
+    def _stats(self, request: Request, person: Person, whom: Person) -> tuple[Message, str]:
         channel = self._channel(request.channel)
         if channel is None:
             locale = person.locale or "en"
             return Message(body=t(locale, "channel.no_quiz"), tone=Tone.WARNING), locale
-        if other:
-            user_id, _, name = other.partition("\n")
-            member = self.quiz.rounds.member(PLATFORM, user_id, name or user_id)
-        else:
-            member = self._member(person)
+        member = self._member(whom)
         return self.quiz.board.stats_message(channel, member, channel.locale), channel.locale
 
     # ------------------------------------------------------------ settings

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import logging
 import time
 from urllib.parse import urlencode
@@ -100,5 +101,15 @@ def test_healthz_answers_on_the_http_server(slack_run):
         async with aiohttp.ClientSession() as session, session.get(
                 f"{h.base_url}/healthz") as answer:
             assert answer.status == 200 and (await answer.json()) == {"ok": True}
+
+    slack_run(scenario)
+
+
+def test_slacks_url_verification_challenge_is_answered(slack_run):
+    async def scenario(h):
+        challenge = "3eZbrw1aBm2rZgRNFdxV2595E9CY3gmdALWMmHkvFXO7tYXAYM8P"
+        body = json.dumps({"token": "t", "challenge": challenge, "type": "url_verification"})
+        status, answer, _ = await h.send.post(body, "application/json")
+        assert status == 200 and answer == {"challenge": challenge}
 
     slack_run(scenario)
