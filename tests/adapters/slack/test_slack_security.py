@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 import logging
 import time
@@ -111,5 +112,19 @@ def test_slacks_url_verification_challenge_is_answered(slack_run):
         body = json.dumps({"token": "t", "challenge": challenge, "type": "url_verification"})
         status, answer, _ = await h.send.post(body, "application/json")
         assert status == 200 and answer == {"challenge": challenge}
+
+    slack_run(scenario)
+
+
+def test_a_slack_retry_of_a_share_click_posts_the_card_once(slack_run):
+    async def scenario(h):
+        card = await h.reply(await h.send.command("/explain", "detach"))
+        click = await h.send.click(card, "tq:share:detach:card")
+        await h.fake.wait_for(lambda s: s.kind == "post" and s.seq >= click.mark)
+        h.acked(await h.send.resend(click, retry=1, reason="http_timeout"))
+        h.acked(await h.send.resend(click, retry=2, reason="http_error"))
+        await asyncio.sleep(1.0)
+        assert len(h.fake.posts(GENERAL)) == 1
+        assert h.bot.retries.dropped == 2
 
     slack_run(scenario)
