@@ -1,4 +1,4 @@
-"""The `torchquiz` command: console, content, db, exec and bench."""
+"""The `torchquiz` command: console, discord, slack, content, db, exec and bench."""
 
 from __future__ import annotations
 
@@ -40,6 +40,13 @@ def _parser() -> argparse.ArgumentParser:
     db_commands.add_parser("upgrade", help="apply the Alembic migrations")
 
     commands.add_parser("discord", help="run the Discord bot (reads DISCORD_TOKEN)")
+    slack = commands.add_parser(
+        "slack", help="run the Slack app: Socket Mode with SLACK_APP_TOKEN, or --http")
+    slack.add_argument("--http", action="store_true",
+                       help="serve /slack/events over HTTP instead of Socket Mode")
+    slack.add_argument("--host", default="127.0.0.1",
+                       help="address to listen on with --http (0.0.0.0 in a container)")
+    slack.add_argument("--port", type=int, default=3000, help="port to listen on with --http")
     commands.add_parser("exec", help="grade code files against a challenge", add_help=False)
     commands.add_parser("bench", help="run a benchmark, e.g. `bench executor`", add_help=False)
     return parser
@@ -78,6 +85,14 @@ def main(argv: Sequence[str] | None = None) -> int:
                   "install it with: pip install -e '.[discord]'", file=sys.stderr)
             return 3
         return discord_main(settings)
+    if args.command == "slack":
+        try:
+            from bot.adapters.slack.main import main as slack_main
+        except ImportError as exc:
+            print(f"torchquiz slack: the slack extra is not installed ({exc.name}); "
+                  "install it with: pip install -e '.[slack]'", file=sys.stderr)
+            return 3
+        return slack_main(settings, http=args.http, host=args.host, port=args.port)
     if args.command == "content":
         return _content(settings, args)
     if args.command == "db":

@@ -37,3 +37,19 @@ class Settings(BaseSettings):
     slack_api_url: str = Field(
         default="https://slack.com/api/", validation_alias="SLACK_API_URL"
     )
+    # The app-level token (xapp-...): when set, `torchquiz slack` runs in Socket Mode.
+    slack_app_token: SecretStr | None = Field(default=None, validation_alias="SLACK_APP_TOKEN")
+    # Both set: one app many workspaces install (OAuth at /slack/install), tokens in the database.
+    slack_client_id: str | None = Field(default=None, validation_alias="SLACK_CLIENT_ID")
+    slack_client_secret: SecretStr | None = Field(
+        default=None, validation_alias="SLACK_CLIENT_SECRET"
+    )
+    # Where Slack sends an installer back; needed when the app has several redirect URLs.
+    slack_redirect_uri: str | None = Field(default=None, validation_alias="SLACK_REDIRECT_URI")
+    # Comma-separated user ids (U...) who may change quiz settings besides workspace admins.
+    slack_admin_user_ids: str = Field(default="", validation_alias="SLACK_ADMIN_USER_IDS")
+
+    @property
+    def slack_admins(self) -> frozenset[str]:
+        """Return the configured Slack admin user ids."""
+        return frozenset(p.strip() for p in self.slack_admin_user_ids.split(",") if p.strip())

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime as dt
+import functools
 import re
 from collections.abc import Callable, Mapping
 from dataclasses import replace
@@ -67,6 +68,19 @@ def parse_changes(changes: Mapping[str, str], known_topics: set[str]) -> Channel
                 update, leaderboard_weekday=WEEKDAYS.index(day[:3]), leaderboard_hour=int(hour)
             )
     return update
+
+
+@functools.cache
+def _zones() -> tuple[str, ...]:
+    return tuple(sorted(available_timezones()))
+
+
+def matching_zones(typed: str, limit: int = 25) -> list[str]:
+    """Return IANA zone names for what an admin typed: a part starting with it, then inside."""
+    needle = typed.strip().lower().replace(" ", "_")
+    starts = [z for z in _zones() if any(p.lower().startswith(needle) for p in z.split("/"))]
+    inside = [z for z in _zones() if needle in z.lower() and z not in starts]
+    return (starts + inside)[:limit]
 
 
 def describe(channel: ChannelSettings, locale: str) -> Message:

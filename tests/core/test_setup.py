@@ -1,8 +1,9 @@
 import datetime as dt
+from zoneinfo import available_timezones
 
 import pytest
 
-from bot.core.channel_setup import parse_changes
+from bot.core.channel_setup import matching_zones, parse_changes
 from bot.core.errors import UserError
 from bot.core.models import Actor
 
@@ -51,3 +52,15 @@ def test_leaderboard_slot_parses_weekday_and_hour():
     update = parse_changes({"leaderboard": "Monday 9", "difficulty": "1,3"}, TOPICS)
     assert (update.leaderboard_weekday, update.leaderboard_hour) == (0, 9)
     assert update.difficulties == (1, 3)
+
+
+
+@pytest.mark.parametrize(("typed", "first"), [
+    ("shang", "Asia/Shanghai"), ("new york", "America/New_York"), ("berl", "Europe/Berlin")])
+def test_time_zones_match_the_start_of_a_part_first(typed, first):
+    assert matching_zones(typed)[0] == first
+
+
+def test_time_zone_matches_are_capped_and_all_real_zones():
+    zones = matching_zones("a", limit=100)
+    assert len(zones) == 100 and set(zones) <= available_timezones()

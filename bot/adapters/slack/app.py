@@ -1,0 +1,113 @@
+"""The Slack app: an unmodified bolt AsyncApp with our listeners, publisher and scheduler.
+
+One workspace runs on SLACK_BOT_TOKEN; with an ``Installations`` (SLACK_CLIENT_ID and
+SLACK_CLIENT_SECRET) the app serves bolt's OAuth flow and finds each workspace's token in the
+database instead. Every Web API call goes to SLACK_API_URL and waits out ``ratelimited`` with
+slack-sdk's retry handlers. The HTTP server adds ``/healthz`` to bolt's own aiohttp server.
+"""
+
+from __future__ import annotations
+
+import logging
+
+from aiohttp import web
+from slack_bolt.app.async_server import AsyncSlackAppServer
+from slack_bolt.async_app import AsyncApp
+from slack_bolt.authorization.async_authorize import AsyncInstallationStoreAuthorize
+from slack_bolt.oauth.async_oauth_settings import AsyncOAuthSettings
+from slack_sdk.web.async_client import AsyncWebClient
+
+from bot.adapters.slack import listeners
+from bot.adapters.slack.handlers import Handlers
+from bot.adapters.slack.installs import Installations, SingleWorkspace, Tokens
+from bot.adapters.slack.people import People
+from bot.adapters.slack.publisher import SlackPublisher
+from bot.adapters.slack.replies import retry_handlers
+from bot.coalesce import EditCoalescer
+from bot.runtime import ChatRuntime
+from bot.settings import Settings
+
+log = logging.getLogger(__name__)
+
+EVENTS_PATH = "/slack/events"
+HEALTH_PATH = "/healthz"
+# What the code needs, and so what deploy/slack-manifest.yml asks for (a test keeps them equal):
+# commands for the slash commands, chat:write for posts and ephemeral replies, files:write for
+# the weekly chart, users:read for names, admin rights and languages (users.info).
+BOT_SCOPES = ("chat:write", "commands", "files:write", "users:read")
+
+
+def api_url(settings: Settings) -> str:
+    """Return the Web API base URL, with the trailing slash slack-sdk needs."""
+    return settings.slack_api_url.rstrip("/") + "/"
+
+
+def web_client(settings: Settings, token: str | None = None) -> AsyncWebClient:
+    """Return a Web API client for SLACK_API_URL that waits out rate limits."""
+    return AsyncWebClient(token=token, base_url=api_url(settings),
+                          retry_handlers=retry_handlers())
+
+
+def _secret(value: object) -> str:
+    getter = getattr(value, "get_secret_value", None)
+    return str(getter()) if getter is not None else ""
+
+
+class SlackBot:
+    """Wire the core's runtime to Slack: the bolt app, its listeners, the publisher."""
+
+    def __init__(self, runtime: ChatRuntime, settings: Settings, *,
+                 installations: Installations | None = None,
+                 tally_delay_s: float = 2.0) -> None:
+        self.runtime = runtime
+        self.installations = installations
+        token = None if installations is not None else _secret(settings.slack_bot_token) or None
+        self.client = web_client(settings, token)
+        self.tokens: Tokens = installations or SingleWorkspace(token or "")
+        oauth: AsyncOAuthSettings | None = None
+        authorize: AsyncInstallationStoreAuthorize | None = None
+        if installations is not None:
+            client_id = settings.slack_client_id or ""
+            client_secret = _secret(settings.slack_client_secret)
+            oauth = AsyncOAuthSettings(
+                client_id=client_id, client_secret=client_secret, scopes=list(BOT_SCOPES),
+                user_scopes=[], redirect_uri=settings.slack_redirect_uri,
+                installation_store=installations.installation_store,
+                state_store=installations.state_store, logger=log)
+            # Cached: after the first request of a workspace, authorizing costs one indexed read.
+            authorize = AsyncInstallationStoreAuthorize(
+                logger=log, installation_store=installations.installation_store,
+                client_id=client_id, client_secret=client_secret, cache_enabled=True,
+                client=self.client)
+        self.app = AsyncApp(name="torchquiz", logger=logging.getLogger("bot.adapters.slack.bolt"),
+                            client=self.client,
+                            signing_secret=_secret(settings.slack_signing_secret),
+                            # bolt takes an AsyncAuthorize object as well as a function.
+                            oauth_settings=oauth, authorize=authorize)  # type: ignore[arg-type]
+        self.publisher = SlackPublisher(self.client, self.tokens, runtime)
+        self.coalescer = EditCoalescer(self.publisher.refresh_round, tally_delay_s)
+        self.handlers = Handlers(runtime, self.coalescer, People(settings.slack_admins))
+        self.retries = listeners.register(self.app, self.handlers)
+
+    def web_app(self) -> web.Application:
+        """Return the HTTP server: bolt's /slack/events (and OAuth pages) plus /healthz."""
+        server = AsyncSlackAppServer(port=0, path=EVENTS_PATH, app=self.app)
+        server.web_app.router.add_get(HEALTH_PATH, _healthz)
+        return server.web_app
+
+    async def start(self) -> None:
+        """Start the scheduler with this app's publisher (catch-up runs now)."""
+        await self.runtime.start(self.publisher)
+
+    async def close(self) -> None:
+        """Flush pending tally edits, then stop the scheduler, the core and the stores."""
+        try:
+            await self.coalescer.flush()
+        finally:
+            await self.runtime.stop()
+            if self.installations is not None:
+                self.installations.close()
+
+
+async def _healthz(_request: web.Request) -> web.Response:
+    return web.json_response({"ok": True})

@@ -1,0 +1,143 @@
+"""Turn neutral messages into Slack Block Kit: headers, mrkdwn sections, buttons, code.
+
+The bot's own text (titles, prompts, explanations, code) is written in a small markdown:
+``**bold**`` becomes Slack's ``*bold*``, and ``&``, ``<`` and ``>`` are escaped as Slack asks,
+so an example such as ``x < 0`` can never be read as a link or a mention. What a member's code
+produced travels in ``Message.detail`` and ``Message.output`` and is shown only through the
+shared sanitiser (``executors.grading.inert``); member names only ever appear in plain_text
+objects or inside escaped code blocks.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from bot.core.i18n import t
+from bot.core.messages import Message, Tone
+from executors.grading.inert import Surface, inert
+
+# Slack's limits: https://docs.slack.dev/reference/block-kit/blocks
+HEADER_CHARS = 150
+SECTION_CHARS = 3000
+FIELD_CHARS = 2000
+BUTTON_CHARS = 75
+MAX_BLOCKS = 50
+MAX_BUTTONS = 25
+FALLBACK_CHARS = 300
+_DETAIL_CHARS = 700
+_OUTPUT_CHARS = 900  # leaves room in a section for the fence and the escapes inert adds
+_CODE_CHUNK = SECTION_CHARS - 10  # the fence takes six characters, newlines two more
+
+TONE_MARKS = {
+    Tone.INFO: "",
+    Tone.SUCCESS: ":white_check_mark: ",
+    Tone.WARNING: ":warning: ",
+    Tone.ERROR: ":x: ",
+}
+_BOLD = re.compile(r"\*\*(.+?)\*\*")
+_INLINE_CODE = re.compile(r"(`[^`\n]*`)")
+
+Block = dict[str, Any]
+
+
+def _cut(text: str, limit: int) -> str:
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def escape(text: str) -> str:
+    """Escape the three characters Slack's markup reserves."""
+    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+
+
+def mrkdwn(text: str) -> str:
+    """Return the bot's own markdown as Slack mrkdwn: escaped, with **bold** as *bold*."""
+    parts = _INLINE_CODE.split(escape(text))
+    # Odd parts are inline code spans: `x ** 2` must stay a power, not turn bold.
+    return "".join(part if i % 2 else _BOLD.sub(r"*\1*", part) for i, part in enumerate(parts))
+
+
+def plain(text: str, limit: int) -> dict[str, Any]:
+    """Return a plain_text object (Slack parses no markup in it)."""
+    return {"type": "plain_text", "text": _cut(text, limit) or " ", "emoji": True}
+
+
+def section(text: str) -> Block:
+    """Return a section block of mrkdwn text (already escaped)."""
+    return {"type": "section", "text": {"type": "mrkdwn", "text": _cut(text, SECTION_CHARS)}}
+
+
+def code_sections(code: str) -> list[Block]:
+    """Return the bot's code as fenced blocks, split at lines to fit Slack's section limit."""
+    text = escape(code.rstrip("\n")).replace("```", "`\u200b`\u200b`")
+    lines: list[str] = []
+    for line in text.split("\n"):
+        # One enormous line is cut where it must be; every other cut falls between lines.
+        lines.extend(line[i:i + _CODE_CHUNK] for i in range(0, max(len(line), 1), _CODE_CHUNK))
+    chunks = [""]
+    for line in lines:
+        joined = f"{chunks[-1]}\n{line}" if chunks[-1] else line
+        if len(joined) > _CODE_CHUNK:
+            chunks.append(line)
+        else:
+            chunks[-1] = joined
+    return [section(f"```\n{chunk}\n```") for chunk in chunks if chunk.strip()]
+
+
+def button(action_id: str, label: str, *, primary: bool = False) -> dict[str, Any]:
+    """Return a button that sends ``action_id`` back when clicked."""
+    element: dict[str, Any] = {"type": "button", "action_id": action_id, "value": action_id,
+                               "text": plain(label, BUTTON_CHARS)}
+    if primary:
+        element["style"] = "primary"
+    return element
+
+
+def buttons(message: Message) -> list[dict[str, Any]]:
+    """Return the message's buttons: its choices, its answer form, sharing."""
+    elements = [button(b.action_id, b.label) for b in message.buttons]
+    if message.form is not None:
+        elements.append(button(message.form.action_id, message.form.label, primary=True))
+    return elements[:MAX_BUTTONS]
+
+
+def render(message: Message, locale: str = "en") -> list[Block]:
+    """Return the blocks that show ``message``."""
+    out: list[Block] = []
+    if message.title:
+        out.append({"type": "header", "text": plain(message.title, HEADER_CHARS)})
+    body = mrkdwn(message.body) if message.body else ""
+    mark = TONE_MARKS[message.tone]
+    if body or (mark and not message.title):
+        out.append(section(mark + body))
+    if message.detail:
+        shown = inert(message.detail, Surface.SLACK, one_line=True, limit=_DETAIL_CHARS)
+        out.append(section("› " + shown))
+    if message.code:
+        out.extend(code_sections(message.code))
+    if message.fields:
+        fields = [{"type": "mrkdwn",
+                   "text": _cut(f"*{mrkdwn(name)}*\n{mrkdwn(value)}" if value else
+                                f"*{mrkdwn(name)}*", FIELD_CHARS)}
+                  for name, value in message.fields[:10]]
+        out.append({"type": "section", "fields": fields})
+    if message.output:
+        shown = inert(message.output, Surface.SLACK_CODE, limit=_OUTPUT_CHARS)
+        out.append(section(f"*{t(locale, 'code.output')}*\n```\n{shown}\n```"))
+    elements = buttons(message)
+    if elements:
+        out.append({"type": "actions", "block_id": "tq-actions", "elements": elements})
+    if message.footer:
+        out.append({"type": "context",
+                    "elements": [{"type": "mrkdwn", "text": _cut(mrkdwn(message.footer),
+                                                                 SECTION_CHARS)}]})
+    if len(out) > MAX_BLOCKS:
+        # Keep the buttons and the footer: they are how a post is answered and what it is.
+        out = [*out[: MAX_BLOCKS - 2], *out[-2:]]
+    return out
+
+
+def fallback(message: Message) -> str:
+    """Return the notification text Slack shows where blocks cannot be drawn."""
+    first = message.title or message.body.split("\n", 1)[0] or t("en", "round.answers")
+    return _cut(escape(first), FALLBACK_CHARS)

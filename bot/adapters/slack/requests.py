@@ -1,0 +1,99 @@
+"""Read who did what where out of Slack's payloads: commands, clicks, submissions, events."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, replace
+from typing import Any
+
+from bot.adapters.slack.views import Origin
+
+_USER_REF = re.compile(r"^<@([UW][A-Z0-9]+)(?:\|[^>]*)?>$")
+_ROUND = re.compile(r"^tq:(?:answer|form|submit):(\d+):")
+
+
+@dataclass(frozen=True)
+class Request:
+    """The ids of one request, for the core call, the reply and the logs."""
+
+    team: str
+    user: str
+    user_name: str = ""
+    channel: str = ""
+    channel_name: str = ""
+    response_url: str = ""
+    trigger_id: str = ""
+    round_id: int | None = None  # the daily round a click or a submission is about
+
+
+def _dict(value: Any) -> dict[str, Any]:
+    return value if isinstance(value, dict) else {}
+
+
+def _str(value: Any) -> str:
+    return value if isinstance(value, str) else ""
+
+
+def round_of(action_or_callback_id: str) -> int | None:
+    """Return the daily round an action or callback id names, if any (for the logs)."""
+    match = _ROUND.match(action_or_callback_id)
+    return int(match.group(1)) if match else None
+
+
+def from_command(body: dict[str, Any]) -> Request:
+    """Read a slash command (form fields, as Slack posts them)."""
+    return Request(team=_str(body.get("team_id")), user=_str(body.get("user_id")),
+                   user_name=_str(body.get("user_name")), channel=_str(body.get("channel_id")),
+                   channel_name=_str(body.get("channel_name")),
+                   response_url=_str(body.get("response_url")),
+                   trigger_id=_str(body.get("trigger_id")))
+
+
+def _user(body: dict[str, Any]) -> tuple[str, str, str]:
+    user = _dict(body.get("user"))
+    team = _str(_dict(body.get("team")).get("id")) or _str(user.get("team_id"))
+    return team, _str(user.get("id")), _str(user.get("name")) or _str(user.get("username"))
+
+
+def from_action(body: dict[str, Any]) -> Request:
+    """Read a button click (on a post, an ephemeral reply or a modal)."""
+    team, user, name = _user(body)
+    channel = _dict(body.get("channel"))
+    container = _dict(body.get("container"))
+    action = _dict((body.get("actions") or [{}])[0])
+    return Request(team=team, user=user, user_name=name,
+                   channel=_str(channel.get("id")) or _str(container.get("channel_id")),
+                   channel_name=_str(channel.get("name")),
+                   response_url=_str(body.get("response_url")),
+                   trigger_id=_str(body.get("trigger_id")),
+                   round_id=round_of(_str(action.get("action_id"))))
+
+
+def from_view(body: dict[str, Any]) -> tuple[Request, Origin]:
+    """Read a modal submission; the channel comes from the modal's own metadata."""
+    team, user, name = _user(body)
+    view = _dict(body.get("view"))
+    origin = Origin.load(_str(view.get("private_metadata")))
+    request = Request(team=team, user=user, user_name=name, channel=origin.channel,
+                      channel_name=origin.channel_name, response_url=origin.response_url,
+                      trigger_id=_str(body.get("trigger_id")),
+                      round_id=round_of(_str(view.get("callback_id"))))
+    return request, origin
+
+
+def from_event(body: dict[str, Any]) -> Request:
+    """Read an Events API event (the home tab being opened)."""
+    event = _dict(body.get("event"))
+    return Request(team=_str(body.get("team_id")), user=_str(event.get("user")),
+                   channel=_str(event.get("channel")))
+
+
+def mentioned_user(text: str) -> str | None:
+    """Return the user id of an escaped mention (``<@U123|alice>``), or None."""
+    match = _USER_REF.match(text.strip())
+    return match.group(1) if match else None
+
+
+def with_channel(request: Request, channel: str, name: str = "") -> Request:
+    """Return the request as if made in another channel (a settings modal's choice)."""
+    return replace(request, channel=channel, channel_name=name)

@@ -1,0 +1,217 @@
+"""Slack views: the answer modal, the admin's settings modal, and the home tab.
+
+A modal carries what its submission needs in its ``callback_id`` (what it answers and how:
+``tq:submit:<round>:code``, the same ids the Discord modals use) and its ``private_metadata``
+(the channel it was opened from), because a submission may reach any replica, after a restart,
+and Slack sends no channel with it.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from bot.adapters.slack.blocks import Block, mrkdwn, plain, render, section
+from bot.adapters.slack.texts import say
+from bot.core.channel_setup import WEEKDAYS
+from bot.core.messages import Form, Message, parse_action
+from bot.core.models import ChannelSettings
+
+ANSWER_BLOCK = "answer"
+SETTINGS_CALLBACK = "tq:settings"
+SETTINGS_CHANNEL_ACTION = "tq-settings-channel"
+TZ_ACTION = "tq-settings-tz"
+TOPICS_ACTION = "tq-settings-topics"
+SUBMIT_KINDS = ("submit", "psubmit")
+# Slack's limits: a modal title and its buttons take 24 characters, a text input 3000.
+TITLE_CHARS = 24
+INPUT_CHARS = 3000
+METADATA_CHARS = 3000
+OPTION_CHARS = 75
+MAX_OPTIONS = 100
+LANGUAGES = (("en", "English"), ("zh-CN", "简体中文"))
+
+
+@dataclass(frozen=True)
+class Origin:
+    """Where a modal was opened: the channel to answer in, and a response URL if there was one."""
+
+    channel: str = ""
+    channel_name: str = ""
+    response_url: str = ""
+
+    def dump(self) -> str:
+        """Return the origin as a modal's private_metadata."""
+        data = {"c": self.channel, "n": self.channel_name[:80], "r": self.response_url}
+        text = json.dumps(data, separators=(",", ":"))
+        return text if len(text) <= METADATA_CHARS else json.dumps({"c": self.channel})
+
+    @classmethod
+    def load(cls, metadata: str) -> Origin:
+        """Read a modal's private_metadata back (an unreadable one is an empty origin)."""
+        try:
+            data = json.loads(metadata or "{}")
+        except ValueError:
+            return cls()
+        if not isinstance(data, dict):
+            return cls()
+        return cls(str(data.get("c") or ""), str(data.get("n") or ""), str(data.get("r") or ""))
+
+
+def submit_id(form: Form) -> str:
+    """Return the callback id a form's modal comes back with: what it answers and how."""
+    kind, target, _ = parse_action(form.action_id) or ("", "", "")
+    submit = "submit" if kind == "form" else "psubmit"
+    return f"tq:{submit}:{target}:{'code' if form.code else 'text'}"
+
+
+def parse_submit(callback_id: str) -> tuple[str, str, str] | None:
+    """Split a modal callback id into (submit kind, target, mode), or None if not ours."""
+    parts = callback_id.split(":")
+    if len(parts) != 4 or parts[0] != "tq" or parts[1] not in SUBMIT_KINDS:
+        return None
+    if parts[3] not in ("text", "code"):
+        return None
+    return parts[1], parts[2], parts[3]
+
+
+def answer_modal(form: Form, origin: Origin, locale: str) -> dict[str, Any]:
+    """Return the modal for a form: a line for text, a tall box prefilled for code."""
+    element: dict[str, Any] = {
+        "type": "plain_text_input", "action_id": ANSWER_BLOCK, "multiline": form.code,
+        "max_length": min(form.max_chars, INPUT_CHARS),
+    }
+    if form.prefill:
+        element["initial_value"] = form.prefill[:INPUT_CHARS]
+    return {
+        "type": "modal", "callback_id": submit_id(form), "private_metadata": origin.dump(),
+        "title": plain(form.title, TITLE_CHARS), "submit": plain(say(locale, "submit"), 24),
+        "close": plain(say(locale, "cancel"), 24),
+        "blocks": [{"type": "input", "block_id": ANSWER_BLOCK, "element": element,
+                    "label": plain(form.field_label, 2000)}],
+    }
+
+
+def submitted_text(view: dict[str, Any]) -> str:
+    """Return what the member typed into the answer modal."""
+    value = _value(view, ANSWER_BLOCK)
+    return str(value.get("value") or "")
+
+
+def _value(view: dict[str, Any], block_id: str) -> dict[str, Any]:
+    values = ((view.get("state") or {}).get("values") or {}).get(block_id) or {}
+    first: Any = next(iter(values.values()), {}) if isinstance(values, dict) else {}
+    return first if isinstance(first, dict) else {}
+
+
+def option(text: str, value: str) -> dict[str, Any]:
+    """Return a select option."""
+    return {"text": plain(text, OPTION_CHARS), "value": value[:150]}
+
+
+def _input(block_id: str, label: str, element: dict[str, Any], *,
+           optional: bool = False, dispatch: bool = False) -> Block:
+    block: Block = {"type": "input", "block_id": block_id, "label": plain(label, 2000),
+                    "element": {**element, "action_id": element.get("action_id", block_id)},
+                    "optional": optional}
+    if dispatch:
+        block["dispatch_action"] = True
+    return block
+
+
+def _static(block_id: str, label: str, choices: Sequence[tuple[str, str]], current: str) -> Block:
+    options = [option(text, value) for value, text in choices]
+    chosen = next((o for o in options if o["value"] == current), options[0])
+    return _input(block_id, label, {"type": "static_select", "options": options,
+                                    "initial_option": chosen})
+
+
+def settings_modal(channel_id: str, current: ChannelSettings | None, origin: Origin,
+                   locale: str) -> dict[str, Any]:
+    """Return the admin's settings modal for a channel, showing its current settings."""
+    time = current.post_time.strftime("%H:%M") if current else "09:00"
+    zone = current.timezone if current else "UTC"
+    lang = current.locale if current else locale
+    topics = current.topics if current else ()
+    levels = current.difficulties if current else ()
+    day = WEEKDAYS[current.leaderboard_weekday if current else 4]
+    hour = current.leaderboard_hour if current else 16
+    enabled = current.enabled if current else True
+    difficulty: dict[str, Any] = {"type": "checkboxes",
+                                  "options": [option(str(n), str(n)) for n in (1, 2, 3)]}
+    if levels:
+        difficulty["initial_options"] = [option(str(n), str(n)) for n in levels]
+    topic_select: dict[str, Any] = {"type": "multi_external_select", "action_id": TOPICS_ACTION,
+                                    "min_query_length": 0}
+    if topics:
+        topic_select["initial_options"] = [option(tp, tp) for tp in topics]
+    on_off = [option(say(locale, "settings.on"), "on"), option(say(locale, "settings.off"), "off")]
+    blocks = [
+        _input("channel", say(locale, "settings.channel"),
+               {"type": "conversations_select", "action_id": SETTINGS_CHANNEL_ACTION,
+                "initial_conversation": channel_id,
+                "filter": {"include": ["public", "private"], "exclude_bot_users": True}},
+               dispatch=True),
+        _input("time", say(locale, "settings.time"),
+               {"type": "timepicker", "initial_time": time}),
+        _input("tz", say(locale, "settings.tz"),
+               {"type": "external_select", "action_id": TZ_ACTION, "min_query_length": 1,
+                "initial_option": option(zone, zone)}),
+        _static("lang", say(locale, "settings.lang"), LANGUAGES, lang),
+        _input("topics", say(locale, "settings.topics"), topic_select, optional=True),
+        _input("difficulty", say(locale, "settings.difficulty"), difficulty, optional=True),
+        _static("day", say(locale, "settings.day"), [(d, d) for d in WEEKDAYS], day),
+        _static("hour", say(locale, "settings.hour"),
+                [(str(h), f"{h:02d}:00") for h in range(24)], str(hour)),
+        _input("enabled", say(locale, "settings.enabled"),
+               {"type": "radio_buttons", "options": on_off,
+                "initial_option": on_off[0] if enabled else on_off[1]}),
+        {"type": "context", "elements": [{"type": "mrkdwn",
+                                          "text": mrkdwn(say(locale, "settings.invite"))}]},
+    ]
+    return {"type": "modal", "callback_id": SETTINGS_CALLBACK,
+            "private_metadata": origin.dump(), "title": plain(say(locale, "settings.title"), 24),
+            "submit": plain(say(locale, "save"), 24), "close": plain(say(locale, "cancel"), 24),
+            "blocks": blocks}
+
+
+def settings_changes(view: dict[str, Any]) -> tuple[str, dict[str, str]]:
+    """Return the channel a settings modal was for and its values as the core's changes."""
+    channel = str(_value(view, "channel").get("selected_conversation") or "")
+
+    def selected(block_id: str) -> str:
+        return str((_value(view, block_id).get("selected_option") or {}).get("value") or "")
+
+    def many(block_id: str) -> str:
+        chosen = [str(o.get("value")) for o in _value(view, block_id).get("selected_options")
+                  or [] if isinstance(o, dict)]
+        return ",".join(chosen) or "all"
+
+    changes = {
+        "time": str(_value(view, "time").get("selected_time") or ""),
+        "tz": selected("tz"), "lang": selected("lang"), "topics": many("topics"),
+        "difficulty": many("difficulty"), "enabled": selected("enabled"),
+        "leaderboard": f"{selected('day')} {selected('hour')}",
+    }
+    return channel, {key: value for key, value in changes.items() if value.strip()}
+
+
+def home_view(sections: Sequence[tuple[str, Message]], locale: str) -> dict[str, Any]:
+    """Return the home tab: the member's stats in each quiz channel, then the commands."""
+    blocks: list[Block] = [{"type": "header", "text": plain(say(locale, "home.title"), 150)},
+                           section(mrkdwn(say(locale, "home.intro"))), {"type": "divider"}]
+    if not sections:
+        blocks.append(section(mrkdwn(say(locale, "home.none"))))
+    for channel_id, stats in sections[:10]:
+        # Our own reference to a channel id Slack gave us: it renders as the channel's name.
+        blocks.append(section(f"<#{channel_id}>"))
+        blocks.extend(render(stats, locale))
+        blocks.append({"type": "divider"})
+    helps = [("/explain TOPIC", "help.explain"), ("/quiz [TOPIC]", "help.quiz"),
+             ("/leaderboard [week|all]", "help.leaderboard"), ("/quiz-stats", "help.stats"),
+             ("/quiz-settings", "help.settings")]
+    lines = [f"`{command}`  {mrkdwn(say(locale, key))}" for command, key in helps]
+    blocks.append(section(f"*{say(locale, 'home.commands')}*\n" + "\n".join(lines)))
+    return {"type": "home", "blocks": blocks[:100]}
