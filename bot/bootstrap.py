@@ -7,6 +7,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from sqlalchemy import Engine
+
 from bot.core.app import Quiz, build_quiz
 from bot.core.clock import SystemClock
 from bot.core.models import ChannelSettings
@@ -30,6 +32,8 @@ class App:
     executor: Executor | None
     executor_problem: str  # why code cannot be graded, when executor is None
     _closers: list[Callable[[], Any]] = field(default_factory=list)
+    # The one database engine; a platform's own stores (Slack's installations) share it.
+    engine: Engine | None = None
 
     def close(self) -> None:
         """Release the executor's warm process and the database connections."""
@@ -94,4 +98,4 @@ def build_app(
         closers.append(close_executor)
     clock = clock or SystemClock()
     quiz = build_quiz(SqlStore(engine, clock=clock), bank, clock, executor, on_settings_changed)
-    return App(quiz, bank, settings, executor, problem, closers)
+    return App(quiz, bank, settings, executor, problem, closers, engine=engine)

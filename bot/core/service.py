@@ -127,6 +127,11 @@ class QuizService:
         """Return the channel if it has a quiz (was set up), without creating it."""
         return self.store.find_channel(platform, external_id)
 
+    def workspace_channels(self, platform: str, workspace: str) -> list[ChannelSettings]:
+        """Return the channels with a quiz in one workspace (server, team), in id order."""
+        return [c for c in self.store.list_channels(enabled_only=False)
+                if c.platform == platform and c.workspace_external_id == workspace]
+
     def get_channel(self, channel_id: int) -> ChannelSettings:
         """Return a channel or raise NotFound."""
         channel = self.store.get_channel(channel_id)

@@ -2,16 +2,13 @@
 
 from __future__ import annotations
 
-from zoneinfo import available_timezones
-
 import discord
 from discord import app_commands
 
 from bot.adapters.discord.handlers import Handlers, locale_of
-from bot.core.channel_setup import WEEKDAYS
+from bot.core.channel_setup import WEEKDAYS, matching_zones
 
 AUTOCOMPLETE_LIMIT = 25  # Discord shows at most 25 choices
-_TIMEZONES = sorted(available_timezones())
 
 PERIODS = [app_commands.Choice(name="this week", value="week"),
            app_commands.Choice(name="all time", value="all")]
@@ -23,10 +20,8 @@ COMMAND_NAMES = ("explain", "quiz", "leaderboard", "stats", "quiz-settings")
 
 def timezone_choices(current: str) -> list[app_commands.Choice[str]]:
     """Return IANA zone names matching what the admin typed (start of a part first)."""
-    needle = current.strip().lower().replace(" ", "_")
-    starts = [z for z in _TIMEZONES if any(p.lower().startswith(needle) for p in z.split("/"))]
-    inside = [z for z in _TIMEZONES if needle in z.lower() and z not in starts]
-    return [app_commands.Choice(name=z, value=z) for z in (starts + inside)[:AUTOCOMPLETE_LIMIT]]
+    return [app_commands.Choice(name=z, value=z)
+            for z in matching_zones(current, AUTOCOMPLETE_LIMIT)]
 
 
 def register(tree: app_commands.CommandTree[discord.Client], handlers: Handlers) -> None:

@@ -372,8 +372,7 @@ class Handlers:
         await self.guarded(client, request, "home", work)
 
     def _home(self, team: str, person: Person) -> tuple[list[tuple[str, Message]], str]:
-        channels = [c for c in self.quiz.rounds.store.list_channels(enabled_only=False)
-                    if c.platform == PLATFORM and c.workspace_external_id == team]
+        channels = self.quiz.rounds.workspace_channels(PLATFORM, team)
         locale = person.locale or (channels[0].locale if channels else "en")
         member = self._member(person)
         return [(c.external_id, self.quiz.board.stats_message(c, member, locale))

@@ -160,6 +160,5 @@ class Installations:
         return bot.bot_token
 
     def close(self) -> None:
-        """Stop the store's threads and release the database connections."""
+        """Stop the store's threads (the engine is the app's: the app disposes of it)."""
         self._pool.close()
-        self.engine.dispose()

@@ -18,10 +18,8 @@ from slack_sdk.errors import SlackApiError
 
 from bot.adapters.slack.app import SlackBot, web_client
 from bot.adapters.slack.installs import Installations
-from bot.bootstrap import database_url
 from bot.runtime import ChatRuntime, on_stop_signals
 from bot.settings import Settings
-from db.engine import make_engine
 
 log = logging.getLogger(__name__)
 
@@ -107,9 +105,8 @@ async def serve(settings: Settings, mode: Mode) -> int:
     on_stop_signals(stop)
     runtime = ChatRuntime(settings, "slack")
     installations = None
-    if settings.slack_client_id:
-        installations = Installations(settings.slack_client_id,
-                                      make_engine(database_url(settings)))
+    if settings.slack_client_id and runtime.app.engine is not None:
+        installations = Installations(settings.slack_client_id, runtime.app.engine)
     bot = SlackBot(runtime, settings, installations=installations)
     runner: web.AppRunner | None = None
     handler: AsyncSocketModeHandler | None = None

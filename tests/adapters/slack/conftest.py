@@ -22,12 +22,10 @@ from slack_bolt.adapter.socket_mode.async_handler import AsyncSocketModeHandler
 
 from bot.adapters.slack.app import SlackBot
 from bot.adapters.slack.installs import Installations
-from bot.bootstrap import database_url
 from bot.core.models import ChannelUpdate
 from bot.runtime import ChatRuntime
 from bot.settings import Settings
 from content.loader import load_bank
-from db.engine import make_engine
 from executors.engine import LocalExecutor
 from executors.isolation.limits import Limits
 from executors.zygote.supervisor import SandboxUnavailable, Zygote
@@ -90,7 +88,8 @@ class Harness:
         self.runtime = ChatRuntime(settings, "slack", clock=self.clock, executor=executor)
         installations = None
         if oauth:
-            installations = Installations(CLIENT_ID, make_engine(database_url(settings)))
+            assert self.runtime.app.engine is not None
+            installations = Installations(CLIENT_ID, self.runtime.app.engine)
         self.bot = SlackBot(self.runtime, settings, installations=installations,
                             tally_delay_s=TALLY_DELAY_S)
         await self.bot.start()
