@@ -11,6 +11,8 @@ from sqlalchemy.engine import make_url
 
 SQLITE_FILE_NAME = "torchquiz.sqlite3"
 SQLITE_BUSY_TIMEOUT_MS = 10_000
+# The execution option that marks a connection's transactions as read-only (see read_only).
+READ_ONLY_OPTION = "torchquiz_read_only"
 
 
 def default_url(data_dir: Path) -> str:
@@ -33,6 +35,17 @@ def make_engine(url: str) -> Engine:
         return _sqlite_engine(url)
     # pre_ping: a long-running bot outlives server restarts and idle-connection reaping.
     return create_engine(url, pool_pre_ping=True)
+
+
+def read_only(engine: Engine) -> Engine:
+    """Return a view of ``engine`` (same pool) whose transactions only read.
+
+    On SQLite they begin DEFERRED instead of IMMEDIATE, so a long read never holds the write
+    lock that every answer needs; on PostgreSQL they begin READ ONLY.
+    """
+    if engine.dialect.name == "postgresql":
+        return engine.execution_options(postgresql_readonly=True, **{READ_ONLY_OPTION: True})
+    return engine.execution_options(**{READ_ONLY_OPTION: True})
 
 
 def _sqlite_engine(url: str) -> Engine:
@@ -63,6 +76,11 @@ def _sqlite_engine(url: str) -> Engine:
 
     @event.listens_for(engine, "begin")
     def _on_begin(connection: Any) -> None:
+        if connection.get_execution_options().get(READ_ONLY_OPTION):
+            # A read in WAL mode needs no lock: it sees the snapshot of its first statement
+            # while writers go on. Taking the write lock here would stall every answer.
+            connection.exec_driver_sql("BEGIN DEFERRED")
+            return
         # IMMEDIATE takes the write lock up front, waiting out the busy timeout; a deferred
         # transaction that reads and then writes would fail at once with SQLITE_BUSY instead.
         connection.exec_driver_sql("BEGIN IMMEDIATE")

@@ -11,6 +11,7 @@ from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.orm import Session, sessionmaker
 
 from bot.core.ports import Clock
+from db.engine import read_only
 from db.tables import Base
 
 Upsert = postgresql.Insert | sqlite.Insert
@@ -32,16 +33,31 @@ class StoreBase:
         self._clock: Clock = clock or SystemClock()
         # expire_on_commit=False: rows are turned into frozen values after the commit too.
         self._sessions = sessionmaker(engine, expire_on_commit=False)
+        self._read_sessions = sessionmaker(read_only(engine), expire_on_commit=False)
 
     @property
     def engine(self) -> Engine:
         """Return the engine this store runs on."""
         return self._engine
 
+    @property
+    def _postgres(self) -> bool:
+        return self._engine.dialect.name == "postgresql"
+
     @contextmanager
     def _transaction(self) -> Iterator[Session]:
         """Yield a session whose transaction commits on success and rolls back on error."""
         with self._sessions.begin() as session:
+            yield session
+
+    @contextmanager
+    def _read(self) -> Iterator[Session]:
+        """Yield a session for reading only: on SQLite it never takes the write lock.
+
+        A read holds one snapshot from its first statement to its end, and writers go on
+        meanwhile (SQLite's WAL, PostgreSQL's MVCC); a write through this session is an error.
+        """
+        with self._read_sessions.begin() as session:
             yield session
 
     def _upsert(self, table: type[Base]) -> Upsert:

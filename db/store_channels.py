@@ -7,8 +7,9 @@ from typing import Any
 from sqlalchemy import ColumnElement, select
 from sqlalchemy.orm import Session
 
-from bot.core.models import ChannelDefaults, ChannelSettings, ChannelUpdate, Member
+from bot.core.models import ChannelDefaults, ChannelSettings, ChannelUpdate, Member, week_start
 from db.store_base import StoreBase
+from db.store_scores import lock_channel_answers, recount_week
 from db.tables import ChannelRow, UserRow, WorkspaceRow
 
 PLATFORM_KEY = ["platform", "external_id"]
@@ -86,13 +87,13 @@ class ChannelStore(StoreBase):
 
     def get_channel(self, channel_id: int) -> ChannelSettings | None:
         """Return the channel with this id, if any."""
-        with self._transaction() as session:
+        with self._read() as session:
             found = _channels(session, ChannelRow.id == channel_id)
         return found[0] if found else None
 
     def find_channel(self, platform: str, external_id: str) -> ChannelSettings | None:
         """Return the channel known by this platform id, if any."""
-        with self._transaction() as session:
+        with self._read() as session:
             found = _channels(
                 session, ChannelRow.platform == platform, ChannelRow.external_id == external_id
             )
@@ -101,21 +102,29 @@ class ChannelStore(StoreBase):
     def list_channels(self, *, enabled_only: bool = True) -> list[ChannelSettings]:
         """Return channels in id order."""
         where = [ChannelRow.enabled.is_(True)] if enabled_only else []
-        with self._transaction() as session:
+        with self._read() as session:
             return _channels(session, *where)
 
     def update_channel(self, channel_id: int, update: ChannelUpdate) -> ChannelSettings:
         """Apply the non-None fields of ``update`` and return the new settings.
 
-        Raises LookupError when there is no such channel.
+        Raises LookupError when there is no such channel. A new time zone moves the current
+        leaderboard week, so that week's totals are counted again under it.
         """
         with self._transaction() as session:
+            if update.timezone is not None:
+                lock_channel_answers(session, channel_id)
             row = session.get(ChannelRow, channel_id)
             if row is None:
                 raise LookupError(f"no channel with id {channel_id}")
+            moved = update.timezone is not None and update.timezone != row.timezone
             for name, value in _changes(update).items():
                 setattr(row, name, value)
             session.flush()
+            if moved:
+                recount_week(
+                    session, channel_id, row.timezone, week_start(self._clock.now(), row.timezone)
+                )
             [channel] = _channels(session, ChannelRow.id == channel_id)
             return channel
 
@@ -142,7 +151,7 @@ class ChannelStore(StoreBase):
 
     def get_member(self, member_id: int) -> Member | None:
         """Return the member with this id, if any."""
-        with self._transaction() as session:
+        with self._read() as session:
             row = session.get(UserRow, member_id)
             return _member(row) if row is not None else None
 

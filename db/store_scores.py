@@ -1,0 +1,469 @@
+"""Store answers with the totals leaderboards read, and read scores, streak dates and outcomes.
+
+Every answer updates its member's all-time and weekly totals in the answer's own transaction,
+so a crash never leaves an answer without its totals or totals without their answer. Boards then
+read a few rows of totals instead of every answer of the channel (docs/storage.md measures why).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import logging
+from collections.abc import Collection, Sequence
+from typing import Any
+
+from sqlalchemy import (
+    Integer,
+    and_,
+    case,
+    cast,
+    delete,
+    distinct,
+    func,
+    insert,
+    literal,
+    select,
+)
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import Session
+
+from bot.core.models import AnswerDraft, AnswerMode, AnswerRecord, ItemResult, ScoreRow, Tally
+from bot.core.models import week_start as week_of
+from db.store_base import StoreBase
+from db.tables import (
+    RESPONSE_MAX_CHARS,
+    AnswerRow,
+    ChannelRow,
+    PracticeResultRow,
+    RoundRow,
+    ScoreTotalRow,
+    UserRow,
+    WeekTotalRow,
+)
+from db.totals import Answer, Totals, added_by, fold
+
+log = logging.getLogger(__name__)
+
+TotalsTable = type[ScoreTotalRow] | type[WeekTotalRow]
+# A query's IN list stays well below SQLite's limit on bound parameters.
+_IN_CHUNK = 500
+
+
+def _answer(row: AnswerRow) -> AnswerRecord:
+    """Return the answer row as the core's value."""
+    return AnswerRecord(
+        id=row.id,
+        round_id=row.round_id,
+        user_id=row.user_id,
+        attempt=row.attempt,
+        mode=AnswerMode(row.mode),
+        response=row.response,
+        correct=row.correct,
+        points=row.points,
+        submitted_at=row.submitted_at,
+        verdict_status=row.verdict_status,
+    )
+
+
+def _score(row: Sequence[Any]) -> ScoreRow:
+    """Return a (user_id, display_name, points, solved, first_try, last, attempted) row."""
+    user_id, name, points, solved, first_try, last, attempted = row
+    return ScoreRow(
+        user_id=user_id,
+        display_name=name,
+        points=int(points),
+        solved=solved,
+        first_try=first_try,
+        last_solved_at=last,
+        attempted=attempted,
+    )
+
+
+def _totals_columns(table: TotalsTable) -> tuple[Any, ...]:
+    return (
+        table.user_id,
+        UserRow.display_name,
+        table.points,
+        table.solved,
+        table.first_try,
+        table.last_solved_at,
+        table.attempted,
+    )
+
+
+def _rank_key(row: Sequence[Any]) -> tuple[Any, ...]:
+    """Return what decides a rank: points, rounds solved, last solve (not the name)."""
+    return row[2], row[3], row[5]
+
+
+def lock_channel_answers(session: Session, channel_id: int) -> None:
+    """Wait until no answer of the channel is being counted, and hold new ones off.
+
+    On PostgreSQL record_answer holds this lock shared while it reads the channel's zone and
+    counts the answer; a change of zone takes it alone, so it never recounts around an answer
+    in flight. SQLite needs nothing: its writers run one at a time.
+    """
+    if session.get_bind().dialect.name == "postgresql":
+        session.execute(select(func.pg_advisory_xact_lock(cast(literal(channel_id), Integer))))
+
+
+def recount_week(session: Session, channel_id: int, timezone: str, since: dt.datetime) -> None:
+    """Recount the channel's weekly totals of the weeks from ``since`` on, in ``timezone``.
+
+    Called when the channel's zone changes: the week that is on now starts at another instant,
+    and the answers already given in it are counted again under the new zone.
+    """
+    session.execute(
+        delete(WeekTotalRow).where(
+            WeekTotalRow.channel_id == channel_id, WeekTotalRow.week_start >= since
+        )
+    )
+    answers = [
+        Answer(*row)
+        for row in session.execute(
+            select(
+                AnswerRow.round_id,
+                AnswerRow.user_id,
+                AnswerRow.attempt,
+                AnswerRow.correct,
+                AnswerRow.points,
+                AnswerRow.submitted_at,
+            )
+            .join(RoundRow, RoundRow.id == AnswerRow.round_id)
+            .where(RoundRow.channel_id == channel_id, AnswerRow.submitted_at >= since)
+        )
+    ]
+    totals = fold(answers, lambda a: (a.user_id, week_of(a.submitted_at, timezone)))
+    if totals:
+        session.execute(
+            insert(WeekTotalRow),
+            [
+                {
+                    "channel_id": channel_id,
+                    "week_start": week,
+                    "user_id": user_id,
+                    "points": t.points,
+                    "solved": t.solved,
+                    "first_try": t.first_try,
+                    "attempted": t.attempted,
+                    "last_solved_at": t.last_solved_at,
+                }
+                for (user_id, week), t in totals.items()
+            ],
+        )
+
+
+class ScoreStore(StoreBase):
+    """Answers, totals, scores and outcomes of the QuizStore port."""
+
+    # ------------------------------------------------------------------ writing answers
+    def record_answer(self, draft: AnswerDraft) -> AnswerRecord | None:
+        """Store the answer and add it to the member's totals; None when already recorded."""
+        try:
+            with self._transaction() as session:
+                return self._record(session, draft)
+        except IntegrityError:
+            # A double click on a replica that skipped the check above, or a bug (an unknown
+            # round or member), which must surface.
+            if not any(
+                a.attempt == draft.attempt for a in self.answers_for(draft.round_id, draft.user_id)
+            ):
+                raise
+            self._log_duplicate(draft)
+            return None
+
+    def _record(self, session: Session, draft: AnswerDraft) -> AnswerRecord | None:
+        place = self._answer_place(session, draft)
+        earlier = [
+            Answer(draft.round_id, draft.user_id, *row)
+            for row in session.execute(
+                select(
+                    AnswerRow.attempt, AnswerRow.correct, AnswerRow.points, AnswerRow.submitted_at
+                ).where(AnswerRow.round_id == draft.round_id, AnswerRow.user_id == draft.user_id)
+            )
+        ]
+        if any(a.attempt == draft.attempt for a in earlier):
+            # A double click or a second replica: the attempt is stored once.
+            self._log_duplicate(draft)
+            return None
+        row = session.scalars(
+            insert(AnswerRow)
+            .values(
+                round_id=draft.round_id,
+                user_id=draft.user_id,
+                attempt=draft.attempt,
+                mode=draft.mode.value,
+                response=draft.response[:RESPONSE_MAX_CHARS],
+                correct=draft.correct,
+                points=draft.points,
+                verdict_status=draft.verdict_status,
+                submitted_at=draft.submitted_at,
+            )
+            .returning(AnswerRow)
+        ).one()  # an unknown round or member fails here, on the foreign key
+        if place is None:
+            raise LookupError(f"no round with id {draft.round_id}")
+        channel_id, timezone = place
+        new = Answer(
+            draft.round_id, draft.user_id, draft.attempt, draft.correct, draft.points,
+            draft.submitted_at,
+        )
+        member = {"channel_id": channel_id, "user_id": draft.user_id}
+        self._add(session, ScoreTotalRow, member, added_by(new, earlier))
+        week = week_of(new.submitted_at, timezone)
+        same_week = [a for a in earlier if week_of(a.submitted_at, timezone) == week]
+        self._add(session, WeekTotalRow, {**member, "week_start": week}, added_by(new, same_week))
+        return _answer(row)
+
+    def _answer_place(self, session: Session, draft: AnswerDraft) -> tuple[int, str] | None:
+        """Return the round's channel and its zone, locked against racing writers."""
+        if not self._postgres:
+            # BEGIN IMMEDIATE already serialises SQLite's writers.
+            found = session.execute(
+                select(RoundRow.channel_id, ChannelRow.timezone)
+                .join(ChannelRow, ChannelRow.id == RoundRow.channel_id)
+                .where(RoundRow.id == draft.round_id)
+            ).first()
+            return (found[0], found[1]) if found is not None else None
+        # Under READ COMMITTED two answers of one member to one round would both count the
+        # round as new: the (round, member) lock makes the second read the first. The shared
+        # channel lock keeps a change of zone (lock_channel_answers) out while this one counts.
+        # Each statement after a lock sees what the lock's holder committed.
+        channel_id = session.scalar(
+            select(RoundRow.channel_id)
+            .add_columns(
+                func.pg_advisory_xact_lock_shared(RoundRow.channel_id),
+                func.pg_advisory_xact_lock(RoundRow.id, cast(literal(draft.user_id), Integer)),
+            )
+            .where(RoundRow.id == draft.round_id)
+        )
+        if channel_id is None:
+            return None
+        timezone = session.scalars(
+            select(ChannelRow.timezone).where(ChannelRow.id == channel_id)
+        ).one()
+        return channel_id, timezone
+
+    def _add(
+        self, session: Session, table: TotalsTable, key: dict[str, Any], delta: Totals
+    ) -> None:
+        """Add ``delta`` to the row of ``table`` under ``key`` (its primary key), or create it."""
+        values = {
+            "points": delta.points,
+            "solved": delta.solved,
+            "first_try": delta.first_try,
+            "attempted": delta.attempted,
+            "last_solved_at": delta.last_solved_at,
+        }
+        stmt = self._upsert(table).values(**key, **values)
+        new = stmt.excluded
+        later = case(
+            (new.last_solved_at.is_(None), table.last_solved_at),
+            (table.last_solved_at.is_(None), new.last_solved_at),
+            (new.last_solved_at > table.last_solved_at, new.last_solved_at),
+            else_=table.last_solved_at,
+        )
+        session.execute(
+            stmt.on_conflict_do_update(
+                index_elements=list(key),
+                set_={
+                    "points": table.points + new.points,
+                    "solved": table.solved + new.solved,
+                    "first_try": table.first_try + new.first_try,
+                    "attempted": table.attempted + new.attempted,
+                    "last_solved_at": later,
+                },
+            )
+        )
+
+    @staticmethod
+    def _log_duplicate(draft: AnswerDraft) -> None:
+        log.info(
+            "answer already recorded: round=%s user=%s attempt=%s",
+            draft.round_id,
+            draft.user_id,
+            draft.attempt,
+        )
+
+    # ------------------------------------------------------------------ reading
+    def answers_for(self, round_id: int, user_id: int) -> list[AnswerRecord]:
+        """Return a member's answers to a round, by attempt."""
+        stmt = (
+            select(AnswerRow)
+            .where(AnswerRow.round_id == round_id, AnswerRow.user_id == user_id)
+            .order_by(AnswerRow.attempt)
+        )
+        with self._read() as session:
+            return [_answer(row) for row in session.scalars(stmt)]
+
+    def tally(self, round_id: int) -> Tally:
+        """Return how many members solved and attempted the round."""
+        stmt = select(
+            func.count(distinct(case((AnswerRow.correct, AnswerRow.user_id)))),
+            func.count(distinct(AnswerRow.user_id)),
+        ).where(AnswerRow.round_id == round_id)
+        with self._read() as session:
+            solved, attempted = session.execute(stmt).one()
+        return Tally(solved=solved, attempted=attempted)
+
+    def scores(self, channel_id: int, since: dt.datetime | None = None) -> list[ScoreRow]:
+        """Return every member's points in the channel, for answers at or after ``since``.
+
+        Rows come best first: points, then rounds solved, then who solved last the earliest,
+        then member id, so ties always break the same way. This recounts every answer of the
+        channel: it is the reference the stored totals are checked against, not a board's path.
+        """
+        points = func.sum(AnswerRow.points)
+        solved = func.count(distinct(case((AnswerRow.correct, AnswerRow.round_id))))
+        attempted = func.count(distinct(AnswerRow.round_id))
+        first_try = func.count(case((and_(AnswerRow.correct, AnswerRow.attempt == 1), 1)))
+        last_solved_at = func.max(case((AnswerRow.correct, AnswerRow.submitted_at)))
+        stmt = (
+            select(
+                AnswerRow.user_id,
+                UserRow.display_name,
+                points,
+                solved,
+                first_try,
+                last_solved_at,
+                attempted,
+            )
+            .join(RoundRow, RoundRow.id == AnswerRow.round_id)
+            .join(UserRow, UserRow.id == AnswerRow.user_id)
+            .where(RoundRow.channel_id == channel_id)
+            .group_by(AnswerRow.user_id, UserRow.display_name)
+            .order_by(
+                points.desc(), solved.desc(), last_solved_at.asc().nulls_last(), AnswerRow.user_id
+            )
+        )
+        if since is not None:
+            stmt = stmt.where(AnswerRow.submitted_at >= since)
+        with self._read() as session:
+            return [_score(row) for row in session.execute(stmt)]
+
+    def top_scores(
+        self, channel_id: int, week_start: dt.datetime | None, limit: int | None
+    ) -> list[ScoreRow]:
+        """Return the leaderboard's rows from the stored totals, best first.
+
+        Members with points whose competition rank is within ``limit`` (all when None), so
+        everyone tied at the cut comes along; ``week_start`` (bot.core.models.week_start of the
+        channel's zone) picks that week's totals, None the all-time ones.
+        """
+        table: TotalsTable = ScoreTotalRow if week_start is None else WeekTotalRow
+        query = (
+            select(*_totals_columns(table))
+            .join(UserRow, UserRow.id == table.user_id)
+            .where(table.channel_id == channel_id, table.points > 0)
+        )
+        if week_start is not None:
+            query = query.where(WeekTotalRow.week_start == week_start)
+        best_first = query.order_by(
+            table.points.desc(),
+            table.solved.desc(),
+            table.last_solved_at.is_(None),  # never solved: after every solve
+            table.last_solved_at,
+            table.user_id,
+        )
+        if limit is not None and limit <= 0:
+            return []
+        with self._read() as session:
+            if limit is None:
+                return [_score(row) for row in session.execute(best_first)]
+            rows = session.execute(best_first.limit(limit + 1)).all()
+            if len(rows) <= limit or _rank_key(rows[limit]) != _rank_key(rows[limit - 1]):
+                return [_score(row) for row in rows[:limit]]
+            # The cut falls inside a tie: the whole tie shares the last rank, so all of it
+            # comes (the core orders a tie by name, which SQL cannot fold like Python).
+            points, solved, last = _rank_key(rows[limit - 1])
+            same_last = (
+                table.last_solved_at.is_(None) if last is None else table.last_solved_at == last
+            )
+            tied = session.execute(
+                query.where(table.points == points, table.solved == solved, same_last)
+            ).all()
+        shown = {row[0] for row in rows[:limit]}
+        return [_score(row) for row in [*rows[:limit], *(r for r in tied if r[0] not in shown)]]
+
+    def member_score(self, channel_id: int, user_id: int) -> ScoreRow | None:
+        """Return the member's all-time totals in the channel, if they ever answered there."""
+        with self._read() as session:
+            row = session.execute(
+                select(*_totals_columns(ScoreTotalRow))
+                .join(UserRow, UserRow.id == ScoreTotalRow.user_id)
+                .where(ScoreTotalRow.channel_id == channel_id, ScoreTotalRow.user_id == user_id)
+            ).first()
+        return _score(row) if row is not None else None
+
+    def solved_dates(self, channel_id: int, user_id: int) -> list[dt.date]:
+        """Return the local dates of rounds the member solved, oldest first."""
+        stmt = (
+            select(RoundRow.local_date)
+            .join(AnswerRow, AnswerRow.round_id == RoundRow.id)
+            .where(
+                RoundRow.channel_id == channel_id,
+                AnswerRow.user_id == user_id,
+                AnswerRow.correct.is_(True),
+            )
+            .distinct()
+            .order_by(RoundRow.local_date)
+        )
+        with self._read() as session:
+            return list(session.scalars(stmt))
+
+    def recent_solved_dates(
+        self, channel_id: int, user_ids: Collection[int], since: dt.date | None
+    ) -> dict[int, list[dt.date]]:
+        """Return the local dates of rounds from ``since`` on that each member solved.
+
+        One query for all members (per few hundred); members who solved none are left out.
+        """
+        found: dict[int, list[dt.date]] = {}
+        ids = sorted(set(user_ids))
+        with self._read() as session:
+            for start in range(0, len(ids), _IN_CHUNK):
+                stmt = (
+                    select(AnswerRow.user_id, RoundRow.local_date)
+                    .join(AnswerRow, AnswerRow.round_id == RoundRow.id)
+                    .where(
+                        RoundRow.channel_id == channel_id,
+                        AnswerRow.user_id.in_(ids[start : start + _IN_CHUNK]),
+                        AnswerRow.correct.is_(True),
+                    )
+                    .distinct()
+                    .order_by(AnswerRow.user_id, RoundRow.local_date)
+                )
+                if since is not None:
+                    stmt = stmt.where(RoundRow.local_date >= since)
+                for user_id, day in session.execute(stmt):
+                    found.setdefault(user_id, []).append(day)
+        return found
+
+    def item_results(self, user_id: int, channel_id: int | None = None) -> list[ItemResult]:
+        """Return the member's final outcome per daily round and practice answer.
+
+        A daily round counts as correct when any attempt was, at the time of the last attempt.
+        ``channel_id`` narrows the daily rounds; practice is not tied to a channel, so practice
+        results are always included. Oldest first.
+        """
+        daily = (
+            select(
+                RoundRow.item_id,
+                func.max(case((AnswerRow.correct, 1), else_=0)),
+                func.max(AnswerRow.submitted_at),
+            )
+            .join(AnswerRow, AnswerRow.round_id == RoundRow.id)
+            .where(AnswerRow.user_id == user_id)
+            .group_by(RoundRow.id, RoundRow.item_id)
+        )
+        if channel_id is not None:
+            daily = daily.where(RoundRow.channel_id == channel_id)
+        practice = select(
+            PracticeResultRow.item_id, PracticeResultRow.correct, PracticeResultRow.answered_at
+        ).where(PracticeResultRow.user_id == user_id)
+        with self._read() as session:
+            results = [
+                ItemResult(item_id=item_id, correct=bool(correct), answered_at=at)
+                for item_id, correct, at in [*session.execute(daily), *session.execute(practice)]
+            ]
+        return sorted(results, key=lambda r: (r.answered_at, r.item_id))
