@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from sqlalchemy import ColumnElement, select
+from sqlalchemy import ColumnElement, Table, bindparam, select
 from sqlalchemy.orm import Session
 
 from bot.core.models import ChannelDefaults, ChannelSettings, ChannelUpdate, Member, week_start
@@ -14,8 +14,19 @@ from db.tables import ChannelRow, UserRow, WorkspaceRow
 
 PLATFORM_KEY = ["platform", "external_id"]
 
+# Reads built once (see StoreBase._reading): every answer and board looks its channel up.
+_CHANNELS = Table("channels", ChannelRow.metadata)
+_WORKSPACES = Table("workspaces", WorkspaceRow.metadata)
+_USERS = Table("users", UserRow.metadata)
+_CHANNEL = (
+    select(_CHANNELS, _WORKSPACES.c.external_id.label("workspace_external_id"))
+    .join(_WORKSPACES, _WORKSPACES.c.id == _CHANNELS.c.workspace_id)
+    .where(_CHANNELS.c.id == bindparam("channel_id"))
+)
+_MEMBER = select(_USERS).where(_USERS.c.id == bindparam("member_id"))
 
-def _settings(row: ChannelRow, workspace_external_id: str) -> ChannelSettings:
+
+def _settings(row: Any, workspace_external_id: str) -> ChannelSettings:
     """Return the channel row as the core's value."""
     return ChannelSettings(
         id=row.id,
@@ -35,7 +46,7 @@ def _settings(row: ChannelRow, workspace_external_id: str) -> ChannelSettings:
     )
 
 
-def _member(row: UserRow) -> Member:
+def _member(row: Any) -> Member:
     """Return the user row as the core's value."""
     return Member(
         id=row.id, platform=row.platform, external_id=row.external_id, display_name=row.display_name
@@ -87,9 +98,8 @@ class ChannelStore(StoreBase):
 
     def get_channel(self, channel_id: int) -> ChannelSettings | None:
         """Return the channel with this id, if any."""
-        with self._read() as session:
-            found = _channels(session, ChannelRow.id == channel_id)
-        return found[0] if found else None
+        found = self._fetch(_CHANNEL, {"channel_id": channel_id})
+        return _settings(found[0], found[0].workspace_external_id) if found else None
 
     def find_channel(self, platform: str, external_id: str) -> ChannelSettings | None:
         """Return the channel known by this platform id, if any."""
@@ -151,9 +161,8 @@ class ChannelStore(StoreBase):
 
     def get_member(self, member_id: int) -> Member | None:
         """Return the member with this id, if any."""
-        with self._read() as session:
-            row = session.get(UserRow, member_id)
-            return _member(row) if row is not None else None
+        found = self._fetch(_MEMBER, {"member_id": member_id})
+        return _member(found[0]) if found else None
 
 
 def _new_channel(defaults: ChannelDefaults) -> dict[str, Any]:

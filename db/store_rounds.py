@@ -4,21 +4,46 @@ from __future__ import annotations
 
 import datetime as dt
 import logging
+from typing import Any
 
-from sqlalchemy import func, insert, select, update
+from sqlalchemy import Table, bindparam, func, insert, select, update
 from sqlalchemy.exc import IntegrityError
 
-from bot.core.models import (
-    Round,
-    RoundStatus,
-)
+from bot.core.models import Round, RoundStatus
 from db.store_base import StoreBase, rowcount
 from db.tables import RoundRow
 
 log = logging.getLogger(__name__)
 
+# Reads built once (see StoreBase._reading); rows are the table's columns.
+_ROUNDS = Table("rounds", RoundRow.metadata)
+_ROUND = select(_ROUNDS).where(_ROUNDS.c.id == bindparam("round_id"))
+_ROUND_FOR_DATE = select(_ROUNDS).where(
+    _ROUNDS.c.channel_id == bindparam("channel_id"), _ROUNDS.c.local_date == bindparam("day")
+)
+_LATEST_ROUND = (
+    select(_ROUNDS)
+    .where(_ROUNDS.c.channel_id == bindparam("channel_id"))
+    .order_by(_ROUNDS.c.local_date.desc())
+    .limit(1)
+)
+_ROUND_DATES = (
+    select(_ROUNDS.c.local_date)
+    .where(_ROUNDS.c.channel_id == bindparam("channel_id"))
+    .order_by(_ROUNDS.c.local_date)
+)
+_USED_ITEMS = (
+    select(_ROUNDS.c.item_id, func.max(_ROUNDS.c.local_date))
+    .where(_ROUNDS.c.channel_id == bindparam("channel_id"))
+    .group_by(_ROUNDS.c.item_id)
+)
 
-def _round(row: RoundRow) -> Round:
+
+def _first_round(rows: list[Any]) -> Round | None:
+    return _round(rows[0]) if rows else None
+
+
+def _round(row: Any) -> Round:
     """Return the round row as the core's value."""
     return Round(
         id=row.id,
@@ -79,30 +104,17 @@ class RoundStore(StoreBase):
 
     def get_round(self, round_id: int) -> Round | None:
         """Return the round with this id, if any."""
-        with self._read() as session:
-            row = session.get(RoundRow, round_id)
-            return _round(row) if row is not None else None
+        return _first_round(self._fetch(_ROUND, {"round_id": round_id}))
 
     def round_for_date(self, channel_id: int, local_date: dt.date) -> Round | None:
         """Return the channel's round for that local date, if any."""
-        stmt = select(RoundRow).where(
-            RoundRow.channel_id == channel_id, RoundRow.local_date == local_date
+        return _first_round(
+            self._fetch(_ROUND_FOR_DATE, {"channel_id": channel_id, "day": local_date})
         )
-        with self._read() as session:
-            row = session.scalars(stmt).one_or_none()
-            return _round(row) if row is not None else None
 
     def latest_round(self, channel_id: int) -> Round | None:
         """Return the channel's most recent round, open or closed."""
-        stmt = (
-            select(RoundRow)
-            .where(RoundRow.channel_id == channel_id)
-            .order_by(RoundRow.local_date.desc())
-            .limit(1)
-        )
-        with self._read() as session:
-            row = session.scalars(stmt).first()
-            return _round(row) if row is not None else None
+        return _first_round(self._fetch(_LATEST_ROUND, {"channel_id": channel_id}))
 
     def due_rounds(self, now: dt.datetime) -> list[Round]:
         """Return open rounds whose closing time has passed, soonest closed first."""
@@ -127,20 +139,8 @@ class RoundStore(StoreBase):
 
     def used_items(self, channel_id: int) -> dict[str, dt.date]:
         """Return each item the channel has had, with the last date it was posted."""
-        stmt = (
-            select(RoundRow.item_id, func.max(RoundRow.local_date))
-            .where(RoundRow.channel_id == channel_id)
-            .group_by(RoundRow.item_id)
-        )
-        with self._read() as session:
-            return dict(session.execute(stmt).all())
+        return {item: day for item, day in self._fetch(_USED_ITEMS, {"channel_id": channel_id})}
 
     def round_dates(self, channel_id: int) -> list[dt.date]:
         """Return the local dates of the channel's rounds, oldest first."""
-        stmt = (
-            select(RoundRow.local_date)
-            .where(RoundRow.channel_id == channel_id)
-            .order_by(RoundRow.local_date)
-        )
-        with self._read() as session:
-            return list(session.scalars(stmt))
+        return [day for (day,) in self._fetch(_ROUND_DATES, {"channel_id": channel_id})]

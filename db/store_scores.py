@@ -329,22 +329,12 @@ class ScoreStore(StoreBase):
     # ------------------------------------------------------------------ reading
     def answers_for(self, round_id: int, user_id: int) -> list[AnswerRecord]:
         """Return a member's answers to a round, by attempt."""
-        stmt = (
-            select(AnswerRow)
-            .where(AnswerRow.round_id == round_id, AnswerRow.user_id == user_id)
-            .order_by(AnswerRow.attempt)
-        )
-        with self._read() as session:
-            return [_answer(row) for row in session.scalars(stmt)]
+        rows = self._fetch(_ANSWERS_FOR, {"round_id": round_id, "user_id": user_id})
+        return [_answer(row) for row in rows]
 
     def tally(self, round_id: int) -> Tally:
         """Return how many members solved and attempted the round."""
-        stmt = select(
-            func.count(distinct(case((AnswerRow.correct, AnswerRow.user_id)))),
-            func.count(distinct(AnswerRow.user_id)),
-        ).where(AnswerRow.round_id == round_id)
-        with self._read() as session:
-            solved, attempted = session.execute(stmt).one()
+        [(solved, attempted)] = self._fetch(_TALLY, {"round_id": round_id})
         return Tally(solved=solved, attempted=attempted)
 
     def scores(self, channel_id: int, since: dt.datetime | None = None) -> list[ScoreRow]:
@@ -379,8 +369,7 @@ class ScoreStore(StoreBase):
         )
         if since is not None:
             stmt = stmt.where(AnswerRow.submitted_at >= since)
-        with self._read() as session:
-            return [_score(row) for row in session.execute(stmt)]
+        return [_score(row) for row in self._fetch(stmt)]
 
     def top_scores(
         self, channel_id: int, week_start: dt.datetime | None, limit: int | None
@@ -391,66 +380,37 @@ class ScoreStore(StoreBase):
         everyone tied at the cut comes along; ``week_start`` (bot.core.models.week_start of the
         channel's zone) picks that week's totals, None the all-time ones.
         """
-        table: TotalsTable = ScoreTotalRow if week_start is None else WeekTotalRow
-        query = (
-            select(*_totals_columns(table))
-            .join(UserRow, UserRow.id == table.user_id)
-            .where(table.channel_id == channel_id, table.points > 0)
-        )
-        if week_start is not None:
-            query = query.where(WeekTotalRow.week_start == week_start)
-        best_first = query.order_by(
-            table.points.desc(),
-            table.solved.desc(),
-            table.last_solved_at.is_(None),  # never solved: after every solve
-            table.last_solved_at,
-            table.user_id,
-        )
         if limit is not None and limit <= 0:
             return []
-        with self._read() as session:
+        sql = _TOP[week_start is not None]
+        params: dict[str, Any] = {"channel_id": channel_id, "week_start": week_start}
+        with self._reading() as connection:
             if limit is None:
-                return [_score(row) for row in session.execute(best_first)]
-            rows = session.execute(best_first.limit(limit + 1)).all()
+                return [_score(row) for row in connection.execute(sql.every, params)]
+            rows = connection.execute(sql.best, {**params, "limit": limit + 1}).all()
             if len(rows) <= limit or _rank_key(rows[limit]) != _rank_key(rows[limit - 1]):
                 return [_score(row) for row in rows[:limit]]
             # The cut falls inside a tie: the whole tie shares the last rank, so all of it
             # comes (the core orders a tie by name, which SQL cannot fold like Python).
             points, solved, last = _rank_key(rows[limit - 1])
-            same_last = (
-                table.last_solved_at.is_(None) if last is None else table.last_solved_at == last
-            )
-            tied = session.execute(
-                query.where(table.points == points, table.solved == solved, same_last)
+            tied = connection.execute(
+                sql.tied_unsolved if last is None else sql.tied,
+                {**params, "points": points, "solved": solved, "last": last},
             ).all()
         shown = {row[0] for row in rows[:limit]}
         return [_score(row) for row in [*rows[:limit], *(r for r in tied if r[0] not in shown)]]
 
     def member_score(self, channel_id: int, user_id: int) -> ScoreRow | None:
         """Return the member's all-time totals in the channel, if they ever answered there."""
-        with self._read() as session:
-            row = session.execute(
-                select(*_totals_columns(ScoreTotalRow))
-                .join(UserRow, UserRow.id == ScoreTotalRow.user_id)
-                .where(ScoreTotalRow.channel_id == channel_id, ScoreTotalRow.user_id == user_id)
-            ).first()
-        return _score(row) if row is not None else None
+        rows = self._fetch(_MEMBER_SCORE, {"channel_id": channel_id, "user_id": user_id})
+        return _score(rows[0]) if rows else None
 
     def solved_dates(self, channel_id: int, user_id: int) -> list[dt.date]:
         """Return the local dates of rounds the member solved, oldest first."""
-        stmt = (
-            select(RoundRow.local_date)
-            .join(AnswerRow, AnswerRow.round_id == RoundRow.id)
-            .where(
-                RoundRow.channel_id == channel_id,
-                AnswerRow.user_id == user_id,
-                AnswerRow.correct.is_(True),
-            )
-            .distinct()
-            .order_by(RoundRow.local_date)
+        rows = self._fetch(
+            _SOLVED_DATES, {"channel_id": channel_id, "user_ids": [user_id], "since": None}
         )
-        with self._read() as session:
-            return list(session.scalars(stmt))
+        return [day for _, day in rows]
 
     def recent_solved_dates(
         self, channel_id: int, user_ids: Collection[int], since: dt.date | None
@@ -461,22 +421,11 @@ class ScoreStore(StoreBase):
         """
         found: dict[int, list[dt.date]] = {}
         ids = sorted(set(user_ids))
-        with self._read() as session:
+        stmt = _SOLVED_DATES if since is None else _SOLVED_DATES_SINCE
+        with self._reading() as connection:
             for start in range(0, len(ids), _IN_CHUNK):
-                stmt = (
-                    select(AnswerRow.user_id, RoundRow.local_date)
-                    .join(AnswerRow, AnswerRow.round_id == RoundRow.id)
-                    .where(
-                        RoundRow.channel_id == channel_id,
-                        AnswerRow.user_id.in_(ids[start : start + _IN_CHUNK]),
-                        AnswerRow.correct.is_(True),
-                    )
-                    .distinct()
-                    .order_by(AnswerRow.user_id, RoundRow.local_date)
-                )
-                if since is not None:
-                    stmt = stmt.where(RoundRow.local_date >= since)
-                for user_id, day in session.execute(stmt):
+                chunk = {"channel_id": channel_id, "user_ids": ids[start : start + _IN_CHUNK]}
+                for user_id, day in connection.execute(stmt, {**chunk, "since": since}):
                     found.setdefault(user_id, []).append(day)
         return found
 
@@ -487,24 +436,83 @@ class ScoreStore(StoreBase):
         ``channel_id`` narrows the daily rounds; practice is not tied to a channel, so practice
         results are always included. Oldest first.
         """
-        daily = (
-            select(
-                RoundRow.item_id,
-                func.max(case((AnswerRow.correct, 1), else_=0)),
-                func.max(AnswerRow.submitted_at),
-            )
-            .join(AnswerRow, AnswerRow.round_id == RoundRow.id)
-            .where(AnswerRow.user_id == user_id)
-            .group_by(RoundRow.id, RoundRow.item_id)
-        )
-        if channel_id is not None:
-            daily = daily.where(RoundRow.channel_id == channel_id)
-        practice = select(
-            PracticeResultRow.item_id, PracticeResultRow.correct, PracticeResultRow.answered_at
-        ).where(PracticeResultRow.user_id == user_id)
-        with self._read() as session:
-            results = [
-                ItemResult(item_id=item_id, correct=bool(correct), answered_at=at)
-                for item_id, correct, at in [*session.execute(daily), *session.execute(practice)]
-            ]
+        daily = _DAILY_RESULTS if channel_id is None else _DAILY_RESULTS_IN
+        params = {"user_id": user_id, "channel_id": channel_id}
+        with self._reading() as connection:
+            rows = [*connection.execute(daily, params), *connection.execute(_PRACTICE, params)]
+        results = [ItemResult(item_id=i, correct=bool(ok), answered_at=at) for i, ok, at in rows]
         return sorted(results, key=lambda r: (r.answered_at, r.item_id))
+
+
+# Reads built once (see StoreBase._reading).
+_ANSWERS = Table("answers", AnswerRow.metadata)
+_ANSWERS_FOR = (
+    select(_ANSWERS)
+    .where(_ANSWERS.c.round_id == bindparam("round_id"), _ANSWERS.c.user_id == bindparam("user_id"))
+    .order_by(_ANSWERS.c.attempt)
+)
+_TALLY = select(
+    func.count(distinct(case((AnswerRow.correct, AnswerRow.user_id)))),
+    func.count(distinct(AnswerRow.user_id)),
+).where(AnswerRow.round_id == bindparam("round_id"))
+_MEMBER_SCORE = (
+    select(*_totals_columns(ScoreTotalRow))
+    .join(UserRow, UserRow.id == ScoreTotalRow.user_id)
+    .where(
+        ScoreTotalRow.channel_id == bindparam("channel_id"),
+        ScoreTotalRow.user_id == bindparam("user_id"),
+    )
+)
+_SOLVED_DATES = (
+    select(AnswerRow.user_id, RoundRow.local_date)
+    .join(AnswerRow, AnswerRow.round_id == RoundRow.id)
+    .where(
+        RoundRow.channel_id == bindparam("channel_id"),
+        AnswerRow.user_id.in_(bindparam("user_ids", expanding=True)),
+        AnswerRow.correct.is_(True),
+    )
+    .distinct()
+    .order_by(AnswerRow.user_id, RoundRow.local_date)
+)
+_SOLVED_DATES_SINCE = _SOLVED_DATES.where(RoundRow.local_date >= bindparam("since"))
+_DAILY_RESULTS = (
+    select(
+        RoundRow.item_id,
+        func.max(case((AnswerRow.correct, 1), else_=0)),
+        func.max(AnswerRow.submitted_at),
+    )
+    .join(AnswerRow, AnswerRow.round_id == RoundRow.id)
+    .where(AnswerRow.user_id == bindparam("user_id"))
+    .group_by(RoundRow.id, RoundRow.item_id)
+)
+_DAILY_RESULTS_IN = _DAILY_RESULTS.where(RoundRow.channel_id == bindparam("channel_id"))
+_PRACTICE = select(
+    PracticeResultRow.item_id, PracticeResultRow.correct, PracticeResultRow.answered_at
+).where(PracticeResultRow.user_id == bindparam("user_id"))
+
+
+class _TopQueries:
+    """The board's reads of one totals table: best first, everyone, and a tie at the cut."""
+
+    def __init__(self, table: TotalsTable) -> None:
+        query = (
+            select(*_totals_columns(table))
+            .join(UserRow, UserRow.id == table.user_id)
+            .where(table.channel_id == bindparam("channel_id"), table.points > 0)
+        )
+        if table is WeekTotalRow:
+            query = query.where(WeekTotalRow.week_start == bindparam("week_start"))
+        self.every = query.order_by(
+            table.points.desc(),
+            table.solved.desc(),
+            table.last_solved_at.is_(None),  # never solved: after every solve
+            table.last_solved_at,
+            table.user_id,
+        )
+        self.best = self.every.limit(bindparam("limit"))
+        tie = query.where(table.points == bindparam("points"), table.solved == bindparam("solved"))
+        self.tied = tie.where(table.last_solved_at == bindparam("last"))
+        self.tied_unsolved = tie.where(table.last_solved_at.is_(None))
+
+
+_TOP = {False: _TopQueries(ScoreTotalRow), True: _TopQueries(WeekTotalRow)}
