@@ -14,6 +14,7 @@ from __future__ import annotations
 import argparse
 import datetime as dt
 import json
+import multiprocessing
 import random
 import shutil
 import statistics
@@ -56,7 +57,9 @@ from db.tables import ChannelRow, WorkspaceRow
 T = TypeVar("T")
 TARGET_MS = 50.0
 RECORD_TARGET_MS = 5.0
-START = dt.date(2025, 3, 3)  # a Monday; rounds run daily from here
+# Rounds run daily from here (a Sunday): with 365 rounds the last is a Sunday too, so the
+# week board holds a whole week of rounds.
+START = dt.date(2025, 3, 2)
 ZONE = "Europe/Berlin"
 # Each member answers a round with a chance chosen so that the total comes out at N; a text
 # question allows three tries, each right with this chance.
@@ -342,7 +345,7 @@ def measure_backend(backend: Backend, args: argparse.Namespace, bank: Bank) -> d
         if args.concurrent:
             result["concurrent"] = concurrent_answers(backend.url, bank, dataset, args)
         if args.channels:
-            result["fan_out"] = fan_out(backend.url, bank, dataset, args)
+            result["fan_out"] = fan_out(backend.url, dataset, args)
     finally:
         engine.dispose()
     return result
@@ -463,7 +466,7 @@ def concurrent_answers(url: str, bank: Bank, dataset: Dataset,
         engine.dispose()
 
 
-def fan_out(url: str, bank: Bank, dataset: Dataset, args: argparse.Namespace) -> dict[str, Any]:
+def fan_out(url: str, dataset: Dataset, args: argparse.Namespace) -> dict[str, Any]:
     """Let several replicas post the same minute's round for many channels; count the claims."""
     setup = make_engine(url)
     first = 1000
@@ -478,37 +481,57 @@ def fan_out(url: str, bank: Bank, dataset: Dataset, args: argparse.Namespace) ->
              "leaderboard_hour": 16, "round_hours": 23, "created_at": now}
             for n in range(args.channels)
         ])
+    setup.dispose()
+    # Replicas are processes, as in a deployment: threads of one process would share its GIL.
+    context = multiprocessing.get_context("spawn")
+    barrier = context.Barrier(args.replicas + 1)
+    results: Any = context.Queue()
     ids = list(range(first, first + args.channels))
-    engines = [make_engine(url) for _ in range(args.replicas)]
-    won = [0] * args.replicas
+    replicas = [
+        context.Process(target=_replica, args=(url, ids, now, n, barrier, results))
+        for n in range(args.replicas)
+    ]
+    for replica in replicas:
+        replica.start()
+    barrier.wait(timeout=600)  # every replica has its engine and bank: the minute starts now
+    start = time.perf_counter()
+    won = [results.get(timeout=3600) for _ in replicas]
+    wall = time.perf_counter() - start
+    for replica in replicas:
+        replica.join()
+    if min(won) < 0:
+        raise RuntimeError("bench core: a fan-out replica failed (its traceback is above)")
+    setup = make_engine(url)
     try:
-        barrier = threading.Barrier(args.replicas)
-
-        def replica(n: int) -> None:
-            clock = FixedClock(now)
-            service = QuizService(SqlStore(engines[n], clock=clock), bank, clock)
-            order = ids[:]
-            random.Random(n).shuffle(order)  # noqa: S311
-            barrier.wait()
-            for channel_id in order:
-                if service.post_round(channel_id) is not None:
-                    won[n] += 1
-
-        start = time.perf_counter()
-        with ThreadPoolExecutor(args.replicas) as pool:
-            list(pool.map(replica, range(args.replicas)))
-        wall = time.perf_counter() - start
         with setup.connect() as connection:
             rounds, channels = connection.execute(text(
                 "SELECT count(*), count(DISTINCT channel_id) FROM rounds"
                 " WHERE channel_id >= :first"), {"first": first}).one()
-        return {"channels": args.channels, "replicas": args.replicas, "claims_won": sum(won),
-                "rounds": rounds, "exactly_once": rounds == channels == sum(won) == args.channels,
-                "wall_s": round(wall, 2), "within_a_minute": wall < 60}
     finally:
-        for engine in engines:
-            engine.dispose()
         setup.dispose()
+    return {"channels": args.channels, "replicas": args.replicas, "claims_won": sum(won),
+            "rounds": rounds, "exactly_once": rounds == channels == sum(won) == args.channels,
+            "wall_s": round(wall, 2), "within_a_minute": wall < 60}
+
+
+def _replica(url: str, ids: list[int], now: dt.datetime, seed: int, barrier: Any,
+             results: Any) -> None:
+    """Post the round of every channel in ``ids``, in an order of its own; report the wins.
+
+    Reports -1 when it failed, so the benchmark stops instead of waiting for it.
+    """
+    won = -1
+    engine = make_engine(url)
+    try:
+        clock = FixedClock(now)
+        service = QuizService(SqlStore(engine, clock=clock), load_bank(), clock)
+        order = ids[:]
+        random.Random(seed).shuffle(order)  # noqa: S311
+        barrier.wait(timeout=600)
+        won = sum(service.post_round(channel_id) is not None for channel_id in order)
+    finally:
+        results.put(won)
+        engine.dispose()
 
 
 # ---------------------------------------------------------------------------- reporting
