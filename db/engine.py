@@ -12,10 +12,10 @@ from sqlalchemy.engine import make_url
 from sqlalchemy.exc import DisconnectionError
 
 SQLITE_FILE_NAME = "torchquiz.sqlite3"
+SQLITE_BUSY_TIMEOUT_MS = 10_000
 # A pooled PostgreSQL connection idle longer than this is pinged before it is handed out.
 PING_AFTER_IDLE_S = 10.0
 _IDLE_SINCE = "torchquiz_idle_since"
-SQLITE_BUSY_TIMEOUT_MS = 10_000
 # The execution option that marks a connection's transactions as read-only (see read_only).
 READ_ONLY_OPTION = "torchquiz_read_only"
 

@@ -56,8 +56,9 @@ class StoreBase:
     def _read(self) -> Iterator[Session]:
         """Yield a session for reading only: on SQLite it never takes the write lock.
 
-        A read holds one snapshot from its first statement to its end, and writers go on
-        meanwhile (SQLite's WAL, PostgreSQL's MVCC); a write through this session is an error.
+        On SQLite the transaction begins deferred and keeps the snapshot of its first statement
+        while writers commit (WAL); on PostgreSQL each statement runs in autocommit with its own
+        snapshot, as under READ COMMITTED. Never write through it: nothing would roll back.
         """
         with self._read_sessions.begin() as session:
             yield session
