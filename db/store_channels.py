@@ -8,8 +8,8 @@ from sqlalchemy import ColumnElement, Table, bindparam, select
 from sqlalchemy.orm import Session
 
 from bot.core.models import ChannelDefaults, ChannelSettings, ChannelUpdate, Member, week_start
+from db.store_answers import lock_channel_answers, recount_week
 from db.store_base import StoreBase
-from db.store_scores import lock_channel_answers, recount_week
 from db.tables import ChannelRow, UserRow, WorkspaceRow
 
 PLATFORM_KEY = ["platform", "external_id"]
