@@ -48,7 +48,8 @@ def _parser() -> argparse.ArgumentParser:
                        help="address to listen on with --http (0.0.0.0 in a container)")
     slack.add_argument("--port", type=int, default=3000, help="port to listen on with --http")
     commands.add_parser("exec", help="grade code files against a challenge", add_help=False)
-    commands.add_parser("bench", help="run a benchmark, e.g. `bench executor`", add_help=False)
+    commands.add_parser("bench", help="run a benchmark: `bench executor` or `bench core`",
+                        add_help=False)
     return parser
 
 
@@ -106,8 +107,15 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def _bench(argv: list[str]) -> int:
+    if argv[:1] == ["core"]:
+        # Imported here: the bench loads data sets and drivers no other command needs.
+        from bot.bench_core import main as core_main
+
+        return core_main(argv[1:])
     if argv[:1] != ["executor"]:
-        print("usage: torchquiz bench executor [--n N] [--burst N]", file=sys.stderr)
+        print("usage: torchquiz bench executor [--n N] [--burst N]\n"
+              "       torchquiz bench core [--answers N] [--postgres-url URL] [--json]",
+              file=sys.stderr)
         return 2
     from executors.cli.bench import main as bench_main
 

@@ -4,9 +4,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from db.store_answers import AnswerStore
 from db.store_channels import ChannelStore
 from db.store_practice import PracticeStore
 from db.store_rounds import RoundStore
+from db.store_scores import ScoreStore
 
 if TYPE_CHECKING:
     from sqlalchemy import Engine
@@ -14,7 +16,7 @@ if TYPE_CHECKING:
     from bot.core.ports import QuizStore
 
 
-class SqlStore(ChannelStore, RoundStore, PracticeStore):
+class SqlStore(ChannelStore, RoundStore, AnswerStore, ScoreStore, PracticeStore):
     """Persist the quiz's state; every method is one transaction, claims are race-safe.
 
     Build it with an engine from db.engine.make_engine on a migrated database:

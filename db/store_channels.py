@@ -4,17 +4,29 @@ from __future__ import annotations
 
 from typing import Any
 
-from sqlalchemy import ColumnElement, select
+from sqlalchemy import ColumnElement, Table, bindparam, select
 from sqlalchemy.orm import Session
 
-from bot.core.models import ChannelDefaults, ChannelSettings, ChannelUpdate, Member
+from bot.core.models import ChannelDefaults, ChannelSettings, ChannelUpdate, Member, week_start
+from db.store_answers import lock_channel_answers, recount_week
 from db.store_base import StoreBase
 from db.tables import ChannelRow, UserRow, WorkspaceRow
 
 PLATFORM_KEY = ["platform", "external_id"]
 
+# Reads built once (see StoreBase._reading): every answer and board looks its channel up.
+_CHANNELS = Table("channels", ChannelRow.metadata)
+_WORKSPACES = Table("workspaces", WorkspaceRow.metadata)
+_USERS = Table("users", UserRow.metadata)
+_CHANNEL = (
+    select(_CHANNELS, _WORKSPACES.c.external_id.label("workspace_external_id"))
+    .join(_WORKSPACES, _WORKSPACES.c.id == _CHANNELS.c.workspace_id)
+    .where(_CHANNELS.c.id == bindparam("channel_id"))
+)
+_MEMBER = select(_USERS).where(_USERS.c.id == bindparam("member_id"))
 
-def _settings(row: ChannelRow, workspace_external_id: str) -> ChannelSettings:
+
+def _settings(row: Any, workspace_external_id: str) -> ChannelSettings:
     """Return the channel row as the core's value."""
     return ChannelSettings(
         id=row.id,
@@ -34,7 +46,7 @@ def _settings(row: ChannelRow, workspace_external_id: str) -> ChannelSettings:
     )
 
 
-def _member(row: UserRow) -> Member:
+def _member(row: Any) -> Member:
     """Return the user row as the core's value."""
     return Member(
         id=row.id, platform=row.platform, external_id=row.external_id, display_name=row.display_name
@@ -86,13 +98,12 @@ class ChannelStore(StoreBase):
 
     def get_channel(self, channel_id: int) -> ChannelSettings | None:
         """Return the channel with this id, if any."""
-        with self._transaction() as session:
-            found = _channels(session, ChannelRow.id == channel_id)
-        return found[0] if found else None
+        found = self._fetch(_CHANNEL, {"channel_id": channel_id})
+        return _settings(found[0], found[0].workspace_external_id) if found else None
 
     def find_channel(self, platform: str, external_id: str) -> ChannelSettings | None:
         """Return the channel known by this platform id, if any."""
-        with self._transaction() as session:
+        with self._read() as session:
             found = _channels(
                 session, ChannelRow.platform == platform, ChannelRow.external_id == external_id
             )
@@ -101,21 +112,29 @@ class ChannelStore(StoreBase):
     def list_channels(self, *, enabled_only: bool = True) -> list[ChannelSettings]:
         """Return channels in id order."""
         where = [ChannelRow.enabled.is_(True)] if enabled_only else []
-        with self._transaction() as session:
+        with self._read() as session:
             return _channels(session, *where)
 
     def update_channel(self, channel_id: int, update: ChannelUpdate) -> ChannelSettings:
         """Apply the non-None fields of ``update`` and return the new settings.
 
-        Raises LookupError when there is no such channel.
+        Raises LookupError when there is no such channel. A new time zone moves the current
+        leaderboard week, so that week's totals are counted again under it.
         """
         with self._transaction() as session:
+            if update.timezone is not None:
+                lock_channel_answers(session, channel_id)
             row = session.get(ChannelRow, channel_id)
             if row is None:
                 raise LookupError(f"no channel with id {channel_id}")
+            moved = update.timezone is not None and update.timezone != row.timezone
             for name, value in _changes(update).items():
                 setattr(row, name, value)
             session.flush()
+            if moved:
+                recount_week(
+                    session, channel_id, row.timezone, week_start(self._clock.now(), row.timezone)
+                )
             [channel] = _channels(session, ChannelRow.id == channel_id)
             return channel
 
@@ -142,9 +161,8 @@ class ChannelStore(StoreBase):
 
     def get_member(self, member_id: int) -> Member | None:
         """Return the member with this id, if any."""
-        with self._transaction() as session:
-            row = session.get(UserRow, member_id)
-            return _member(row) if row is not None else None
+        found = self._fetch(_MEMBER, {"member_id": member_id})
+        return _member(found[0]) if found else None
 
 
 def _new_channel(defaults: ChannelDefaults) -> dict[str, Any]:

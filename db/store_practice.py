@@ -55,7 +55,7 @@ class PracticeStore(StoreBase):
 
     def current_practice(self, user_id: int) -> PracticeSession | None:
         """Return the member's current practice question, if any."""
-        with self._transaction() as db:
+        with self._read() as db:
             row = db.get(PracticeSessionRow, user_id)
             return _session(row) if row is not None else None
 
@@ -100,7 +100,7 @@ class PracticeStore(StoreBase):
 
     def get_review(self, user_id: int, item_id: str) -> Review | None:
         """Return the member's review state for an item, if any."""
-        with self._transaction() as db:
+        with self._read() as db:
             row = db.get(ReviewRow, (user_id, item_id))
             return _review(row) if row is not None else None
 
@@ -127,5 +127,5 @@ class PracticeStore(StoreBase):
             .where(ReviewRow.user_id == user_id)
             .order_by(ReviewRow.due_at, ReviewRow.item_id)
         )
-        with self._transaction() as db:
+        with self._read() as db:
             return [_review(row) for row in db.scalars(stmt)]

@@ -194,3 +194,54 @@ class ReviewRow(Base):
     due_at: Mapped[dt.datetime] = mapped_column(UtcDateTime)
     last_correct: Mapped[bool] = mapped_column(Boolean)
     reviewed_at: Mapped[dt.datetime] = mapped_column(UtcDateTime)
+
+
+class ScoreTotalRow(Base):
+    """A member's all-time totals in a channel, kept in the transaction of every answer.
+
+    The columns are the leaderboard's ScoreRow over every answer of the channel; migration 0002
+    backfilled them, and tests compare them with a recomputation from the answers.
+    """
+
+    __tablename__ = "score_totals"
+    __table_args__ = (
+        # The board reads a channel's best totals first: points, then rounds solved.
+        Index("ix_score_totals_channel_id_points_solved", "channel_id", "points", "solved"),
+    )
+
+    channel_id: Mapped[int] = mapped_column(ForeignKey("channels.id"), primary_key=True)
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id"), primary_key=True)
+    points: Mapped[int] = mapped_column(Integer)
+    solved: Mapped[int] = mapped_column(Integer)  # rounds with a right answer
+    first_try: Mapped[int] = mapped_column(Integer)  # right answers on the first attempt
+    attempted: Mapped[int] = mapped_column(Integer)  # rounds answered at all
+    last_solved_at: Mapped[dt.datetime | None] = mapped_column(UtcDateTime)
+
+
+class WeekTotalRow(Base):
+    """A member's totals in a channel for one leaderboard week, kept like ScoreTotalRow.
+
+    ``week_start`` is Monday 00:00 in the channel's zone as UTC (bot.core.models.week_start) of
+    each answer's submission. A change of the channel's zone rebuilds the current week's rows;
+    earlier weeks stay as they were counted.
+    """
+
+    __tablename__ = "week_totals"
+    __table_args__ = (
+        Index(
+            "ix_week_totals_channel_id_week_start_points_solved",
+            "channel_id",
+            "week_start",
+            "points",
+            "solved",
+        ),
+    )
+
+    channel_id: Mapped[int] = mapped_column(ForeignKey("channels.id"), primary_key=True)
+    week_start: Mapped[dt.datetime] = mapped_column(UtcDateTime, primary_key=True)
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id"), primary_key=True)
+    points: Mapped[int] = mapped_column(Integer)
+    solved: Mapped[int] = mapped_column(Integer)
+    first_try: Mapped[int] = mapped_column(Integer)
+    attempted: Mapped[int] = mapped_column(Integer)
+    last_solved_at: Mapped[dt.datetime | None] = mapped_column(UtcDateTime)

@@ -11,10 +11,14 @@ from bot.core.i18n import t
 from bot.core.messages import Audience, Message, Tone
 from bot.core.models import ChannelSettings, LeaderboardRow, Member, Stats, TopicMastery
 from bot.core.ports import Clock, QuizStore
-from bot.core.scoring import best_streak, current_streak, rank, week_start
+from bot.core.scoring import best_streak, current_streak, rank, streak_run, week_start
 from content.loader import Bank
 
 PERIODS = ("week", "all")
+BOARD_ROWS = 20  # the rows a leaderboard message shows
+# Streaks are read over the latest rounds first, and further back only for the members whose
+# streak reaches that far: one query in the common case, a few for year-long streaks.
+STREAK_WINDOW = 16
 _NAME_WIDTH = 20
 
 
@@ -47,19 +51,38 @@ class BoardService:
         return latest.local_date
 
     def streaks(self, channel: ChannelSettings, user_ids: list[int]) -> dict[int, int]:
-        """Return each member's current streak in the channel."""
+        """Return each member's current streak in the channel, in a few queries for them all."""
         dates = self.store.round_dates(channel.id)
         open_date = self._open_date(channel)
-        return {
-            uid: current_streak(dates, self.store.solved_dates(channel.id, uid), open_date)
-            for uid in user_ids
-        }
+        streaks: dict[int, int] = {}
+        pending, window = list(user_ids), STREAK_WINDOW
+        while pending:
+            recent = dates[-window:]
+            solved = self.store.recent_solved_dates(
+                channel.id, pending, recent[0] if len(recent) < len(dates) else None
+            )
+            unfinished = []
+            for uid in pending:
+                count, ended = streak_run(recent, solved.get(uid, ()), open_date)
+                if ended or len(recent) == len(dates):
+                    streaks[uid] = count
+                else:
+                    unfinished.append(uid)
+            pending, window = unfinished, window * 4
+        return streaks
 
-    def rows(self, channel: ChannelSettings, period: str) -> list[LeaderboardRow]:
-        """Return the ranked rows of the channel's leaderboard for ``period`` (week or all)."""
+    def rows(
+        self, channel: ChannelSettings, period: str, limit: int | None = BOARD_ROWS
+    ) -> list[LeaderboardRow]:
+        """Return the top ``limit`` ranked rows of the leaderboard for ``period`` (week or all).
+
+        None returns every member with points.
+        """
         since = week_start(self.clock.now(), channel.timezone) if period == "week" else None
-        scores = self.store.scores(channel.id, since)
-        return rank(scores, self.streaks(channel, [s.user_id for s in scores]))
+        scores = self.store.top_scores(channel.id, since, limit)
+        ranked = rank(scores, self.streaks(channel, [s.user_id for s in scores]))
+        # A tie at the cut came whole so that it is ordered by name; show only ``limit`` rows.
+        return ranked if limit is None else ranked[:limit]
 
     def leaderboard(self, channel: ChannelSettings, period: str, locale: str) -> Message:
         """Return the leaderboard as a monospace table (private unless posted weekly)."""
@@ -70,7 +93,7 @@ class BoardService:
         if not rows:
             return Message(title=title, body=t(locale, "leaderboard.empty"))
         lines = [t(locale, "leaderboard.header")]
-        for row in rows[:20]:
+        for row in rows:
             lines.append(
                 f"{row.rank:<3} {_cell(row.display_name, _NAME_WIDTH)} "
                 f"{row.points:>6}  {row.solved:>6}  {row.streak:>6}"
@@ -79,8 +102,7 @@ class BoardService:
 
     def stats(self, channel: ChannelSettings, member: Member) -> Stats:
         """Return a member's points, streaks and per-topic mastery in the channel."""
-        scores = {s.user_id: s for s in self.store.scores(channel.id)}
-        mine = scores.get(member.id)
+        mine = self.store.member_score(channel.id, member.id)
         dates = self.store.round_dates(channel.id)
         solved_dates = self.store.solved_dates(channel.id, member.id)
         per_topic: dict[str, list[int]] = defaultdict(lambda: [0, 0])

@@ -5,12 +5,25 @@ from __future__ import annotations
 import datetime as dt
 from dataclasses import dataclass, field
 from enum import StrEnum
+from zoneinfo import ZoneInfo
 
 SUPPORTED_LOCALES: tuple[str, ...] = ("en", "zh-CN")
 
 
 # A round's message ref while a replica posts it: "posting:<ISO time>". Claimed, not yet out.
 POSTING_PREFIX = "posting:"
+
+
+def week_start(now: dt.datetime, timezone: str) -> dt.datetime:
+    """Return Monday 00:00 of the week holding ``now`` in the channel's zone, as UTC.
+
+    The core's weekly leaderboard starts there, and storage keeps its weekly totals under that
+    instant, so this one rule serves both sides of the port.
+    """
+    local = now.astimezone(ZoneInfo(timezone))
+    monday = local.date() - dt.timedelta(days=local.weekday())
+    start = dt.datetime.combine(monday, dt.time(0, 0), tzinfo=ZoneInfo(timezone))
+    return start.astimezone(dt.UTC)
 
 
 class RoundStatus(StrEnum):

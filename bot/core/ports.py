@@ -6,6 +6,7 @@ db/ implements QuizStore, executors/ implements Executor; the composition root p
 from __future__ import annotations
 
 import datetime as dt
+from collections.abc import Collection
 from typing import Protocol
 
 from bot.core.models import (
@@ -197,11 +198,40 @@ class QuizStore(Protocol):
         ...
 
     def scores(self, channel_id: int, since: dt.datetime | None = None) -> list[ScoreRow]:
-        """Return every member's points in the channel, for answers at or after ``since``."""
+        """Return every member's points in the channel, for answers at or after ``since``.
+
+        Recounted from every answer: the reference for checks and tools, too slow for a board
+        of a big channel (use top_scores there).
+        """
+        ...
+
+    def top_scores(
+        self, channel_id: int, week_start: dt.datetime | None, limit: int | None
+    ) -> list[ScoreRow]:
+        """Return the leaderboard's members with points, from totals kept with every answer.
+
+        ``week_start`` is models.week_start of now in the channel's zone for the weekly board,
+        None for all time; the rows equal ``scores`` for that period, limited to members whose
+        competition rank (points, then solved, then earliest last solve) is within ``limit``,
+        so a tie at the cut comes whole. None means every member with points.
+        """
+        ...
+
+    def member_score(self, channel_id: int, user_id: int) -> ScoreRow | None:
+        """Return the member's all-time totals in the channel (None if they never answered)."""
         ...
 
     def solved_dates(self, channel_id: int, user_id: int) -> list[dt.date]:
         """Return the local dates of rounds the member solved, oldest first."""
+        ...
+
+    def recent_solved_dates(
+        self, channel_id: int, user_ids: Collection[int], since: dt.date | None
+    ) -> dict[int, list[dt.date]]:
+        """Return, per member, the dates of rounds from ``since`` on they solved, in few queries.
+
+        Members who solved none of them are absent; None means every round.
+        """
         ...
 
     def item_results(self, user_id: int, channel_id: int | None = None) -> list[ItemResult]:

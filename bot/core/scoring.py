@@ -4,9 +4,14 @@ from __future__ import annotations
 
 import datetime as dt
 from collections.abc import Iterable, Sequence
-from zoneinfo import ZoneInfo
 
-from bot.core.models import LeaderboardRow, ScoreRow
+# week_start lives with the values because storage keeps weekly totals by the same rule.
+from bot.core.models import LeaderboardRow, ScoreRow, week_start
+
+__all__ = [
+    "BASE_POINTS", "FIRST_TRY_BONUS", "MAX_ATTEMPTS", "WRONG_TRY_PENALTY", "best_streak",
+    "current_streak", "points_for", "rank", "streak_run", "week_start",
+]
 
 BASE_POINTS = {1: 10, 2: 20, 3: 30}
 FIRST_TRY_BONUS = 5
@@ -35,6 +40,17 @@ def current_streak(
     paused channel) never breaks one. Grace rule: the round that is still open does not break a
     streak; the member can still answer it.
     """
+    return streak_run(round_dates, solved, open_date)[0]
+
+
+def streak_run(
+    round_dates: Sequence[dt.date], solved: Iterable[dt.date], open_date: dt.date | None
+) -> tuple[int, bool]:
+    """Return the current streak over ``round_dates`` and whether a missed round ended it.
+
+    When it was not ended, the streak may go on in rounds older than ``round_dates`` (a caller
+    that passed only the latest rounds must look further back).
+    """
     solved_set = set(solved)
     count = 0
     for day in reversed(round_dates):
@@ -43,8 +59,8 @@ def current_streak(
         elif day == open_date:
             continue
         else:
-            break
-    return count
+            return count, True
+    return count, False
 
 
 def best_streak(round_dates: Sequence[dt.date], solved: Iterable[dt.date]) -> int:
@@ -55,14 +71,6 @@ def best_streak(round_dates: Sequence[dt.date], solved: Iterable[dt.date]) -> in
         run = run + 1 if day in solved_set else 0
         best = max(best, run)
     return best
-
-
-def week_start(now: dt.datetime, timezone: str) -> dt.datetime:
-    """Return Monday 00:00 of the current week in the channel's zone, as UTC."""
-    local = now.astimezone(ZoneInfo(timezone))
-    monday = local.date() - dt.timedelta(days=local.weekday())
-    start = dt.datetime.combine(monday, dt.time(0, 0), tzinfo=ZoneInfo(timezone))
-    return start.astimezone(dt.UTC)
 
 
 def rank(rows: Iterable[ScoreRow], streaks: dict[int, int]) -> list[LeaderboardRow]:

@@ -1,7 +1,14 @@
 """Leaderboards and stats over real answers."""
 
+import datetime as dt
+
+import pytest
+from sqlalchemy import event
+
+from bot.core.board import STREAK_WINDOW, BoardService
 from bot.core.models import Actor
 from tests.core.conftest import only
+from tests.db.builders import DAY, T0, answer, make_channel, make_member, open_round
 
 
 def _play(quiz, channel, actor, answer):
@@ -60,3 +67,74 @@ def test_chinese_board_aligns_wide_names(quiz, channel):
     _play(quiz, channel, wang, "detach")
     line = quiz.board.leaderboard(channel, "all", "zh-CN").code.splitlines()[1]
     assert line.startswith("1   王小明") and line.endswith("25       1       1")
+
+
+# queries per call: a count, not a timing
+
+
+def _selects(engine, call):
+    """Return how many SELECT statements ``call`` sends."""
+    sent = []
+
+    def seen(_conn, _cursor, statement, *_):
+        if statement.lstrip().upper().startswith("SELECT"):
+            sent.append(statement)
+
+    event.listen(engine, "before_cursor_execute", seen)
+    try:
+        call()
+    finally:
+        event.remove(engine, "before_cursor_execute", seen)
+    return len(sent)
+
+
+def _history(store, members, rounds):
+    """Let ``members`` new members solve each of ``rounds`` rounds of a fresh channel."""
+    channel = make_channel(store, f"C{members}")
+    people = [make_member(store, f"U{members}-{n}", f"m{n}") for n in range(members)]
+    for day in range(rounds):
+        round_ = open_round(store, channel, DAY + dt.timedelta(days=day), item=f"i{day}")
+        for n, person in enumerate(people):
+            answer(store, round_, person, points=10 + n, at=T0 + dt.timedelta(days=day))
+    return channel, people
+
+
+@pytest.mark.parametrize("period", ["week", "all"])
+@pytest.mark.parametrize(
+    "rounds", [3, STREAK_WINDOW + 4], ids=["short-streaks", "streaks-past-the-window"]
+)
+def test_leaderboard_queries_do_not_grow_with_members(store, engine, bank, clock, period, rounds):
+    board = BoardService(store, bank, clock)
+    clock.set(T0 + dt.timedelta(days=rounds - 1, hours=1))
+    few, _ = _history(store, 3, rounds)
+    many, _ = _history(store, 12, rounds)
+    counts = [_selects(engine, lambda c=c: board.leaderboard(c, period, "en")) for c in (few, many)]
+    assert counts[0] == counts[1]
+    # latest round, round dates, top totals, then solved dates: the window, and further back.
+    assert counts[1] <= (4 if rounds < STREAK_WINDOW else 5)
+    assert board.rows(many, period)[0].streak == rounds  # a streak spans every round
+
+
+def test_stats_queries_do_not_grow_with_members(store, engine, bank, clock):
+    board = BoardService(store, bank, clock)
+    few, few_people = _history(store, 3, 5)
+    many, many_people = _history(store, 12, 5)
+    counts = [_selects(engine, lambda c=c, m=m: board.stats(c, m[0]))
+              for c, m in ((few, few_people), (many, many_people))]
+    assert counts[0] == counts[1] <= 6
+
+
+def test_a_full_tie_at_the_cut_is_listed_by_name_and_shares_the_rank(store, bank, clock):
+    channel = make_channel(store)
+    round_ = open_round(store, channel)
+    for n, name in enumerate(["zed", "Amy", "max"]):
+        answer(store, round_, make_member(store, f"U{n}", name), points=10, at=T0)
+    rows = BoardService(store, bank, clock).rows(channel, "all", limit=2)
+    assert [(r.rank, r.display_name) for r in rows] == [(1, "Amy"), (1, "max")]
+
+
+def test_a_streak_longer_than_the_window_is_counted_whole(store, bank, clock):
+    rounds = STREAK_WINDOW * 4 + 3  # past the first window and the second
+    channel, _ = _history(store, 1, rounds)
+    clock.set(T0 + dt.timedelta(days=rounds - 1, hours=1))
+    assert BoardService(store, bank, clock).rows(channel, "all")[0].streak == rounds

@@ -3,7 +3,14 @@ import datetime as dt
 import pytest
 
 from bot.core.models import ScoreRow
-from bot.core.scoring import best_streak, current_streak, points_for, rank, week_start
+from bot.core.scoring import (
+    best_streak,
+    current_streak,
+    points_for,
+    rank,
+    streak_run,
+    week_start,
+)
 
 D = [dt.date(2026, 3, d) for d in range(1, 11)]
 
@@ -72,3 +79,16 @@ def test_full_ties_share_a_rank_and_list_by_name():
 
 def test_members_without_points_are_not_ranked():
     assert rank([_row(1, "a", 0, 0)], {}) == []
+
+
+def test_streak_run_says_a_missed_round_ended_it():
+    assert streak_run(D[:5], [D[3], D[4]], None) == (2, True)
+
+
+def test_streak_run_says_when_the_rounds_ran_out_first():
+    # Only the latest rounds were passed: the streak may go on further back.
+    assert streak_run(D[2:5], D[:5], None) == (3, False)
+
+
+def test_streak_run_skips_the_open_round_without_ending():
+    assert streak_run(D[:3], D[:2], open_date=D[2]) == (2, False)

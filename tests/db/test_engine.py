@@ -96,3 +96,20 @@ def test_naive_timestamps_are_refused(store: SqlStore):
     naive = dt.datetime(2026, 3, 2, 9, 0)  # noqa: DTZ001 - the point of the test
     with pytest.raises(StatementError, match="naive datetime"):
         store.claim_round(channel.id, dt.date(2026, 3, 2), "q", 1, naive, naive)
+
+
+@pytest.mark.postgres
+def test_a_pooled_connection_killed_while_idle_is_replaced_unseen(pg_server):
+    url = pg_server.create_database()
+    engine = make_engine(url, ping_after_idle_s=0.0)  # every checkout counts as after idling
+    try:
+        with engine.connect() as connection:
+            pid = connection.execute(text("SELECT pg_backend_pid()")).scalar()
+        with pg_server.admin.connect() as admin:
+            admin.execute(text("SELECT pg_terminate_backend(:pid)"), {"pid": pid})
+        # The pool hands out the same connection; the ping finds it dead and replaces it.
+        with engine.connect() as connection:
+            assert connection.execute(text("SELECT pg_backend_pid()")).scalar() != pid
+    finally:
+        engine.dispose()
+        pg_server.drop_database(url)

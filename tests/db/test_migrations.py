@@ -1,18 +1,30 @@
-"""Alembic: the first revision builds exactly the schema the models describe, and back."""
+"""Alembic: the revisions build exactly the schema the models describe, carry data forward."""
 
 from __future__ import annotations
 
+import datetime as dt
+import os
+import random
+import shutil
 import subprocess
 import sys
 from pathlib import Path
+from zoneinfo import ZoneInfo
 
 from alembic.autogenerate import compare_metadata
 from alembic.runtime.migration import MigrationContext
 from sqlalchemy import inspect
 
+from bot.core.board import BoardService
+from bot.core.models import week_start
+from bot.core.scoring import best_streak, current_streak, points_for, rank
+from content.loader import load_bank
 from db import migrate
+from db.bulk import BulkAnswer, BulkData, load_first_revision
 from db.engine import make_engine
+from db.store import SqlStore
 from db.tables import Base
+from tests.fakes import FakeClock
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -95,3 +107,111 @@ def test_alembic_cli_migrates_with_the_same_environment(empty_database_url):
     )
     assert result.returncode == 0, result.stderr
     assert migrate.current(empty_database_url) == migrate.head()
+
+
+# the migration path: a database of the first schema, with data, carried forward
+
+
+def _first_schema_data(seed=7):
+    """Two channels in different zones, members with retries and corrections, as 0001 held."""
+    rng = random.Random(seed)  # noqa: S311 - a reproducible history
+    zones = {1: "UTC", 2: "Asia/Kolkata"}
+    start = dt.date(2026, 2, 2)
+    rounds, answers = [], []
+    for channel_id, zone in zones.items():
+        for day in range(15):
+            opened = dt.datetime.combine(start + dt.timedelta(day), dt.time(9),
+                                         tzinfo=ZoneInfo(zone)).astimezone(dt.UTC)
+            round_id = len(rounds) + 1
+            rounds.append({
+                "id": round_id, "channel_id": channel_id, "local_date": start + dt.timedelta(day),
+                "item_id": "t.text-detach", "item_version": 1,
+                "status": "open" if day == 14 else "closed", "opened_at": opened,
+                "closes_at": opened + dt.timedelta(hours=23), "closed_at": None,
+                "message_ref": None,
+            })
+            for user_id in range(1, 9):
+                if rng.random() < 0.3:
+                    continue
+                at = opened + dt.timedelta(minutes=rng.randrange(600))
+                for attempt in (1, 2, 3):
+                    right = rng.random() < 0.5
+                    answers.append(BulkAnswer(round_id, user_id, attempt, right,
+                                              points_for(2, attempt, right), at))
+                    if right:
+                        break
+                    at += dt.timedelta(minutes=rng.randrange(1, 90))
+    data = BulkData(
+        workspaces=[{"id": 1, "platform": "slack", "external_id": "W"}],
+        channels=[{
+            "id": cid, "platform": "slack", "external_id": f"C{cid}", "workspace_id": 1,
+            "name": f"c{cid}", "post_time": dt.time(9), "timezone": zone, "locale": "en",
+            "topics": [], "difficulties": [], "enabled": True, "leaderboard_weekday": 4,
+            "leaderboard_hour": 16, "round_hours": 23, "created_at": dt.datetime(2026, 1, 1,
+                                                                                 tzinfo=dt.UTC),
+        } for cid, zone in zones.items()],
+        users=[{"id": u, "platform": "slack", "external_id": f"U{u}",
+                "display_name": ["ada", "Ada", "bob", "王小明"][u % 4]} for u in range(1, 9)],
+        rounds=rounds,
+        answers=answers,
+    )
+    return data, dt.datetime(2026, 2, 16, 20, 0, tzinfo=dt.UTC)
+
+
+def _boards_as_before(store, board, channel):
+    """The boards and stats as the code before the totals computed them, from the answers."""
+    open_date = board._open_date(channel)
+    dates = store.round_dates(channel.id)
+    boards = {}
+    for period in ("week", "all"):
+        since = week_start(board.clock.now(), channel.timezone) if period == "week" else None
+        scores = store.scores(channel.id, since)
+        boards[period] = rank(scores, {
+            s.user_id: current_streak(dates, store.solved_dates(channel.id, s.user_id), open_date)
+            for s in scores})
+    everyone = {s.user_id: s for s in store.scores(channel.id)}
+    for user_id in range(1, 9):
+        mine, solved = everyone.get(user_id), store.solved_dates(channel.id, user_id)
+        boards[user_id] = (mine.points if mine else 0, mine.solved if mine else 0,
+                           mine.attempted if mine else 0,
+                           current_streak(dates, solved, open_date), best_streak(dates, solved))
+    return boards
+
+
+def _boards_now(store, board, channel):
+    boards = {period: board.rows(channel, period, limit=None) for period in ("week", "all")}
+    for user_id in range(1, 9):
+        stats = board.stats(channel, store.get_member(user_id))
+        boards[user_id] = (stats.points, stats.solved, stats.attempted, stats.streak,
+                           stats.best_streak)
+    return boards
+
+
+def test_torchquiz_db_upgrade_keeps_the_boards_of_a_first_schema_database(
+    empty_database_url, tmp_path
+):
+    data, now = _first_schema_data()
+    load_first_revision(empty_database_url, data)
+    assert migrate.current(empty_database_url) == "0001"
+    engine = make_engine(empty_database_url)
+    try:
+        clock = FakeClock(now)
+        store = SqlStore(engine, clock=clock)
+        board = BoardService(store, load_bank(ROOT / "tests" / "core" / "bank"), clock)
+        channels = [store.get_channel(1), store.get_channel(2)]
+        before = [_boards_as_before(store, board, c) for c in channels]
+        assert before[0]["all"] and before[1]["week"]  # there is something to keep
+
+        command = shutil.which("torchquiz", path=str(Path(sys.executable).parent))
+        result = subprocess.run(
+            [command, "db", "upgrade"] if command else [sys.executable, "-m", "bot.cli", "db",
+                                                        "upgrade"],
+            cwd=tmp_path, capture_output=True, text=True, timeout=300, check=False,
+            env={**os.environ, "TORCHQUIZ_DATABASE_URL": empty_database_url},
+        )
+        assert result.returncode == 0, result.stderr
+        assert migrate.current(empty_database_url) == migrate.head()
+
+        assert [_boards_now(store, board, c) for c in channels] == before
+    finally:
+        engine.dispose()

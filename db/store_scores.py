@@ -1,0 +1,238 @@
+"""Read scores, streak dates and outcomes: the boards from the stored totals, stats, recounts."""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Collection, Sequence
+from typing import Any
+
+from sqlalchemy import and_, bindparam, case, distinct, func, select
+
+from bot.core.models import ItemResult, ScoreRow, Tally
+from db.store_answers import TotalsTable
+from db.store_base import StoreBase
+from db.tables import (
+    AnswerRow,
+    PracticeResultRow,
+    RoundRow,
+    ScoreTotalRow,
+    UserRow,
+    WeekTotalRow,
+)
+
+# A query's IN list stays well below SQLite's limit on bound parameters.
+_IN_CHUNK = 500
+
+
+def _score(row: Sequence[Any]) -> ScoreRow:
+    """Return a (user_id, display_name, points, solved, first_try, last, attempted) row."""
+    user_id, name, points, solved, first_try, last, attempted = row
+    return ScoreRow(
+        user_id=user_id,
+        display_name=name,
+        points=int(points),
+        solved=solved,
+        first_try=first_try,
+        last_solved_at=last,
+        attempted=attempted,
+    )
+
+
+def _totals_columns(table: TotalsTable) -> tuple[Any, ...]:
+    return (
+        table.user_id,
+        UserRow.display_name,
+        table.points,
+        table.solved,
+        table.first_try,
+        table.last_solved_at,
+        table.attempted,
+    )
+
+
+def _rank_key(row: Sequence[Any]) -> tuple[Any, ...]:
+    """Return what decides a rank: points, rounds solved, last solve (not the name)."""
+    return row[2], row[3], row[5]
+
+
+class ScoreStore(StoreBase):
+    """Scores, streak dates and outcomes of the QuizStore port."""
+
+    def tally(self, round_id: int) -> Tally:
+        """Return how many members solved and attempted the round."""
+        [(solved, attempted)] = self._fetch(_TALLY, {"round_id": round_id})
+        return Tally(solved=solved, attempted=attempted)
+
+    def scores(self, channel_id: int, since: dt.datetime | None = None) -> list[ScoreRow]:
+        """Return every member's points in the channel, for answers at or after ``since``.
+
+        Rows come best first: points, then rounds solved, then who solved last the earliest,
+        then member id, so ties always break the same way. This recounts every answer of the
+        channel: it is the reference the stored totals are checked against, not a board's path.
+        """
+        points = func.sum(AnswerRow.points)
+        solved = func.count(distinct(case((AnswerRow.correct, AnswerRow.round_id))))
+        attempted = func.count(distinct(AnswerRow.round_id))
+        first_try = func.count(case((and_(AnswerRow.correct, AnswerRow.attempt == 1), 1)))
+        last_solved_at = func.max(case((AnswerRow.correct, AnswerRow.submitted_at)))
+        stmt = (
+            select(
+                AnswerRow.user_id,
+                UserRow.display_name,
+                points,
+                solved,
+                first_try,
+                last_solved_at,
+                attempted,
+            )
+            .join(RoundRow, RoundRow.id == AnswerRow.round_id)
+            .join(UserRow, UserRow.id == AnswerRow.user_id)
+            .where(RoundRow.channel_id == channel_id)
+            .group_by(AnswerRow.user_id, UserRow.display_name)
+            .order_by(
+                points.desc(), solved.desc(), last_solved_at.asc().nulls_last(), AnswerRow.user_id
+            )
+        )
+        if since is not None:
+            stmt = stmt.where(AnswerRow.submitted_at >= since)
+        return [_score(row) for row in self._fetch(stmt)]
+
+    def top_scores(
+        self, channel_id: int, week_start: dt.datetime | None, limit: int | None
+    ) -> list[ScoreRow]:
+        """Return the leaderboard's rows from the stored totals, best first.
+
+        Members with points whose competition rank is within ``limit`` (all when None), so
+        everyone tied at the cut comes along; ``week_start`` (bot.core.models.week_start of the
+        channel's zone) picks that week's totals, None the all-time ones.
+        """
+        if limit is not None and limit <= 0:
+            return []
+        sql = _TOP[week_start is not None]
+        params: dict[str, Any] = {"channel_id": channel_id, "week_start": week_start}
+        with self._reading() as connection:
+            if limit is None:
+                return [_score(row) for row in connection.execute(sql.every, params)]
+            rows = connection.execute(sql.best, {**params, "limit": limit + 1}).all()
+            if len(rows) <= limit or _rank_key(rows[limit]) != _rank_key(rows[limit - 1]):
+                return [_score(row) for row in rows[:limit]]
+            # The cut falls inside a tie: the whole tie shares the last rank, so all of it
+            # comes (the core orders a tie by name, which SQL cannot fold like Python).
+            points, solved, last = _rank_key(rows[limit - 1])
+            tied = connection.execute(
+                sql.tied_unsolved if last is None else sql.tied,
+                {**params, "points": points, "solved": solved, "last": last},
+            ).all()
+        shown = {row[0] for row in rows[:limit]}
+        return [_score(row) for row in [*rows[:limit], *(r for r in tied if r[0] not in shown)]]
+
+    def member_score(self, channel_id: int, user_id: int) -> ScoreRow | None:
+        """Return the member's all-time totals in the channel, if they ever answered there."""
+        rows = self._fetch(_MEMBER_SCORE, {"channel_id": channel_id, "user_id": user_id})
+        return _score(rows[0]) if rows else None
+
+    def solved_dates(self, channel_id: int, user_id: int) -> list[dt.date]:
+        """Return the local dates of rounds the member solved, oldest first."""
+        rows = self._fetch(
+            _SOLVED_DATES, {"channel_id": channel_id, "user_ids": [user_id], "since": None}
+        )
+        return [day for _, day in rows]
+
+    def recent_solved_dates(
+        self, channel_id: int, user_ids: Collection[int], since: dt.date | None
+    ) -> dict[int, list[dt.date]]:
+        """Return the local dates of rounds from ``since`` on that each member solved.
+
+        One query for all members (per few hundred); members who solved none are left out.
+        """
+        found: dict[int, list[dt.date]] = {}
+        ids = sorted(set(user_ids))
+        stmt = _SOLVED_DATES if since is None else _SOLVED_DATES_SINCE
+        with self._reading() as connection:
+            for start in range(0, len(ids), _IN_CHUNK):
+                chunk = {"channel_id": channel_id, "user_ids": ids[start : start + _IN_CHUNK]}
+                for user_id, day in connection.execute(stmt, {**chunk, "since": since}):
+                    found.setdefault(user_id, []).append(day)
+        return found
+
+    def item_results(self, user_id: int, channel_id: int | None = None) -> list[ItemResult]:
+        """Return the member's final outcome per daily round and practice answer.
+
+        A daily round counts as correct when any attempt was, at the time of the last attempt.
+        ``channel_id`` narrows the daily rounds; practice is not tied to a channel, so practice
+        results are always included. Oldest first.
+        """
+        daily = _DAILY_RESULTS if channel_id is None else _DAILY_RESULTS_IN
+        params = {"user_id": user_id, "channel_id": channel_id}
+        with self._reading() as connection:
+            rows = [*connection.execute(daily, params), *connection.execute(_PRACTICE, params)]
+        results = [ItemResult(item_id=i, correct=bool(ok), answered_at=at) for i, ok, at in rows]
+        return sorted(results, key=lambda r: (r.answered_at, r.item_id))
+
+
+# Reads built once (see StoreBase._reading).
+_TALLY = select(
+    func.count(distinct(case((AnswerRow.correct, AnswerRow.user_id)))),
+    func.count(distinct(AnswerRow.user_id)),
+).where(AnswerRow.round_id == bindparam("round_id"))
+_MEMBER_SCORE = (
+    select(*_totals_columns(ScoreTotalRow))
+    .join(UserRow, UserRow.id == ScoreTotalRow.user_id)
+    .where(
+        ScoreTotalRow.channel_id == bindparam("channel_id"),
+        ScoreTotalRow.user_id == bindparam("user_id"),
+    )
+)
+_SOLVED_DATES = (
+    select(AnswerRow.user_id, RoundRow.local_date)
+    .join(AnswerRow, AnswerRow.round_id == RoundRow.id)
+    .where(
+        RoundRow.channel_id == bindparam("channel_id"),
+        AnswerRow.user_id.in_(bindparam("user_ids", expanding=True)),
+        AnswerRow.correct.is_(True),
+    )
+    .distinct()
+    .order_by(AnswerRow.user_id, RoundRow.local_date)
+)
+_SOLVED_DATES_SINCE = _SOLVED_DATES.where(RoundRow.local_date >= bindparam("since"))
+_DAILY_RESULTS = (
+    select(
+        RoundRow.item_id,
+        func.max(case((AnswerRow.correct, 1), else_=0)),
+        func.max(AnswerRow.submitted_at),
+    )
+    .join(AnswerRow, AnswerRow.round_id == RoundRow.id)
+    .where(AnswerRow.user_id == bindparam("user_id"))
+    .group_by(RoundRow.id, RoundRow.item_id)
+)
+_DAILY_RESULTS_IN = _DAILY_RESULTS.where(RoundRow.channel_id == bindparam("channel_id"))
+_PRACTICE = select(
+    PracticeResultRow.item_id, PracticeResultRow.correct, PracticeResultRow.answered_at
+).where(PracticeResultRow.user_id == bindparam("user_id"))
+
+
+class _TopQueries:
+    """The board's reads of one totals table: best first, everyone, and a tie at the cut."""
+
+    def __init__(self, table: TotalsTable) -> None:
+        query = (
+            select(*_totals_columns(table))
+            .join(UserRow, UserRow.id == table.user_id)
+            .where(table.channel_id == bindparam("channel_id"), table.points > 0)
+        )
+        if table is WeekTotalRow:
+            query = query.where(WeekTotalRow.week_start == bindparam("week_start"))
+        self.every = query.order_by(
+            table.points.desc(),
+            table.solved.desc(),
+            table.last_solved_at.is_(None),  # never solved: after every solve
+            table.last_solved_at,
+            table.user_id,
+        )
+        self.best = self.every.limit(bindparam("limit"))
+        tie = query.where(table.points == bindparam("points"), table.solved == bindparam("solved"))
+        self.tied = tie.where(table.last_solved_at == bindparam("last"))
+        self.tied_unsolved = tie.where(table.last_solved_at.is_(None))
+
+
+_TOP = {False: _TopQueries(ScoreTotalRow), True: _TopQueries(WeekTotalRow)}
