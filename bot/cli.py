@@ -1,4 +1,4 @@
-"""The `torchquiz` command: console, content, db, exec and bench."""
+"""The `torchquiz` command: console, content, db, exec, bench and the executor service."""
 
 from __future__ import annotations
 
@@ -41,6 +41,8 @@ def _parser() -> argparse.ArgumentParser:
 
     commands.add_parser("exec", help="grade code files against a challenge", add_help=False)
     commands.add_parser("bench", help="run a benchmark, e.g. `bench executor`", add_help=False)
+    commands.add_parser("executor", help="`executor serve`: the executor over HTTP",
+                        add_help=False)
     return parser
 
 
@@ -66,6 +68,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         return exec_main(args_list[1:])
     if args_list[:1] == ["bench"]:
         return _bench(args_list[1:])
+    if args_list[:1] == ["executor"]:
+        try:
+            from executors.cli.service_command import main as service_main
+        except ImportError as exc:
+            print(f"torchquiz executor: the executor extra is not installed ({exc.name}); "
+                  "install it with: pip install -e '.[executor]'", file=sys.stderr)
+            return 3
+        return service_main(args_list[1:])
     args = _parser().parse_args(args_list)
     if args.command == "console":
         return _console(settings, args)

@@ -130,3 +130,14 @@ def test_executor_isolation_layers_know_nothing_of_grading_or_the_zygote():
     found = _violations("executors/isolation", ("executors.grading", "executors.zygote",
                                                 "executors.engine", "executors.cli", "torch"))
     assert found == []
+
+
+def test_the_executor_client_loads_without_torch_or_the_server():
+    probe = (
+        "import sys, executors.service.client;"
+        "names = ('torch', 'numpy', 'aiohttp', 'prometheus_client', 'content.loader');"
+        "print(','.join(sorted(m for m in names if m in sys.modules)))"
+    )
+    result = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,
+                            check=True, cwd=ROOT)
+    assert result.stdout.strip() == ""
