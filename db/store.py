@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from db.store_channels import ChannelStore
+from db.store_pending import PendingStore
 from db.store_practice import PracticeStore
 from db.store_rounds import RoundStore
 
@@ -14,7 +15,7 @@ if TYPE_CHECKING:
     from bot.core.ports import QuizStore
 
 
-class SqlStore(ChannelStore, RoundStore, PracticeStore):
+class SqlStore(ChannelStore, RoundStore, PracticeStore, PendingStore):
     """Persist the quiz's state; every method is one transaction, claims are race-safe.
 
     Build it with an engine from db.engine.make_engine on a migrated database:

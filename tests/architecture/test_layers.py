@@ -75,7 +75,7 @@ def test_loading_the_core_pulls_in_no_torch_or_sqlalchemy_at_run_time():
 
 def test_the_bot_console_runs_without_torch_loaded():
     probe = (
-        "import sys, bot.adapters.console.channel, bot.bootstrap, bot.cli;"
+        "import sys, bot.adapters.console.channel, bot.bootstrap, bot.cli, bot.remote_executor;"
         "print('torch' in sys.modules)"
     )
     result = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import http.client
 import json
-import os
 import socket
 import threading
 import time
@@ -22,7 +21,7 @@ from content.loader import load_bank
 from executors.grading.verdict import Status, Verdict
 from executors.service.client import ExecutorClient, RunRefused
 from executors.service.protocol import MAX_BODY_BYTES, REPLAYED_HEADER
-from executors.service.replicas import ReplicaProcess
+from tests.executors.replica_group import ReplicaGroup, gauge, get, metrics, runs
 
 pytestmark = [pytest.mark.sandbox, pytest.mark.slow]
 
@@ -33,69 +32,15 @@ SOLUTION = load_bank().questions[CHALLENGE].code.solution
 SLOW = "import time\ntime.sleep(2.5)\n" + SOLUTION
 
 
-class Replicas:
-    """The three replicas; one that a test killed is replaced by a fresh one."""
-
-    def __init__(self) -> None:
-        self.procs = [ReplicaProcess(TOKEN, max_parallel=1, max_queue=1) for _ in range(3)]
-
-    @property
-    def urls(self) -> list[str]:
-        return [p.url for p in self.procs]
-
-    def replace(self, index: int) -> None:
-        self.procs[index].stop()
-        self.procs[index] = ReplicaProcess(TOKEN, max_parallel=1, max_queue=1).start()
-        self.procs[index].wait_ready()
-
-
 @pytest.fixture(scope="module")
-def replicas() -> Iterator[Replicas]:
-    if os.geteuid() != 0:
-        pytest.skip("the sandbox tests need root (CI runs as root)")
-    group = Replicas()
-    try:
-        for proc in group.procs:
-            proc.start()  # all three warm up at once
-        for proc in group.procs:
-            proc.wait_ready()
+def replicas() -> Iterator[ReplicaGroup]:
+    with ReplicaGroup(TOKEN, 3, max_parallel=1, max_queue=1) as group:
         yield group
-    finally:
-        for proc in group.procs:
-            proc.stop()
-
-
-def metrics(url: str) -> dict[str, dict[tuple[tuple[str, str], ...], float]]:
-    """Return every sample of a replica's /metrics, parsed by prometheus-client's parser."""
-    text = _get(url, "/metrics")[1].decode()
-    found: dict[str, dict[tuple[tuple[str, str], ...], float]] = {}
-    for family in text_string_to_metric_families(text):
-        for sample in family.samples:
-            found.setdefault(sample.name, {})[tuple(sorted(sample.labels.items()))] = sample.value
-    return found
-
-
-def runs(url: str) -> float:
-    return sum(metrics(url)["torchquiz_executor_runs_total"].values())
-
-
-def gauge(url: str, name: str) -> float:
-    return metrics(url)[name][()]
 
 
 def _connection(url: str) -> http.client.HTTPConnection:
     parts = urlsplit(url)
     return http.client.HTTPConnection(parts.hostname, parts.port, timeout=60)
-
-
-def _get(url: str, path: str) -> tuple[int, bytes]:
-    connection = _connection(url)
-    try:
-        connection.request("GET", path)
-        response = connection.getresponse()
-        return response.status, response.read()
-    finally:
-        connection.close()
 
 
 def post(url: str, body: dict | bytes, token: str | None = TOKEN,
@@ -233,7 +178,7 @@ def test_a_request_id_reused_for_other_code_is_refused(replicas):
 def test_metrics_parse_as_prometheus_text_with_every_documented_series(replicas):
     url = replicas.urls[0]
     post(url, run_body("metrics-1"))
-    text = _get(url, "/metrics")[1].decode()
+    text = get(url, "/metrics")[1].decode()
     families = {f.name: f for f in text_string_to_metric_families(text)}
     expected = {
         "torchquiz_executor_runs": "counter",
@@ -254,7 +199,7 @@ def test_metrics_parse_as_prometheus_text_with_every_documented_series(replicas)
 
 
 def test_healthz_reports_every_layer_on_when_ready(replicas):
-    status, body = _get(replicas.urls[1], "/healthz")
+    status, body = get(replicas.urls[1], "/healthz")
     report = json.loads(body)
     assert status == 200 and report["status"] == "ready"
     assert report["layers"] and all(report["layers"].values())
