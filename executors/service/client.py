@@ -3,7 +3,9 @@
 Standard library only (plus the Verdict), so the bot grades remotely without torch or aiohttp.
 
 - Load is spread round-robin from a shared counter; a replica that just refused a connection
-  is tried last for a few seconds.
+  is tried last for a few seconds. A URL whose name resolves to several addresses (compose
+  `--scale executor=N`, a Kubernetes headless Service) counts as one replica per address;
+  names are resolved again every half minute, so replicas that come and go are followed.
 - A run is retried on another replica after a connection failure, a 503, a 5xx, a 401/403
   (a replica with the wrong token) or a 404 (a replica whose bank lacks the challenge, as in a
   rolling deploy). Every retry reuses the request id, so a replica that already ran it
@@ -17,7 +19,9 @@ Standard library only (plus the Verdict), so the bot grades remotely without tor
 
 from __future__ import annotations
 
+import dataclasses
 import http.client
+import ipaddress
 import itertools
 import json
 import logging
@@ -53,15 +57,25 @@ class RunRefused(ExecutorClientError):
     """Raise when the service refused the request itself (400, 409, 413): a retry cannot help."""
 
 
+Resolver = Callable[[str, int], list[tuple[str, int]]]
+RESOLVE_EVERY_S = 30.0
+
+
 @dataclass(frozen=True)
 class Replica:
-    """One executor service replica, by its base URL."""
+    """One executor service replica: its base URL, and the address it resolved to, if any."""
 
     url: str
     https: bool
     host: str
     port: int
     prefix: str  # a path the replica is mounted under behind a proxy, without the final /
+    address: tuple[str, int] | None = None  # connect here; the Host header stays host:port
+
+    @property
+    def key(self) -> str:
+        """Return a name for this replica in logs, errors and bookkeeping."""
+        return f"{self.url} ({self.address[0]})" if self.address else self.url
 
     @classmethod
     def parse(cls, url: str) -> Replica:
@@ -74,6 +88,23 @@ class Replica:
                    parts.path.rstrip("/"))
 
 
+def resolve_all(host: str, port: int) -> list[tuple[str, int]]:
+    """Return every address ``host`` resolves to, in a stable order (empty when it does not)."""
+    try:
+        infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
+    except OSError:
+        return []
+    return sorted({(str(info[4][0]), port) for info in infos})
+
+
+def _is_ip(host: str) -> bool:
+    try:
+        ipaddress.ip_address(host)
+    except ValueError:
+        return False
+    return True
+
+
 def parse_urls(text: str) -> list[str]:
     """Split a comma-separated URL list (``TORCHQUIZ_EXECUTOR_URLS``), dropping empty items."""
     return [Replica.parse(u).url for u in text.split(",") if u.strip()]
@@ -84,6 +115,7 @@ class _Answer:
     status: int
     body: bytes
     retry_after: float | None
+    engine_ms: float | None = None  # what the replica's engine took (Server-Timing)
 
 
 class _Unreachable(Exception):
@@ -104,10 +136,14 @@ class ExecutorClient:
         down_for_s: float = 5.0,
         sleep: Callable[[float], None] = time.sleep,
         clock: Callable[[], float] = time.monotonic,
+        resolve: Resolver = resolve_all,
     ) -> None:
         if not urls:
             raise ValueError("the executor client needs at least one URL")
-        self.replicas = [Replica.parse(u) for u in urls]
+        self._configured = [Replica.parse(u) for u in urls]
+        self._resolve = resolve
+        self._expanded: list[Replica] = []
+        self._resolved_at = float("-inf")
         self._token = token
         self._connect_timeout_s = connect_timeout_s
         self._read_timeout_s = read_timeout_s
@@ -118,6 +154,20 @@ class ExecutorClient:
         self._turn = itertools.count()
         self._down_until: dict[str, float] = {}
         self._local = threading.local()  # one keep-alive connection per thread and replica
+
+    @property
+    def replicas(self) -> list[Replica]:
+        """Return the replicas now: each URL, once per address its name resolves to."""
+        now = self._clock()
+        if now - self._resolved_at >= RESOLVE_EVERY_S:
+            expanded: list[Replica] = []
+            for replica in self._configured:
+                # https needs the name for its certificate, and an IP is already an address.
+                found = [] if replica.https or _is_ip(replica.host) else self._resolve(
+                    replica.host, replica.port)
+                expanded += [dataclasses.replace(replica, address=a) for a in found] or [replica]
+            self._expanded, self._resolved_at = expanded, now
+        return list(self._expanded)
 
     # ---------------------------------------------------------------- runs
     def run(
@@ -135,43 +185,49 @@ class ExecutorClient:
                 try:
                     answer = self._post(replica, body)
                 except _Unreachable as exc:
-                    self._down_until[replica.url] = self._clock() + self._down_for_s
-                    problems.append(f"{replica.url}: {exc}")
+                    self._down_until[replica.key] = self._clock() + self._down_for_s
+                    problems.append(f"{replica.key}: {exc}")
                     continue
                 if answer.status == 200:
-                    self._down_until.pop(replica.url, None)
+                    self._down_until.pop(replica.key, None)
+                    self._local.engine_ms = answer.engine_ms
                     return self._verdict(replica, run, answer.body)
                 if answer.status in _RETRY_STATUSES:
-                    problems.append(f"{replica.url}: HTTP {answer.status} {_error(answer.body)}")
+                    problems.append(f"{replica.key}: HTTP {answer.status} {_error(answer.body)}")
                     if answer.retry_after is not None:
                         waits.append(answer.retry_after)
                     continue
-                raise RunRefused(f"{replica.url} refused run {run.request_id}: HTTP "
+                raise RunRefused(f"{replica.key} refused run {run.request_id}: HTTP "
                                  f"{answer.status} {_error(answer.body)}")
             left = deadline - self._clock()
             if not waits or left <= 0:
                 break
             self._sleep(min(min(waits), left))
-        summary = "; ".join(problems[-len(self.replicas):])
+        summary = "; ".join(problems[-len(self._expanded):])
         raise NoReplicaAvailable(f"no executor replica took run {run.request_id}: {summary}")
 
     def _order(self) -> list[Replica]:
         """Return the replicas to try, round-robin, the ones that just failed last."""
-        n = len(self.replicas)
-        start = next(self._turn) % n
-        rotated = self.replicas[start:] + self.replicas[:start]
+        replicas = self.replicas
+        start = next(self._turn) % len(replicas)
+        rotated = replicas[start:] + replicas[:start]
         now = self._clock()
-        return sorted(rotated, key=lambda r: self._down_until.get(r.url, 0.0) > now)
+        return sorted(rotated, key=lambda r: self._down_until.get(r.key, 0.0) > now)
 
     def _verdict(self, replica: Replica, run: RunRequest, body: bytes) -> Verdict:
         try:
             return Verdict.from_json(json.loads(body))
         except ValueError as exc:  # JSONDecodeError and UnicodeDecodeError are ValueErrors
-            log.error("invalid verdict from %s for run %s: %s", replica.url, run.request_id,
+            log.error("invalid verdict from %s for run %s: %s", replica.key, run.request_id,
                       inert(str(exc), Surface.LOG))
             return Verdict(status=Status.ERROR, passed_tests=0, total_tests=0,
                            message=INVALID_VERDICT_MESSAGE, challenge_id="", seed=run.seed,
                            fault=True)
+
+    def last_engine_ms(self) -> float | None:
+        """Return what the engine took for this thread's last verdict (for the benchmark)."""
+        value: float | None = getattr(self._local, "engine_ms", None)
+        return value
 
     # ---------------------------------------------------------------- health
     def health(self) -> list[tuple[str, dict[str, Any] | None]]:
@@ -181,9 +237,9 @@ class ExecutorClient:
             try:
                 answer = self._request(replica, "GET", HEALTH_PATH, None)
                 data = json.loads(answer.body)
-                found.append((replica.url, data if isinstance(data, dict) else None))
+                found.append((replica.key, data if isinstance(data, dict) else None))
             except (_Unreachable, ValueError):
-                found.append((replica.url, None))
+                found.append((replica.key, None))
         return found
 
     # ---------------------------------------------------------------- HTTP
@@ -191,7 +247,8 @@ class ExecutorClient:
         return self._request(replica, "POST", RUNS_PATH, body)
 
     def _request(self, replica: Replica, method: str, path: str, body: bytes | None) -> _Answer:
-        headers = {"Authorization": f"Bearer {self._token}", "Accept": "application/json"}
+        headers = {"Authorization": f"Bearer {self._token}", "Accept": "application/json",
+                   "Host": _host_header(replica)}
         if body is not None:
             headers["Content-Type"] = "application/json"
         for fresh in (False, True):
@@ -212,7 +269,8 @@ class ExecutorClient:
             if response.will_close or len(data) > MAX_RESPONSE_BYTES:
                 self._forget(replica)
             return _Answer(response.status, data[:MAX_RESPONSE_BYTES],
-                           _retry_after(response.getheader("Retry-After")))
+                           _retry_after(response.getheader("Retry-After")),
+                           _engine_ms(response.getheader("Server-Timing")))
         raise AssertionError("unreachable")
 
     def _pool(self) -> dict[str, http.client.HTTPConnection]:
@@ -225,11 +283,12 @@ class ExecutorClient:
         self, replica: Replica, fresh: bool
     ) -> tuple[http.client.HTTPConnection, bool]:
         pool = self._pool()
-        existing = pool.get(replica.url)
+        existing = pool.get(replica.key)
         if existing is not None and not fresh:
             return existing, True
         cls = http.client.HTTPSConnection if replica.https else http.client.HTTPConnection
-        connection = cls(replica.host, replica.port, timeout=self._connect_timeout_s)
+        host, port = replica.address or (replica.host, replica.port)
+        connection = cls(host, port, timeout=self._connect_timeout_s)
         try:
             connection.connect()
         except OSError as exc:
@@ -238,11 +297,11 @@ class ExecutorClient:
             # Connecting may take the short timeout; a verdict may take a submission's limit.
             connection.sock.settimeout(self._read_timeout_s)
             connection.sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
-        pool[replica.url] = connection
+        pool[replica.key] = connection
         return connection, False
 
     def _forget(self, replica: Replica) -> None:
-        connection = self._pool().pop(replica.url, None)
+        connection = self._pool().pop(replica.key, None)
         if connection is not None:
             connection.close()
 
@@ -252,6 +311,11 @@ class ExecutorClient:
         for connection in pool.values():
             connection.close()
         pool.clear()
+
+
+def _host_header(replica: Replica) -> str:
+    host = f"[{replica.host}]" if ":" in replica.host else replica.host
+    return f"{host}:{replica.port}"
 
 
 def _encode(body: dict[str, Any]) -> bytes:
@@ -269,6 +333,17 @@ def _retry_after(value: str | None) -> float | None:
         return min(60.0, max(0.0, float(value)))
     except ValueError:
         return 1.0  # an HTTP date or garbage: wait a little, not forever
+
+
+def _engine_ms(value: str | None) -> float | None:
+    for metric in (value or "").split(","):
+        name, _, params = metric.strip().partition(";")
+        if name == "engine" and params.startswith("dur="):
+            try:
+                return float(params[4:])
+            except ValueError:
+                return None
+    return None
 
 
 def _error(body: bytes) -> str:

@@ -249,8 +249,8 @@ class ExecutorService:
             async with self._slots:
                 self._running += 1
                 try:
-                    verdict = await asyncio.get_running_loop().run_in_executor(
-                        self._pool, functools.partial(self._grade, engine, run))
+                    verdict, engine_s = await asyncio.get_running_loop().run_in_executor(
+                        self._pool, functools.partial(self._timed_grade, engine, run))
                 finally:
                     self._running -= 1
         except _NoVerdict as exc:
@@ -272,7 +272,13 @@ class ExecutorService:
             self.metrics.faults.labels(kind="grading").inc()
         encoded = json.dumps(verdict.to_json(), ensure_ascii=False).encode()
         self.ledger.finish(run.request_id, encoded)
-        return _verdict_response(encoded)
+        # What the engine itself took: a client subtracts it to see what HTTP costs.
+        return _verdict_response(encoded, {"Server-Timing": f"engine;dur={engine_s * 1000:.3f}"})
+
+    def _timed_grade(self, engine: Engine, run: RunRequest) -> tuple[Verdict, float]:
+        started = time.perf_counter()
+        verdict = self._grade(engine, run)
+        return verdict, time.perf_counter() - started
 
     def _grade(self, engine: Engine, run: RunRequest) -> Verdict:
         """Run on a pool thread: the verdict, or _NoVerdict with the HTTP answer to give."""

@@ -7,6 +7,7 @@ import http.server
 import json
 import socket
 import threading
+from typing import ClassVar
 
 import pytest
 
@@ -178,3 +179,50 @@ def test_the_url_list_is_comma_separated_and_checked():
     assert parse_urls(" http://a:1/, https://b ,") == ["http://a:1", "https://b"]
     with pytest.raises(ValueError, match="not an http"):
         parse_urls("ftp://a")
+
+
+class _Counting(http.server.BaseHTTPRequestHandler):
+    """A replica that answers every run with a fixed verdict and counts what it got."""
+
+    seen: ClassVar[list] = []
+
+    def do_POST(self):
+        self.rfile.read(int(self.headers["Content-Length"]))
+        type(self).seen.append((self.server.server_address[1], self.headers["Host"]))
+        body = json.dumps({"status": "passed", "passed_tests": 1, "total_tests": 1,
+                           "message": "", "stdout": "", "stderr": "", "duration_ms": 1,
+                           "challenge_id": "code.x", "challenge_version": 1}).encode()
+        self.send_response(200)
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
+    def log_message(self, *args):
+        pass
+
+
+def test_one_name_that_resolves_to_several_replicas_spreads_over_all_of_them():
+    servers = [http.server.ThreadingHTTPServer(("127.0.0.1", 0), _Counting) for _ in range(2)]
+    for server in servers:
+        threading.Thread(target=server.serve_forever, daemon=True).start()
+    ports = sorted(server.server_address[1] for server in servers)
+    asked = []
+
+    def resolve(host, port):  # what Docker's DNS answers for a service scaled to two
+        asked.append((host, port))
+        return [("127.0.0.1", p) for p in ports]
+
+    _Counting.seen = []
+    ticks = Ticks()
+    try:
+        client = ExecutorClient(["http://executor:8080"], "t", resolve=resolve, clock=ticks)
+        for _ in range(4):
+            assert client.run("code.x", "x").passed
+        ticks.now += 31
+        client.run("code.x", "x")
+    finally:
+        for server in servers:
+            server.shutdown()
+    assert sorted(port for port, _ in _Counting.seen[:4]) == sorted(ports * 2)
+    assert {host for _, host in _Counting.seen} == {"executor:8080"}
+    assert asked == [("executor", 8080)] * 2  # resolved again after half a minute
