@@ -68,6 +68,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         return exec_main(args_list[1:])
     if args_list[:1] == ["bench"]:
         return _bench(args_list[1:])
+    if args_list[:2] == ["executor", "health"]:
+        from executors.cli.health_command import main as health_main  # no torch: a probe
+
+        return health_main(args_list[2:])
     if args_list[:1] == ["executor"]:
         try:
             from executors.cli.service_command import main as service_main

@@ -3,16 +3,26 @@
 # as root; elsewhere, print the apt-get line to run).
 #   scripts/system-deps.sh             what the sandbox needs (libseccomp)
 #   scripts/system-deps.sh --postgres  also a PostgreSQL server for the test suite
+#   scripts/system-deps.sh --docker    also a container engine, Compose and debootstrap for the
+#                                      container tests (flags combine)
 set -euo pipefail
 
 missing=()
 # grep without -q: an early exit would SIGPIPE ldconfig and pipefail would call it missing.
 ldconfig -p 2>/dev/null | grep 'libseccomp\.so\.2' >/dev/null || missing+=(libseccomp2)
-if [[ "${1:-}" == "--postgres" ]]; then
-  if ! command -v initdb >/dev/null && ! compgen -G '/usr/lib/postgresql/*/bin/initdb' >/dev/null; then
-    missing+=(postgresql)
-  fi
-fi
+for flag in "$@"; do
+  case $flag in
+    --postgres)
+      if ! command -v initdb >/dev/null && ! compgen -G '/usr/lib/postgresql/*/bin/initdb' >/dev/null; then
+        missing+=(postgresql)
+      fi ;;
+    --docker)
+      command -v dockerd >/dev/null || missing+=(docker.io)
+      command -v docker-compose >/dev/null || missing+=(docker-compose)
+      command -v debootstrap >/dev/null || missing+=(debootstrap) ;;
+    *) echo "system-deps: unknown flag $flag" >&2; exit 2 ;;
+  esac
+done
 ((${#missing[@]} == 0)) && exit 0
 
 if [[ $(id -u) -ne 0 ]]; then

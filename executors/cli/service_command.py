@@ -1,18 +1,14 @@
-"""``torchquiz executor serve`` (the HTTP service) and ``torchquiz executor health`` (its probe)."""
+"""``torchquiz executor serve``: the executor behind HTTP (``executor health`` is its probe)."""
 
 from __future__ import annotations
 
 import argparse
 import asyncio
-import contextlib
-import json
 import logging
 import os
 import pwd
 import signal
 import sys
-import urllib.error
-import urllib.request
 from dataclasses import dataclass
 from typing import TextIO
 
@@ -22,15 +18,16 @@ from content.loader import ContentError, load_bank
 from content.schema import CodeItem
 from executors.cli.bench import VERDICT_CHALLENGE
 from executors.cli.exec_command import EXIT_NO_SANDBOX, EXIT_USAGE, content_root, layer_table
+from executors.cli.health_command import default_port
+from executors.cli.health_command import main as health_main
 from executors.engine import LocalExecutor, detect_cuda
-from executors.service.protocol import HEALTH_PATH, TOKEN_ENV
+from executors.service.protocol import TOKEN_ENV
 from executors.service.server import ExecutorService, ServiceLimits
 from executors.zygote.reports import LayerStatus
 from executors.zygote.supervisor import SandboxUnavailable, Zygote
 
 log = logging.getLogger(__name__)
 
-DEFAULT_PORT = 8080
 EXIT_WARM_UP_FAILED = 1
 
 
@@ -59,7 +56,8 @@ def _parser() -> argparse.ArgumentParser:
     serve = commands.add_parser("serve", help="run the executor behind HTTP")
     serve.add_argument("--host", default="127.0.0.1", 
                        help="address to bind (0.0.0.0 in a container)")
-    serve.add_argument("--port", type=int, default=DEFAULT_PORT, help="0 picks a free port")
+    serve.add_argument("--port", type=int, default=default_port(),
+                       help="0 picks a free port (default: $TORCHQUIZ_EXECUTOR_PORT or 8080)")
     serve.add_argument("--max-parallel", type=int, default=os.cpu_count() or 1,
                        help="runs in the sandbox at once (default: one per CPU)")
     serve.add_argument("--max-queue", type=int, default=64,
@@ -68,9 +66,8 @@ def _parser() -> argparse.ArgumentParser:
                        help="once the sandbox is up, serve HTTP as this unprivileged user")
     serve.add_argument("--drain-s", type=float, default=30.0,
                        help="on SIGTERM, how long admitted runs may take to finish")
-    health = commands.add_parser("health", help="exit 0 when a replica is ready (HEALTHCHECK)")
-    health.add_argument("--url", default=f"http://127.0.0.1:{DEFAULT_PORT}")
-    health.add_argument("--timeout-s", type=float, default=3.0)
+    commands.add_parser("health", help="exit 0 when a replica is ready (HEALTHCHECK)",
+                        add_help=False)
     return parser
 
 
@@ -172,26 +169,12 @@ def _warm_children(warm: Warm, service: ExecutorService) -> float:
     return float(max(0, children - service.running))
 
 
-def health(url: str, timeout_s: float, out: TextIO) -> int:
-    """Print the replica's /healthz answer; return 0 when it is ready."""
-    try:
-        with urllib.request.urlopen(url.rstrip("/") + HEALTH_PATH, timeout=timeout_s) as reply:  # noqa: S310 - an operator's URL
-            out.write(reply.read().decode("utf-8", "replace") + "\n")
-            return 0
-    except urllib.error.HTTPError as exc:
-        with contextlib.suppress(OSError):
-            out.write(exc.read().decode("utf-8", "replace") + "\n")
-    except (OSError, ValueError) as exc:
-        out.write(json.dumps({"status": "unreachable", "reason": str(exc)}) + "\n")
-    return 1
-
-
 def main(argv: list[str], *, stdout: TextIO | None = None) -> int:
     """Run ``torchquiz executor ARGS``; return the exit code."""
     out = stdout or sys.stdout
+    if argv[:1] == ["health"]:
+        return health_main(argv[1:], stdout=out)
     args = _parser().parse_args(argv)
-    if args.command == "health":
-        return health(args.url, args.timeout_s, out)
     token = os.environ.get(TOKEN_ENV, "").strip()
     if not token:
         sys.stderr.write(f"torchquiz executor serve: set {TOKEN_ENV}; without a token every "

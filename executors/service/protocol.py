@@ -16,6 +16,9 @@ HEALTH_PATH = "/healthz"
 METRICS_PATH = "/metrics"
 TOKEN_ENV = "TORCHQUIZ_EXECUTOR_TOKEN"  # noqa: S105 - the variable's name, not a secret
 URLS_ENV = "TORCHQUIZ_EXECUTOR_URLS"
+# The port `executor serve` listens on when --port is not given, and the one its probe asks.
+PORT_ENV = "TORCHQUIZ_EXECUTOR_PORT"
+DEFAULT_PORT = 8080
 # Set on a verdict the replica already had for this request id: it was not run again.
 REPLAYED_HEADER = "X-Torchquiz-Replayed"
 
