@@ -93,8 +93,11 @@ def warm_up(max_parallel: int, user: str | None) -> Warm:
     try:
         zygote.start()
     except SandboxUnavailable as exc:
-        raise WarmUpFailed(f"the sandbox is unavailable: {exc}\n{layer_table(zygote.layers())}",
-                           EXIT_NO_SANDBOX) from exc
+        raise WarmUpFailed(
+            f"the sandbox is unavailable: {exc}\n{layer_table(zygote.layers())}"
+            "The service never runs code without every layer (it has no insecure mode); in a "
+            "container, see docs/executor-service.md for the flags the sandbox needs.",
+            EXIT_NO_SANDBOX) from exc
     layers = zygote.layers()
     cuda = detect_cuda()
     executor = LocalExecutor(bank, zygote, cuda_available=cuda)
