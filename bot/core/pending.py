@@ -80,10 +80,11 @@ class PendingGrader:
                 self.store.release_pending(pending.id, pending.claim or "")
                 break
             except Exception:
+                # Not an outage: this answer itself failed (a refused request, a bug). Its
+                # claim is left to lapse, so the others go on and it is tried again later.
                 log.exception("grading a pending answer failed pending=%s round=%s user=%s",
                               pending.id, pending.round_id, pending.user_id)
-                self.store.release_pending(pending.id, pending.claim or "")
-                break
+                continue
             if delivery is not None:
                 deliveries.append(delivery)
         return deliveries

@@ -35,6 +35,8 @@ class Outage:
         self.runs.append(code)
         if not self.back:
             raise GradingUnavailable("no executor replica took the run")
+        if "refused" in code:
+            raise RuntimeError("the executor service refused the request (HTTP 409)")
         if "rejected" in code:
             return FakeVerdict("rejected", 0, 0, message="your code is empty")
         return PASSED if code == CODE else FAILED
@@ -157,6 +159,22 @@ def test_a_sweep_that_still_cannot_grade_gives_every_answer_back(quiz, channel, 
     assert quiz.rounds.grade_pending() == []
     waiting = [p for a in (alice, bob) for p in quiz.rounds.store.pending_for(rnd.id, a.member.id)]
     assert [p.claim for p in waiting] == [None, None]
+
+
+def test_an_answer_that_fails_to_grade_does_not_hold_up_the_others(quiz, channel, alice, bob,
+                                                                    outage, clock):
+    channel, rnd = setup(quiz, channel)
+    quiz.rounds.submit_answer(channel.id, alice, "# refused\n" + CODE, AnswerMode.CODE)
+    quiz.rounds.submit_answer(channel.id, bob, CODE, AnswerMode.CODE)
+    outage.back = True
+    [delivery] = quiz.rounds.grade_pending()
+    assert delivery.member_external_id == bob.member.external_id
+    # Alice's stays claimed until the claim lapses, then it is tried again.
+    assert quiz.rounds.grade_pending() == []
+    clock.advance(minutes=11)
+    assert quiz.rounds.grade_pending() == []
+    assert outage.runs.count("# refused\n" + CODE) == 3
+    assert len(quiz.rounds.store.pending_for(rnd.id, alice.member.id)) == 1
 
 
 def test_a_sweep_grades_only_its_own_platforms_answers(quiz, channel, alice, outage):

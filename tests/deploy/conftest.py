@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import time
 from pathlib import Path
 from typing import Any
 
@@ -24,7 +25,11 @@ def pytest_terminal_summary(terminalreporter: Any, config: pytest.Config) -> Non
     terminalreporter.write_line(
         f"container images: base {figures['base_s']:.0f} s, bot {figures['bot_s']:.0f} s, "
         f"executor {figures['executor_s']:.0f} s (torch from {figures['torch_from']}), "
-        f"{figures['total_s']:.0f} s in all; {sizes}")
+        f"{figures['total_s']:.0f} s in all; {sizes}; the tests waited "
+        f"{figures['waited_s']:.0f} s for them")
+    if "ready_s" in figures:
+        terminalreporter.write_line(
+            f"executor container: ready {figures['ready_s']:.1f} s after docker run")
 
 
 @pytest.fixture(scope="session")
@@ -44,6 +49,8 @@ def docker_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
 @pytest.fixture(scope="session")
 def built(docker_dir: Path, request: pytest.FixtureRequest) -> dict[str, Any]:
     """Return the build figures once the base, bot and executor images exist."""
+    started = time.monotonic()
     figures = builder.built_images(docker_dir)
+    figures["waited_s"] = time.monotonic() - started
     request.config.stash[FIGURES] = figures
     return figures
