@@ -45,7 +45,8 @@ def _tool(name: str) -> str:
 
 
 def _env_example() -> dict[str, str]:
-    pairs = re.findall(r"^([A-Z][A-Z0-9_]*)=(.*)$", (REPO / ".env.example").read_text(),
+    # A commented line documents a variable that is unset by default.
+    pairs = re.findall(r"^(?:# )?([A-Z][A-Z0-9_]*)=(.*)$", (REPO / ".env.example").read_text(),
                        re.MULTILINE)
     return dict(pairs)
 
