@@ -5,6 +5,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-$(shell cat pyproject.toml | sha1sum | cut -c1-12)
 PG_DIR ?= $(CURDIR)/.pgtest
+DOCKER_DIR ?= $(CURDIR)/.ci-docker
 
 .PHONY: demo test install lint typecheck check-system console bench clean
 
@@ -34,15 +35,17 @@ lint: install
 typecheck: install
 	$(BIN)/mypy
 
-# Starts a throwaway PostgreSQL on 127.0.0.1, runs lint and the whole suite, stops the server.
+# Starts a throwaway PostgreSQL on 127.0.0.1 and a throwaway Docker engine, runs lint and the
+# whole suite (the container images build in the background meanwhile), stops both.
 test: install check-system
-	@scripts/system-deps.sh --postgres
+	@scripts/system-deps.sh --postgres --docker
 	$(BIN)/ruff check .
 	$(BIN)/mypy
-	@scripts/run-tests.sh "$(PG_DIR)" $(BIN)/python -m pytest $(PYTEST_ARGS)
+	@TORCHQUIZ_PREBUILD_IMAGES=$(if $(PYTEST_ARGS),0,1) \
+		scripts/run-tests.sh "$(PG_DIR)" "$(DOCKER_DIR)" $(BIN)/python -m pytest $(PYTEST_ARGS)
 
 bench: install
 	$(BIN)/torchquiz bench executor
 
 clean:
-	rm -rf $(VENV) .pgtest var .pytest_cache .mypy_cache .ruff_cache
+	rm -rf $(VENV) .pgtest .ci-docker var .pytest_cache .mypy_cache .ruff_cache

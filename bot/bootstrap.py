@@ -61,6 +61,8 @@ def build_executor(
     """Start the sandboxed executor, or say why code cannot be graded on this machine."""
     if settings.executor == "none":
         return None, "the executor is switched off (TORCHQUIZ_EXECUTOR=none)", lambda: None
+    if settings.executor_urls.strip():
+        return build_remote_executor(settings, bank)
     try:
         # Imported here: the bot runs without torch; only grading needs it.
         from executors.engine import LocalExecutor
@@ -73,6 +75,27 @@ def build_executor(
     except SandboxUnavailable as exc:
         return None, str(exc), lambda: None
     executor = LocalExecutor(bank, zygote)
+    return executor, "", executor.close
+
+
+def build_remote_executor(
+    settings: Settings, bank: Bank
+) -> tuple[Executor | None, str, Callable[[], Any]]:
+    """Grade through the executor service at TORCHQUIZ_EXECUTOR_URLS (no torch needed here)."""
+    from bot.remote_executor import RemoteExecutor
+    from executors.service.client import ExecutorClient, parse_urls
+
+    token = settings.executor_token.get_secret_value() if settings.executor_token else ""
+    if not token:
+        return None, "TORCHQUIZ_EXECUTOR_URLS is set but TORCHQUIZ_EXECUTOR_TOKEN is not", (
+            lambda: None)
+    try:
+        urls = parse_urls(settings.executor_urls)
+    except ValueError as exc:
+        return None, f"TORCHQUIZ_EXECUTOR_URLS: {exc}", lambda: None
+    client = ExecutorClient(urls, token, read_timeout_s=settings.executor_timeout_s)
+    log.info("grading code on %d executor replica(s)", len(urls))
+    executor = RemoteExecutor(client, bank)
     return executor, "", executor.close
 
 

@@ -1,4 +1,4 @@
-"""The `torchquiz` command: console, discord, slack, content, db, exec and bench."""
+"""The `torchquiz` command: console, discord, slack, content, db, exec, bench, executor serve."""
 
 from __future__ import annotations
 
@@ -50,6 +50,8 @@ def _parser() -> argparse.ArgumentParser:
     commands.add_parser("exec", help="grade code files against a challenge", add_help=False)
     commands.add_parser("bench", help="run a benchmark: `bench executor` or `bench core`",
                         add_help=False)
+    commands.add_parser("executor", help="`executor serve`: the executor over HTTP",
+                        add_help=False)
     return parser
 
 
@@ -75,6 +77,18 @@ def main(argv: Sequence[str] | None = None) -> int:
         return exec_main(args_list[1:])
     if args_list[:1] == ["bench"]:
         return _bench(args_list[1:])
+    if args_list[:2] == ["executor", "health"]:
+        from executors.cli.health_command import main as health_main  # no torch: a probe
+
+        return health_main(args_list[2:])
+    if args_list[:1] == ["executor"]:
+        try:
+            from executors.cli.service_command import main as service_main
+        except ImportError as exc:
+            print(f"torchquiz executor: the executor extra is not installed ({exc.name}); "
+                  "install it with: pip install -e '.[executor]'", file=sys.stderr)
+            return 3
+        return service_main(args_list[1:])
     args = _parser().parse_args(args_list)
     if args.command == "console":
         return _console(settings, args)

@@ -3,7 +3,9 @@
 Cron triggers run in each channel's own time zone, so 09:00 stays 09:00 across DST changes.
 Jobs live in memory and are rebuilt from the database at start and after every settings
 change; the database, not the scheduler, remembers what was posted (claim-then-post), so a
-restart or a second replica never posts a day twice.
+restart or a second replica never posts a day twice. Every 30 seconds (and once at start, for
+answers kept across a restart) it grades code answers that waited for an executor and hands
+each result to the adapter that took the answer.
 """
 
 from __future__ import annotations
@@ -23,6 +25,7 @@ from bot.core.app import Quiz
 from bot.core.i18n import t
 from bot.core.messages import Audience, Message
 from bot.core.models import ChannelSettings
+from bot.core.pending import PrivateDelivery
 from bot.core.scoring import week_start
 from bot.core.service import Reveal, RoundPost
 
@@ -30,11 +33,16 @@ log = logging.getLogger(__name__)
 
 DEFAULT_GRACE = dt.timedelta(hours=3)
 CLOSE_CHECK_SECONDS = 60
+PENDING_CHECK_SECONDS = 30
 _WEEKDAYS = ("mon", "tue", "wed", "thu", "fri", "sat", "sun")
 
 
 class Publisher(Protocol):
-    """What a platform adapter offers the scheduler: post into a channel, return a reference."""
+    """What a platform adapter offers the scheduler: post into a channel, return a reference.
+
+    Each method sends one thing and raises on failure; the scheduler logs the failure with
+    ids and carries on, so one platform error never stops the other channels' jobs.
+    """
 
     async def publish_round(self, post: RoundPost) -> str:
         """Post a new round and return the platform's reference to the message."""
@@ -46,6 +54,17 @@ class Publisher(Protocol):
 
     async def publish_board(self, channel: ChannelSettings, message: Message) -> None:
         """Post the weekly leaderboard to the channel."""
+        ...
+
+    async def deliver_private(self, delivery: PrivateDelivery) -> None:
+        """Send ``delivery.message`` to the member privately, where they answered.
+
+        ``delivery`` names the platform's own channel and member ids. Show it the way the
+        adapter shows a private answer reply (Discord: a DM or an ephemeral follow-up; Slack:
+        chat.postEphemeral in the channel), with ``detail`` and ``output`` through the
+        sanitiser like any verdict. It is called after the answer was recorded: a failure
+        loses the message, never the answer.
+        """
         ...
 
 
@@ -121,11 +140,15 @@ class QuizScheduler:
         self.rebuild()
         self.scheduler.add_job(self.tick, IntervalTrigger(seconds=CLOSE_CHECK_SECONDS),
                                id="close", replace_existing=True, coalesce=True)
+        self.scheduler.add_job(self.deliver_pending,
+                               IntervalTrigger(seconds=PENDING_CHECK_SECONDS), id="pending",
+                               replace_existing=True, coalesce=True, max_instances=1)
         if not self.scheduler.running:
             self.scheduler.start()
         await self.close_due()
         await self.post_unposted()
         await self.catch_up()
+        await self.deliver_pending()
 
     def rebuild(self) -> None:
         """Replace every channel's jobs with ones built from the current settings."""
@@ -199,6 +222,17 @@ class QuizScheduler:
             except Exception:
                 log.exception("publishing reveal failed channel=%s round=%s",
                               reveal.channel.id, reveal.round.id)
+
+    async def deliver_pending(self) -> None:
+        """Grade code answers that waited for an executor and deliver each result privately."""
+        deliveries = await asyncio.to_thread(self.quiz.rounds.grade_pending, self.platform)
+        for delivery in deliveries:
+            try:
+                await self.publisher.deliver_private(delivery)
+            except Exception:
+                log.exception("delivering a graded answer failed channel=%s member=%s round=%s",
+                              delivery.channel_external_id, delivery.member_external_id,
+                              delivery.round_id)
 
     async def post_board(self, channel_id: int) -> None:
         """Publish the channel's weekly leaderboard: the table and its chart."""

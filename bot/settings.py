@@ -20,6 +20,11 @@ class Settings(BaseSettings):
     database_url: str | None = None  # default: SQLite in data_dir
     content_dir: Path | None = None  # default: the bank shipped in the package
     executor: Literal["local", "none"] = "local"
+    # Comma-separated executor service URLs: when set, code is graded there, not in-process.
+    executor_urls: str = ""
+    executor_token: SecretStr | None = None  # the service's shared bearer token
+    # How long one run may take on a replica (queueing included) before the client gives up.
+    executor_timeout_s: float = Field(default=120.0, gt=0)
     # Runs code answers without isolation. Only for machines that cannot sandbox; never in prod.
     insecure_no_sandbox: bool = False
     log_level: str = "WARNING"

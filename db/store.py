@@ -6,6 +6,7 @@ from typing import TYPE_CHECKING
 
 from db.store_answers import AnswerStore
 from db.store_channels import ChannelStore
+from db.store_pending import PendingStore
 from db.store_practice import PracticeStore
 from db.store_rounds import RoundStore
 from db.store_scores import ScoreStore
@@ -16,7 +17,7 @@ if TYPE_CHECKING:
     from bot.core.ports import QuizStore
 
 
-class SqlStore(ChannelStore, RoundStore, AnswerStore, ScoreStore, PracticeStore):
+class SqlStore(ChannelStore, RoundStore, AnswerStore, ScoreStore, PracticeStore, PendingStore):
     """Persist the quiz's state; every method is one transaction, claims are race-safe.
 
     Build it with an engine from db.engine.make_engine on a migrated database:

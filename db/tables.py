@@ -158,6 +158,24 @@ class AnswerRow(Base):
     submitted_at: Mapped[dt.datetime] = mapped_column(UtcDateTime)
 
 
+class PendingAnswerRow(Base):
+    """A code answer waiting for an executor; a bot replica claims it while grading it."""
+
+    __tablename__ = "pending_answers"
+    # claim_pending looks for a member's oldest pending answer to a round.
+    __table_args__ = (Index("ix_pending_answers_round_id_user_id", "round_id", "user_id"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    round_id: Mapped[int] = mapped_column(ForeignKey("rounds.id"))
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id"))
+    mode: Mapped[str] = mapped_column(String(16))
+    response: Mapped[str] = mapped_column(Text)  # the whole code, as sent
+    locale: Mapped[str] = mapped_column(String(16))
+    submitted_at: Mapped[dt.datetime] = mapped_column(UtcDateTime)
+    claim: Mapped[str | None] = mapped_column(String(64))
+    claimed_at: Mapped[dt.datetime | None] = mapped_column(UtcDateTime)
+
+
 class PracticeSessionRow(Base):
     """The practice question a member is answering now (at most one per member)."""
 

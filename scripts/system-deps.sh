@@ -3,6 +3,8 @@
 # as root; elsewhere, print the apt-get line to run).
 #   scripts/system-deps.sh             what the sandbox needs (libseccomp)
 #   scripts/system-deps.sh --postgres  also a PostgreSQL server for the test suite
+#   scripts/system-deps.sh --docker    also a container engine, Compose and debootstrap for the
+#                                      container tests (flags combine)
 set -euo pipefail
 
 missing=()
@@ -13,11 +15,19 @@ if ! fc-list 2>/dev/null | grep -iE 'WenQuanYi|Noto Sans CJK|Source Han Sans' >/
    && ! compgen -G '/usr/share/fonts/truetype/wqy/*' >/dev/null; then
   missing+=(fonts-wqy-microhei)
 fi
-if [[ "${1:-}" == "--postgres" ]]; then
-  if ! command -v initdb >/dev/null && ! compgen -G '/usr/lib/postgresql/*/bin/initdb' >/dev/null; then
-    missing+=(postgresql)
-  fi
-fi
+for flag in "$@"; do
+  case $flag in
+    --postgres)
+      if ! command -v initdb >/dev/null && ! compgen -G '/usr/lib/postgresql/*/bin/initdb' >/dev/null; then
+        missing+=(postgresql)
+      fi ;;
+    --docker)
+      command -v dockerd >/dev/null || missing+=(docker.io)
+      command -v docker-compose >/dev/null || missing+=(docker-compose)
+      command -v debootstrap >/dev/null || missing+=(debootstrap) ;;
+    *) echo "system-deps: unknown flag $flag" >&2; exit 2 ;;
+  esac
+done
 ((${#missing[@]} == 0)) && exit 0
 
 if [[ $(id -u) -ne 0 ]]; then

@@ -26,6 +26,11 @@ from tests.fakes import CLOCK_START, FakeClock
 
 PG_URL_ENV = "TORCHQUIZ_TEST_PG_URL"
 
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Run the container tests last: `make test` builds their images meanwhile."""
+    items.sort(key=lambda item: item.get_closest_marker("container") is not None)
+
 _database_names = itertools.count()
 
 

@@ -188,6 +188,7 @@ class FakeDiscord:
         self.command_scope: str = ""
         self.nonces: dict[str, int] = {}
         self.posted: list[int] = []  # messages the bot created with POST /channels/X/messages
+        self.dm_channels: dict[str, int] = {}  # member id -> their direct-message channel
         self._limits: list[list[Any]] = []
         self._ids = itertools.count(950000000000000000)
         self._sockets: list[web.WebSocketResponse] = []
@@ -459,6 +460,16 @@ class FakeDiscord:
             return self._callback(parts[2], body)
         if parts[:1] == ["webhooks"]:
             return self._webhook(method, parts, body)
+        if method == "GET" and parts[:1] == ["users"] and len(parts) == 2:
+            who = next((w for w, u in USERS.items() if u["id"] == parts[1]), None)
+            return (200, user_payload(who)) if who else (404, {"message": "Unknown User",
+                                                               "code": 10013})
+        if (method, path) == ("POST", "/users/@me/channels"):
+            recipient = str((body or {}).get("recipient_id"))
+            dm_id = self.dm_channels.setdefault(recipient, self.snowflake())
+            who = next((w for w, u in USERS.items() if u["id"] == recipient), "member0")
+            return 200, {"id": str(dm_id), "type": 1, "last_message_id": None,
+                         "recipients": [user_payload(who)]}
         if method == "GET" and parts[:1] == ["channels"] and len(parts) == 2:
             channel_id = int(parts[1])
             if channel_id in self.threads:
@@ -552,6 +563,11 @@ class FakeDiscord:
         """Return the bot's own posts in a channel or thread (not interaction replies)."""
         return [self.messages[mid] for mid in self.posted
                 if int(self.messages[mid]["channel_id"]) == channel_id]
+
+    def direct_messages(self, who: str) -> list[dict[str, Any]]:
+        """Return what the bot sent ``who`` privately, outside any interaction."""
+        dm = self.dm_channels.get(USERS[who]["id"])
+        return [] if dm is None else self.channel_posts(dm)
 
     def edits_of(self, message_id: int) -> list[RestCall]:
         return [c for c in self.calls if c.method == "PATCH"

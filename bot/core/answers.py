@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 from bot.core.i18n import t
 from bot.core.matching import match_choice, match_text
-from bot.core.models import AnswerMode
+from bot.core.models import AnswerMode, Round
 from bot.core.ports import Executor, VerdictView
 from content.schema import ChoiceItem, CodeItem, TextItem
 
@@ -67,6 +67,11 @@ def hidden_test_seed(*parts: object) -> int:
         for p in parts
     )
     return int.from_bytes(hashlib.sha256(text.encode()).digest()[:8], "big") >> 1
+
+
+def round_seed(rnd: Round) -> int:
+    """Return the seed of a round's hidden tests: shared by its members, new every round."""
+    return hidden_test_seed("round", rnd.id, rnd.item_id, rnd.opened_at)
 
 
 def check_input(response: str, mode: AnswerMode, locale: str) -> str | None:

@@ -13,3 +13,7 @@ class NotFound(QuizError):
 
 class UserError(QuizError):
     """Raise for input a member got wrong; the message is shown to them as it is."""
+
+
+class GradingUnavailable(QuizError):
+    """Raise when no executor can grade code right now; the answer waits, it is never lost."""

@@ -40,6 +40,10 @@ _STRINGS: dict[str, dict[str, str]] = {
         "en": "Not this time. The answer is revealed when the round closes.",
         "zh-CN": "这次没答对。本轮结束后会公布答案。",
     },
+    "answer.wrong_closed": {
+        "en": "Not this time. The round has closed; its answer is in the round's thread.",
+        "zh-CN": "这次没答对。本轮已结束，答案见本轮的讨论串。",
+    },
     "answer.why": {"en": "Why not {option}: {why}", "zh-CN": "为什么不是 {option}：{why}"},
     "answer.already_solved": {
         "en": "You already solved today's question. Nothing was recorded.",
@@ -107,6 +111,20 @@ _STRINGS: dict[str, dict[str, str]] = {
         "zh-CN": "评测在我们这边出错了。本次不消耗作答次数，请重新提交。",
     },
     "code.output": {"en": "Your output", "zh-CN": "你的输出"},
+    "code.pending": {
+        "en": "Grading is delayed; you will get your result here. Your answer is kept and "
+              "counts from the time you sent it.",
+        "zh-CN": "评测暂时延迟，结果会在这里发给你。你的答案已保存，按提交时间计算。",
+    },
+    "code.pending_result": {
+        "en": "The result of the code you sent for the {date} question:",
+        "zh-CN": "你为 {date} 的题目提交的代码，评测结果如下：",
+    },
+    "code.busy_practice": {
+        "en": "Code grading is unavailable for a moment. This did not use a try; please send "
+              "it again in a minute.",
+        "zh-CN": "代码评测暂时不可用。本次不消耗作答次数，请稍后再提交。",
+    },
     "error.internal": {
         "en": "Sorry, something went wrong on our side. Nothing was recorded; please try again.",
         "zh-CN": "抱歉，我们这边出了问题。本次未记录，请稍后再试。",

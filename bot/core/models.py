@@ -142,6 +142,32 @@ class AnswerRecord:
 
 
 @dataclass(frozen=True)
+class PendingDraft:
+    """A code answer to keep until an executor can grade it."""
+
+    round_id: int
+    user_id: int
+    mode: AnswerMode
+    response: str  # the whole code: it must be graded as it was sent
+    locale: str  # the language the member will read the result in
+    submitted_at: dt.datetime  # recorded as the answer's time once graded
+
+
+@dataclass(frozen=True)
+class PendingAnswer:
+    """A stored pending answer; ``claim`` is set while one bot replica grades it."""
+
+    id: int
+    round_id: int
+    user_id: int
+    mode: AnswerMode
+    response: str
+    locale: str
+    submitted_at: dt.datetime
+    claim: str | None = None
+
+
+@dataclass(frozen=True)
 class Tally:
     """How a round is going, without spoiling the answer."""
 

@@ -17,6 +17,8 @@ from bot.core.models import (
     ChannelUpdate,
     ItemResult,
     Member,
+    PendingAnswer,
+    PendingDraft,
     PracticeSession,
     Review,
     Round,
@@ -78,7 +80,9 @@ class Executor(Protocol):
     def run(self, challenge_id: str, code: str, *, seed: int | None = None) -> VerdictView:
         """Return the verdict for hidden tests drawn from ``seed`` (None: the fixed ones).
 
-        User failures are verdicts; only infrastructure faults raise.
+        User failures are verdicts; only infrastructure faults raise. A remote executor that
+        no replica can serve raises bot.core.errors.GradingUnavailable: the core then keeps
+        the answer as pending and grades it later.
         """
         ...
 
@@ -236,6 +240,39 @@ class QuizStore(Protocol):
 
     def item_results(self, user_id: int, channel_id: int | None = None) -> list[ItemResult]:
         """Return the member's final outcome per daily round and practice answer."""
+        ...
+
+    # pending answers: code answers that wait for an executor
+    def add_pending(self, draft: PendingDraft) -> PendingAnswer:
+        """Store a code answer to grade later."""
+        ...
+
+    def pending_for(self, round_id: int, user_id: int) -> list[PendingAnswer]:
+        """Return a member's pending answers to a round, oldest first."""
+        ...
+
+    def claim_pending(
+        self, platform: str | None, now: dt.datetime, stale_before: dt.datetime
+    ) -> PendingAnswer | None:
+        """Claim the oldest pending answer that is first in its member's queue.
+
+        Only a member's oldest pending answer to a round can be claimed, so their answers are
+        graded in the order they were sent, whichever replica grades them. A claim made before
+        ``stale_before`` was abandoned (its replica died) and may be taken over. None when
+        nothing (on ``platform``'s channels, or anywhere for None) is free to grade.
+        """
+        ...
+
+    def release_pending(self, pending_id: int, claim: str) -> None:
+        """Give a claimed pending answer back, to be graded on a later sweep."""
+        ...
+
+    def resolve_pending(self, pending_id: int, claim: str, draft: AnswerDraft | None) -> bool:
+        """Remove a claimed pending answer and record ``draft`` (if any) in one transaction.
+
+        Return False, recording nothing, when the claim is no longer ours or the attempt was
+        recorded meanwhile: the answer is then graded once, by whoever holds it.
+        """
         ...
 
     # practice

@@ -9,6 +9,7 @@ from collections.abc import Iterable, Sequence
 
 from bot.core import render
 from bot.core.answers import gradable, hidden_test_seed, judge
+from bot.core.errors import GradingUnavailable
 from bot.core.i18n import t
 from bot.core.matching import fold
 from bot.core.messages import Form, Message, Tone, practice_action, practice_form_action
@@ -165,6 +166,9 @@ class PracticeService:
         item = self.bank.question(session.item_id)
         try:
             judgement = judge(item, response, mode, locale, self.executor, session_seed(session))
+        except GradingUnavailable:
+            # Practice is unscored and private: nothing to keep, the member just sends it again.
+            return Message(body=t(locale, "code.busy_practice"), tone=Tone.WARNING)
         except Exception:
             log.exception("practice judging failed user=%s item=%s", member.id, item.id)
             return Message(body=t(locale, "error.internal"), tone=Tone.ERROR)

@@ -2,6 +2,8 @@
 
 scheduler -> post_round -> adapter renders -> member answers -> adapter -> submit_answer
 -> judge (executor for code) -> store records -> tally; close_due_rounds -> reveal.
+When no executor can grade a code answer, submit_answer keeps it as pending; the scheduler's
+grade_pending sweep (bot/core/pending.py) grades it later and returns PrivateDeliveries.
 Practice, explain, leaderboards and setup live in sibling modules; bot/core/app.py gathers
 them with this service into the one Quiz object an adapter holds.
 """
@@ -14,31 +16,33 @@ from dataclasses import dataclass, replace
 from zoneinfo import ZoneInfo
 
 from bot.core import render
-from bot.core.answers import Judgement, gradable, hidden_test_seed, judge
-from bot.core.errors import NotFound
+from bot.core.answers import gradable, judge, round_seed
+from bot.core.errors import GradingUnavailable, NotFound
 from bot.core.i18n import t
-from bot.core.messages import Audience, Form, Message, Tone, answer_action, form_action
+from bot.core.messages import Form, Message, Tone, answer_action, form_action
 from bot.core.models import (
     POSTING_PREFIX,
     Actor,
-    AnswerDraft,
     AnswerMode,
     ChannelDefaults,
     ChannelSettings,
     Member,
+    PendingDraft,
     Round,
     RoundStatus,
 )
+from bot.core.pending import PendingGrader, PrivateDelivery
 from bot.core.ports import Clock, Executor, QuizStore
-from bot.core.practice import after_answer, daily_pick
-from bot.core.scoring import MAX_ATTEMPTS, points_for
+from bot.core.practice import daily_pick
+from bot.core.recording import AnswerRecorder
+from bot.core.scoring import MAX_ATTEMPTS
 from content.loader import Bank
 from content.schema import ChoiceItem, CodeItem, TextItem
 
 log = logging.getLogger(__name__)
 
 Question = ChoiceItem | TextItem | CodeItem
-_STORED_RESPONSE_CHARS = 2000
+__all__ = ["AnswerOutcome", "PrivateDelivery", "QuizService", "Reveal", "RoundPost", "round_seed"]
 # How long a replica's claim to post a round holds before another may post it instead (it
 # crashed, or the platform refused the post). Platforms deduplicate a repeated post inside
 # this window (Discord's enforced nonce), so even a post that went out just before a crash
@@ -86,11 +90,6 @@ class AnswerOutcome:
     tally: str | None = None
 
 
-def round_seed(rnd: Round) -> int:
-    """Return the seed of a round's hidden tests: shared by its members, new every round."""
-    return hidden_test_seed("round", rnd.id, rnd.item_id, rnd.opened_at)
-
-
 class QuizService:
     """Run the daily rounds of every channel: claim, post, judge, record, close, reveal."""
 
@@ -105,6 +104,8 @@ class QuizService:
         self.bank = bank
         self.clock = clock
         self.executor = executor
+        self._recorder = AnswerRecorder(store, bank, clock)
+        self._pending = PendingGrader(store, bank, clock, executor, self._recorder)
 
     # ---------------------------------------------------------------- channels and members
     def channel(
@@ -252,7 +253,7 @@ class QuizService:
         return rnd
 
     def _is_open(self, rnd: Round) -> bool:
-        return rnd.status is RoundStatus.OPEN and rnd.closes_at > self.clock.now()
+        return self._recorder.is_open(rnd)
 
     def _tally_line(self, round_id: int, locale: str) -> str:
         tally = self.store.tally(round_id)
@@ -329,10 +330,16 @@ class QuizService:
         if any(a.correct for a in previous):
             return self._private(t(locale, "answer.already_solved"), Tone.INFO, rnd.id)
         limit = MAX_ATTEMPTS[item.kind]
-        if len(previous) >= limit:
+        waiting = self.store.pending_for(rnd.id, member.id)
+        if len(previous) + len(waiting) >= limit:
             return self._private(t(locale, "answer.no_tries"), Tone.INFO, rnd.id)
+        if waiting and mode is AnswerMode.CODE:
+            # Graded in the order sent: behind the member's answers that already wait.
+            return self._defer(rnd, member, response, mode, locale)
         try:
             judgement = judge(item, response, mode, locale, self.executor, round_seed(rnd))
+        except GradingUnavailable:
+            return self._defer(rnd, member, response, mode, locale)
         except Exception:
             log.exception("judging failed channel=%s round=%s user=%s item=%s",
                           channel.id, rnd.id, member.id, item.id)
@@ -340,46 +347,33 @@ class QuizService:
         if not judgement.counts:
             return AnswerOutcome(Message(body="\n".join(judgement.lines), detail=judgement.detail,
                                          tone=Tone.WARNING), False, rnd.id)
-        attempt = len(previous) + 1
-        points = points_for(item.difficulty, attempt, judgement.correct)
-        record = self.store.record_answer(AnswerDraft(
-            round_id=rnd.id, user_id=member.id, attempt=attempt, mode=mode,
-            response=(judgement.chosen or response)[:_STORED_RESPONSE_CHARS],
-            correct=judgement.correct, points=points, submitted_at=self.clock.now(),
-            verdict_status=judgement.verdict.status if judgement.verdict else None,
-        ))
-        if record is None:
+        reply = self._recorder.record(rnd, member, judgement, response, mode, locale,
+                                      len(previous) + 1, self.clock.now())
+        if reply is None:
             # The same try arrived twice (a double click, a retried webhook): keep the first.
             return self._private(t(locale, "answer.duplicate"), Tone.INFO, rnd.id)
-        log.info("answer recorded channel=%s round=%s user=%s attempt=%s correct=%s",
-                 channel.id, rnd.id, member.id, attempt, judgement.correct)
-        final = judgement.correct or attempt >= limit
-        if final:
-            self._remember(member.id, item.id, judgement.correct)
-        reply = self._answer_reply(judgement, locale, points, attempt, limit)
         return AnswerOutcome(reply, True, rnd.id, self._tally_line(rnd.id, channel.locale))
 
-    def _remember(self, user_id: int, item_id: str, correct: bool) -> None:
-        previous = self.store.get_review(user_id, item_id)
-        self.store.save_review(after_answer(previous, user_id, item_id, correct, self.clock.now()))
+    def _defer(
+        self, rnd: Round, member: Member, response: str, mode: AnswerMode, locale: str
+    ) -> AnswerOutcome:
+        """Keep a code answer no executor can grade now; it is graded by grade_pending."""
+        pending = self.store.add_pending(PendingDraft(
+            round_id=rnd.id, user_id=member.id, mode=mode, response=response, locale=locale,
+            submitted_at=self.clock.now(),
+        ))
+        log.warning("grading unavailable: answer kept pending=%s channel=%s round=%s user=%s",
+                    pending.id, rnd.channel_id, rnd.id, member.id)
+        return AnswerOutcome(Message(body=t(locale, "code.pending"), tone=Tone.INFO), False,
+                             rnd.id)
 
-    def _answer_reply(
-        self, judgement: Judgement, locale: str, points: int, attempt: int, limit: int
-    ) -> Message:
-        if judgement.correct:
-            bonus = t(locale, "answer.first_try") if attempt == 1 else ""
-            head, tone = t(locale, "answer.correct", points=points, bonus=bonus), Tone.SUCCESS
-        elif attempt >= limit:
-            head, tone = t(locale, "answer.wrong_final"), Tone.WARNING
-        else:
-            head, tone = t(locale, "answer.wrong", left=limit - attempt), Tone.WARNING
-        return Message(
-            body="\n".join((head, *judgement.lines)),
-            detail=judgement.detail,
-            output=judgement.output or None,
-            tone=tone,
-            audience=Audience.PRIVATE,
-        )
+    def grade_pending(self, platform: str | None = None) -> list[PrivateDelivery]:
+        """Grade code answers that waited for an executor; return the results to deliver.
+
+        Each is recorded exactly once, with the time it was sent: an answer sent in time
+        counts even if its round closed since. Call it from one periodic job per platform.
+        """
+        return self._pending.grade(platform)
 
     @staticmethod
     def _private(text: str, tone: Tone, round_id: int | None = None) -> AnswerOutcome:

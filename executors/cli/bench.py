@@ -15,6 +15,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from executors.cli.bench_http import http_rows, run_http_bench
 from executors.grading import wire
 from executors.isolation.limits import Limits
 from executors.zygote.reports import RawRun
@@ -22,7 +23,8 @@ from executors.zygote.supervisor import Zygote
 
 VERDICT_CHALLENGE = "code.one-hot"  # the simplest shipped challenge: no gradient check
 CODE = "import torch\n\ndef f(x):\n    return torch.relu(x * 2 - 1).sum(dim=0)\n"
-TARGETS = {"warm_p50_ms": 30.0, "speedup_p50": 50.0, "burst_s": 10.0, "zygote_rss_mb": 1536.0}
+TARGETS = {"warm_p50_ms": 30.0, "speedup_p50": 50.0, "burst_s": 10.0, "zygote_rss_mb": 1536.0,
+           "http_overhead_p50_ms": 3.0}
 # The baseline: a fresh interpreter that imports torch and runs the same harness on stdin.
 BASELINE_SCRIPT = (
     "import os, sys, torch\n"
@@ -197,6 +199,8 @@ def report(figures: dict[str, Any]) -> str:
          f"{figures['template_rss_mb']:.0f} MB)", f"< {TARGETS['zygote_rss_mb']:.0f} MB"),
         ("all layers active", str(figures["all_layers_active"]), "True"),
     ]  # fmt: skip
+    if figures.get("service"):
+        rows += http_rows(figures["service"], TARGETS["http_overhead_p50_ms"])
     width = max(len(r[0]) for r in rows)
     value_width = max(len(r[1]) for r in rows)
     lines = [f"{'measure':<{width}}  {'value':<{value_width}}  target"]
@@ -210,8 +214,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--n", type=int, default=50, help="sequential warm submissions")
     parser.add_argument("--burst", type=int, default=200, help="submissions sent at once")
     parser.add_argument("--baseline-n", type=int, default=5, help="fresh-process submissions")
+    parser.add_argument("--replicas", type=int, default=3,
+                        help="local service replicas for the HTTP figures (0: skip them)")
     args = parser.parse_args(argv)
     figures = run_bench(args.n, args.burst, args.baseline_n)
+    if args.replicas > 0:
+        # After the in-process figures, so the replicas' zygotes do not disturb them.
+        figures["service"] = run_http_bench(args.n, args.burst, args.replicas)
     sys.stdout.write(report(figures) + "\n" + json.dumps(figures) + "\n")
     return 0
 

@@ -1,4 +1,8 @@
-"""Run submissions from files through the local sandbox: the ``torchquiz exec`` command."""
+"""Run submissions from files through the sandbox: the ``torchquiz exec`` command.
+
+With ``TORCHQUIZ_EXECUTOR_URLS`` set, the files are graded by the executor service instead
+(the same verdicts, over HTTP); otherwise by a sandbox started in this process.
+"""
 
 from __future__ import annotations
 
@@ -12,10 +16,12 @@ from pathlib import Path
 from typing import TextIO
 
 from content.loader import BANK_ROOT, ContentError, load_bank
+from executors.cli.exec_remote import run_remote
 from executors.engine import LocalExecutor, fault_verdict
 from executors.grading.challenges import ChallengeBuildError, UnknownChallenge
 from executors.grading.inert import Surface, inert
 from executors.grading.verdict import Verdict
+from executors.service.protocol import URLS_ENV
 from executors.zygote.reports import LayerStatus
 from executors.zygote.supervisor import (
     INSECURE_FLAG,
@@ -69,7 +75,8 @@ def _default_zygote(insecure: bool) -> Zygote:
     return Zygote(insecure=insecure)
 
 
-def _layer_table(layers: dict[str, LayerStatus]) -> str:
+def layer_table(layers: dict[str, LayerStatus]) -> str:
+    """Return the doctor's table: one line per layer, ON or OFF, and what was seen."""
     width = max((len(name) for name in layers), default=0)
     rows = [
         f"{name:<{width}}  {'ON ' if status.active else 'OFF'}  {status.detail}"
@@ -133,6 +140,14 @@ def main(
     except ContentError as exc:
         err.write(f"torchquiz exec: the content bank does not load:\n{exc}\n")
         return EXIT_USAGE
+    def emit(name: str, verdict: Verdict) -> None:
+        out.write(_json_line(verdict) if args.json else _human(name, verdict))
+        out.flush()
+
+    urls = os.environ.get(URLS_ENV, "").strip()
+    if urls:
+        ok = run_remote(urls, bank, args.challenge, args.seed, sources, emit, err)
+        return EXIT_OK if ok else EXIT_USAGE
     zygote = make_zygote(args.insecure)
     try:
         zygote.start()
@@ -155,9 +170,7 @@ def main(
             err.write(f"torchquiz exec: the challenge cannot be built: {exc}\n")
             return EXIT_USAGE
         for name, code in sources:
-            verdict = _run_one(executor, args.challenge, args.seed, name, code, err)
-            out.write(_json_line(verdict) if args.json else _human(name, verdict))
-            out.flush()
+            emit(name, _run_one(executor, args.challenge, args.seed, name, code, err))
     return EXIT_OK
 
 
@@ -183,7 +196,7 @@ def _doctor(zygote: Zygote, out: TextIO) -> int:
         layers = zygote.layers()
     finally:
         zygote.close()
-    out.write(_layer_table(layers))
+    out.write(layer_table(layers))
     return EXIT_OK if layers and all(s.active for s in layers.values()) else EXIT_DOCTOR_LAYERS_OFF
 
 

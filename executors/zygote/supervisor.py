@@ -112,9 +112,12 @@ class Zygote:
         *,
         insecure: bool = False,
         max_parallel: int | None = None,
+        restartable: bool = True,
     ) -> None:
         self.limits = limits
         self.insecure = insecure
+        # False once this process has given up root: a zygote started now would lack layers.
+        self.restartable = restartable
         self.max_parallel = max_parallel or os.cpu_count() or 1
         self._lock = threading.Lock()
         self._send_lock = threading.Lock()
@@ -191,6 +194,8 @@ class Zygote:
                 raise ZygoteError("the zygote was closed")
             if not self._dead:
                 return
+            if self._generation and not self.restartable:
+                raise ZygoteError("the zygote died and this process may not restart it")
             self._spawn()
 
     def _spawn(self) -> None:

@@ -75,7 +75,7 @@ def test_loading_the_core_pulls_in_no_torch_or_sqlalchemy_at_run_time():
 
 def test_the_bot_console_runs_without_torch_loaded():
     probe = (
-        "import sys, bot.adapters.console.channel, bot.bootstrap, bot.cli;"
+        "import sys, bot.adapters.console.channel, bot.bootstrap, bot.cli, bot.remote_executor;"
         "print('torch' in sys.modules)"
     )
     result = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,
@@ -130,3 +130,14 @@ def test_executor_isolation_layers_know_nothing_of_grading_or_the_zygote():
     found = _violations("executors/isolation", ("executors.grading", "executors.zygote",
                                                 "executors.engine", "executors.cli", "torch"))
     assert found == []
+
+
+def test_the_executor_client_loads_without_torch_or_the_server():
+    probe = (
+        "import sys, executors.service.client;"
+        "names = ('torch', 'numpy', 'aiohttp', 'prometheus_client', 'content.loader');"
+        "print(','.join(sorted(m for m in names if m in sys.modules)))"
+    )
+    result = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,
+                            check=True, cwd=ROOT)
+    assert result.stdout.strip() == ""

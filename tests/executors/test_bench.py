@@ -15,7 +15,8 @@ from bot.cli import main
 @pytest.mark.sandbox
 @pytest.mark.slow
 def test_bench_prints_a_table_and_one_json_line_with_every_figure(capsys):
-    code = main(["bench", "executor", "--n", "3", "--burst", "6", "--baseline-n", "1"])
+    code = main(["bench", "executor", "--n", "3", "--burst", "6", "--baseline-n", "1",
+                 "--replicas", "2"])
     out = capsys.readouterr().out
     assert code == 0
     figures = json.loads(out.strip().splitlines()[-1])
@@ -25,8 +26,11 @@ def test_bench_prints_a_table_and_one_json_line_with_every_figure(capsys):
     assert figures["speedup_p50"] == pytest.approx(
         figures["baseline_ms"]["p50"] / figures["warm_ms"]["p50"])
     assert figures["all_layers_active"] is True
+    service = figures["service"]
+    assert service["http_overhead_ms"]["n"] == 3 and service["replicas"] == 2
+    assert service["burst_one_replica"]["ok"] == service["burst_all_replicas"]["ok"] == 6
     for label in ("warm executor", "whole verdict", "baseline", "speedup", "burst of 6",
-                  "zygote RSS"):
+                  "zygote RSS", "HTTP overhead per verdict", "burst of 6, 2 replicas"):
         assert label in out
 
 

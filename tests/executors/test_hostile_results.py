@@ -21,8 +21,11 @@ from content.loader import load_bank
 from executors.cli import exec_command as cli
 from executors.engine import LocalExecutor
 from executors.grading.verdict import Status
+from executors.service.client import ExecutorClient
+from executors.service.protocol import TOKEN_ENV, URLS_ENV
 from executors.zygote.supervisor import Zygote
 from tests.executors.conftest import SMALL_LIMITS
+from tests.executors.http_service import InProcessService
 
 pytestmark = pytest.mark.sandbox
 
@@ -65,8 +68,32 @@ def _controls(text: str) -> list[str]:
             if ch != "\n" and (unicodedata.category(ch) in ("Cc", "Cf", "Cs", "Zl", "Zp"))]
 
 
+@pytest.fixture(scope="module", params=["local", "http"])
+def transport(request):
+    """Grade in a sandbox of this process, or through the executor service over HTTP.
+
+    For "http", `torchquiz exec` finds the service in TORCHQUIZ_EXECUTOR_URLS, exactly as an
+    operator would point it at a replica; the service runs in this process, so a grader
+    patched by a test is the one the service uses.
+    """
+    if request.param == "local":
+        yield None
+        return
+    zygote = Zygote(SMALL_LIMITS)
+    zygote.start()
+    executor = LocalExecutor(load_bank(), zygote)
+    try:
+        with InProcessService(executor, zygote.layers()) as service, \
+                pytest.MonkeyPatch.context() as env:
+            env.setenv(URLS_ENV, service.url)
+            env.setenv(TOKEN_ENV, service.token)
+            yield service
+    finally:
+        executor.close()
+
+
 @pytest.fixture(scope="module")
-def hostile_runs(tmp_path_factory):
+def hostile_runs(tmp_path_factory, transport):
     """Run every hostile file through `torchquiz exec` once as JSON and once for people."""
     tmp = tmp_path_factory.mktemp("hostile")
     solution = load_bank().questions[CHALLENGE].code.solution
@@ -109,7 +136,7 @@ def test_terminal_escapes_reach_the_terminal_as_visible_text(hostile_runs):
     assert "\\x1b[2K" in out and "\\x0d" in out and "\\u202e" in out and "\\x07" in out
 
 
-def test_a_grader_crash_on_one_file_is_that_files_fault_verdict(tmp_path, monkeypatch):
+def test_a_grader_crash_on_one_file_is_that_files_fault_verdict(tmp_path, monkeypatch, transport):
     from executors import engine
 
     real = engine.judge
@@ -151,7 +178,7 @@ def _learner_code(learned: dict[tuple[int, ...], dict[tuple[int, ...], float]]) 
     )
 
 
-def test_a_learner_that_replays_failure_messages_never_passes():
+def test_a_learner_that_replays_failure_messages_never_passes(transport):
     """Practise one challenge over many sessions and tries, learning only from what it is told.
 
     The learner sees what a member sees: the message and its own prints (which show the hidden
@@ -159,11 +186,13 @@ def test_a_learner_that_replays_failure_messages_never_passes():
     values, this learner passed code.one-hot on its 26th try (measured on the old code).
     """
     zygote = Zygote(SMALL_LIMITS)
-    zygote.start()
+    if transport is None:
+        zygote.start()
     learned: dict[tuple[int, ...], dict[tuple[int, ...], float]] = {}
     messages = []
     try:
-        executor = LocalExecutor(load_bank(), zygote)
+        executor = (LocalExecutor(load_bank(), zygote) if transport is None
+                    else ExecutorClient([transport.url], transport.token))
         opened = dt.datetime(2026, 12, 1, 9, tzinfo=dt.UTC)
         for session in range(10):
             seed = hidden_test_seed("practice", 7, CHALLENGE, opened + dt.timedelta(hours=session))

@@ -15,7 +15,13 @@ from typing import Any
 
 import pytest
 
+from content.loader import Bank
+from executors.engine import LocalExecutor
+from executors.grading.verdict import Status
 from executors.grading.wire import TensorData, Unsupported
+from executors.isolation.limits import MIB
+from executors.service.client import ExecutorClient
+from tests.executors.builders import code_item
 from tests.executors.conftest import (
     FAKE_SECRETS,
     REPO,
@@ -23,6 +29,7 @@ from tests.executors.conftest import (
     Outcome,
     assert_nothing_left,
 )
+from tests.executors.http_service import InProcessService
 
 pytestmark = pytest.mark.sandbox
 
@@ -248,4 +255,68 @@ def test_hostile_and_honest_runs_in_parallel_do_not_disturb_each_other(run_code)
             assert out.raw.timed_out
         else:
             assert out.outputs[0].to_tensor().tolist() == [2.0 * i, 2.0 * i]
+    assert_nothing_left()
+
+
+# ---------------------------------------------------------------- the same cases over HTTP
+
+# Every case defines f; over HTTP it is the entrypoint of a challenge whose one hidden test
+# expects a string no hostile case returns, so each must end in a verdict that is not a pass.
+PROBE = code_item({
+    "entrypoint": "f", "signature": "def f()", "starter": "def f():\n    ...\n",
+    "solution": "def f():\n    return 'contained'\n",
+    "tests": {"generator": "def cases(g):\n    return [{'args': []}]\n"},
+    "timeout_s": FAST.wall_s, "memory_mb": SMALL_LIMITS.memory_bytes // MIB,
+}, "code.redteam-probe")
+
+
+@pytest.fixture(scope="module")
+def over_http(sandbox_zygote):
+    """Serve the probe challenge on the shared sandbox over real HTTP, with a real client."""
+    # Not closed: closing the executor would stop the session's zygote.
+    executor = LocalExecutor(Bank(questions={PROBE.id: PROBE}), sandbox_zygote,
+                             base_limits=SMALL_LIMITS, cuda_available=False)
+    with InProcessService(executor, sandbox_zygote.layers()) as service:
+        client = ExecutorClient([service.url], service.token, patience_s=0)
+        yield service, client
+        client.close()
+
+
+def _over_http(code: str, args: list[Any]) -> str:
+    if not args:
+        return code
+    bound = ", ".join(repr(a) for a in args)
+    return code + f"\n_hostile_f = f\ndef f():\n    return _hostile_f({bound})\n"
+
+
+def test_the_probe_reference_passes_over_http(over_http):
+    _, client = over_http
+    assert client.run(PROBE.id, PROBE.code.solution).status is Status.PASSED
+
+
+@pytest.mark.parametrize(("code", "extra"), [(c[1], c[3]) for c in CASES],
+                         ids=[c[0] for c in CASES])
+def test_hostile_submission_over_http_ends_in_a_verdict_and_is_contained(
+        over_http, sandbox_zygote, listener, code, extra):
+    service, client = over_http
+    zygote_pid = sandbox_zygote.pid
+    verdict = client.run(PROBE.id, _over_http(code, [listener] if extra == "LISTENER" else []))
+    assert verdict.status is not Status.PASSED and not verdict.fault, verdict
+    assert service.service.readiness.ready
+    assert_nothing_left()
+    for marker in MARKERS:
+        assert not marker.exists(), f"{marker} appeared on the host"
+    assert sandbox_zygote.pid == zygote_pid
+
+
+def test_hostile_and_honest_runs_in_parallel_over_http_do_not_disturb_each_other(over_http):
+    _, client = over_http
+    hostile = next(c[1] for c in CASES if c[0] == "fork-bomb")
+    with ThreadPoolExecutor(max_workers=12) as pool:
+        futures = [pool.submit(client.run, PROBE.id,
+                               hostile if i % 3 == 0 else PROBE.code.solution)
+                   for i in range(24)]
+        verdicts = [f.result(timeout=120) for f in futures]
+    assert [v.status for v in verdicts] == [
+        Status.TIMEOUT if i % 3 == 0 else Status.PASSED for i in range(24)]
     assert_nothing_left()

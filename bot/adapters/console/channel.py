@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TextIO
 
-from bot.adapters.console.render import render
+from bot.adapters.console.render import render, render_delivery
 from bot.core.app import Quiz
 from bot.core.messages import Audience, Message, Tone
 from bot.core.models import Actor, AnswerMode, ChannelDefaults, ChannelSettings
@@ -23,6 +23,9 @@ log = logging.getLogger(__name__)
 
 PLATFORM = "console"
 CODE_END = "/end"
+# The console has no scheduler: it grades answers that waited for an executor at most this
+# often, when a command arrives (the bot's scheduler does it every 30 s).
+PENDING_EVERY = dt.timedelta(seconds=30)
 HELP = """\
 Commands (this terminal stands in for a team channel):
   /today                 show today's question (posted at start, as the scheduler would)
@@ -64,6 +67,7 @@ class ConsoleChannel:
                                       defaults or ChannelDefaults(name=channel_name))
         self.state = ConsoleState(channel, user_name)
         self._tried_posting_on: dt.date | None = None
+        self._graded_pending_at: dt.datetime | None = None
 
     # -------------------------------------------------------------- plumbing
     def _actor(self) -> Actor:
@@ -102,7 +106,8 @@ class ConsoleChannel:
         self.tick()
 
     def tick(self) -> None:
-        """Do what the scheduler would have done by now: reveal due rounds, post today's."""
+        """Do what the scheduler would have done by now: deliver results, reveal, post today's."""
+        self.deliver_pending()
         for reveal in self.quiz.rounds.close_due_rounds(PLATFORM):
             if reveal.channel.id == self.state.channel.id:
                 self.show(reveal.message)
@@ -114,6 +119,15 @@ class ConsoleChannel:
         if post is not None:
             self.quiz.rounds.round_posted(post.round.id, f"console:{post.round.id}")
             self.show(post.message)
+
+    def deliver_pending(self) -> None:
+        """Grade answers that waited for an executor and print each result to its member."""
+        now = self.quiz.rounds.clock.now()
+        if self._graded_pending_at is not None and now - self._graded_pending_at < PENDING_EVERY:
+            return
+        self._graded_pending_at = now
+        for delivery in self.quiz.rounds.grade_pending(PLATFORM):
+            print(render_delivery(delivery) + "\n", file=self.out, flush=True)
 
     def run(self, lines: Iterator[str]) -> None:
         """Run commands until /quit or the end of input."""

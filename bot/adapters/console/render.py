@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from bot.core.messages import Audience, Message, Tone
+from bot.core.pending import PrivateDelivery
 from executors.grading.inert import inert
 
 _TONE_MARK = {Tone.INFO: "", Tone.SUCCESS: "✔ ", Tone.WARNING: "! ", Tone.ERROR: "✘ "}
@@ -43,3 +44,9 @@ def render(message: Message, *, channel: str, user: str, image_path: str | None 
         lines.append(f"(chart: {name}, {where})")
     # Everything else is ours, but display names and echoed input are members': the same rule.
     return inert("\n".join(lines), limit=20_000)
+
+
+def render_delivery(delivery: PrivateDelivery) -> str:
+    """Return a late private message (a pending answer's result) as terminal text."""
+    return render(delivery.message, channel=delivery.channel_external_id,
+                  user=delivery.member_external_id)

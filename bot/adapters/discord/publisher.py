@@ -11,6 +11,7 @@ from bot.adapters.discord.render import NO_MENTIONS, rendered
 from bot.core.i18n import t
 from bot.core.messages import Message
 from bot.core.models import ChannelSettings
+from bot.core.pending import PrivateDelivery
 from bot.core.service import Reveal, RoundPost
 from bot.runtime import ChatRuntime
 
@@ -106,6 +107,24 @@ class DiscordPublisher:
     async def publish_board(self, channel: ChannelSettings, message: Message) -> None:
         """Post the weekly leaderboard with its chart attached."""
         await self._send(channel, message)
+
+    async def deliver_private(self, delivery: PrivateDelivery) -> None:
+        """Send a late result (a code answer graded after an outage) as a direct message.
+
+        The interaction it answered expired long ago (follow-ups live fifteen minutes), so
+        the member gets it in their DMs; a member who blocks DMs from the server is logged
+        and keeps the recorded answer.
+        """
+        channel = await self.runtime.call(self.runtime.quiz.rounds.find_channel, "discord",
+                                          delivery.channel_external_id)
+        locale = channel.locale if channel is not None else "en"
+        member_id = int(delivery.member_external_id)
+        user = self.client.get_user(member_id) or await self.client.fetch_user(member_id)
+        try:
+            await self._send_to(user, delivery.message, locale)
+        except discord.Forbidden:
+            log.warning("member=%s takes no direct messages; the result of round=%s stays "
+                        "in /stats", member_id, delivery.round_id)
 
     async def _send(self, channel: ChannelSettings, message: Message) -> None:
         await self._send_to(self._channel_for(channel), message, channel.locale)

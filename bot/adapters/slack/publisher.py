@@ -17,6 +17,7 @@ from bot.adapters.slack.blocks import fallback, render
 from bot.adapters.slack.installs import Tokens
 from bot.core.messages import Message
 from bot.core.models import ChannelSettings
+from bot.core.pending import PrivateDelivery
 from bot.core.service import Reveal, RoundPost
 from bot.runtime import ChatRuntime
 
@@ -91,6 +92,20 @@ class SlackPublisher:
                                          reveal.channel)
         await self._edit(reveal.channel, ref, closed)
         await self._post(reveal.channel, reveal.message, thread_ts=parsed[1])
+
+    async def deliver_private(self, delivery: PrivateDelivery) -> None:
+        """Show a late result (graded after an executor outage) to the member in the channel."""
+        channel = await self.runtime.call(self.runtime.quiz.rounds.find_channel, "slack",
+                                          delivery.channel_external_id)
+        if channel is None:
+            log.warning("no channel %s for the result of round=%s",
+                        delivery.channel_external_id, delivery.round_id)
+            return
+        token = await self.tokens.bot_token(channel.workspace_external_id)
+        await self.client.chat_postEphemeral(
+            token=token, channel=channel.external_id, user=delivery.member_external_id,
+            text=fallback(delivery.message), blocks=render(delivery.message, channel.locale),
+            parse="none", link_names=False)
 
     async def publish_board(self, channel: ChannelSettings, message: Message) -> None:
         """Post the weekly table, then upload its chart into the channel."""

@@ -19,6 +19,7 @@ import pytest
 
 from bot.adapters.discord.client import QuizBot
 from bot.adapters.discord.main import use_api
+from bot.core.errors import GradingUnavailable
 from bot.core.models import ChannelUpdate
 from bot.runtime import ChatRuntime
 from bot.settings import Settings
@@ -67,7 +68,8 @@ class Harness:
                         guild_id: int | None = None) -> QuizBot:
         use_api(self.fake.api_url)
         # The app closes only executors it built: the module's zygote outlives every bot.
-        executor = LocalExecutor(load_bank(BANK), self.zygote)
+        executor = _Switchable(LocalExecutor(load_bank(BANK), self.zygote))
+        self.extra["executor"] = executor
         self.runtime = ChatRuntime(self.settings, "discord", clock=self.clock, executor=executor)
         self.bot = QuizBot(self.runtime, guild_id=guild_id, guild_ready_timeout=0.05,
                            tally_delay_s=0.4)
@@ -86,6 +88,10 @@ class Harness:
             self._connection.cancel()
             await asyncio.gather(self._connection, return_exceptions=True)
         self.bot = None
+
+    def outage(self, down: bool) -> None:
+        """Take the executor down (grading unavailable) or bring it back."""
+        self.extra["executor"].down = down
 
     async def restart_bot(self) -> QuizBot:
         await self.stop_bot()
@@ -128,6 +134,22 @@ class Harness:
         await self.scheduler.post(channel.id)
         assert len(self.fake.posted) == before + 1, "the daily post did not go out"
         return self.fake.messages[self.fake.posted[-1]]
+
+
+class _Switchable:
+    """The real executor, which a scenario can take down as a lost executor service would be."""
+
+    def __init__(self, executor: LocalExecutor) -> None:
+        self._executor = executor
+        self.down = False
+
+    def run(self, challenge_id: str, code: str, *, seed: int | None = None) -> Any:
+        if self.down:
+            raise GradingUnavailable("no executor replica answers")
+        return self._executor.run(challenge_id, code, seed=seed)
+
+    def supports(self, challenge_id: str) -> tuple[bool, str]:
+        return self._executor.supports(challenge_id)
 
 
 Scenario = Callable[[Harness], Awaitable[None]]

@@ -236,3 +236,23 @@ def test_the_weekly_post_has_a_table_and_a_png_chart(discord_run):
         assert board["embeds"][0]["image"]["url"].startswith("attachment://leaderboard-")
 
     discord_run(scenario)
+
+
+def test_a_code_answer_sent_during_an_executor_outage_is_graded_later_and_sent_by_dm(
+        discord_run):
+    async def scenario(h):
+        channel = await h.enable_channel("t.code-double")
+        rid = _round_id(await h.post_today(channel))
+        h.outage(True)
+        waiting = await h.done(await h.fake.submit(f"tq:submit:{rid}:code",
+                                                   "def double(x):\n    return x * 2\n"))
+        assert "delayed" in waiting.text()
+        h.outage(False)
+        await h.scheduler.deliver_pending()
+        dms = h.fake.direct_messages("alice")
+        assert len(dms) == 1 and "All 1 hidden tests passed" in message_text(dms[0])
+        assert dms[0]["allowed_mentions"] == {"parse": []}
+        await h.scheduler.deliver_pending()  # graded once, delivered once
+        assert len(h.fake.direct_messages("alice")) == 1
+
+    discord_run(scenario)

@@ -22,6 +22,7 @@ from slack_bolt.adapter.socket_mode.async_handler import AsyncSocketModeHandler
 
 from bot.adapters.slack.app import SlackBot
 from bot.adapters.slack.installs import Installations
+from bot.core.errors import GradingUnavailable
 from bot.core.models import ChannelUpdate
 from bot.runtime import ChatRuntime
 from bot.settings import Settings
@@ -79,9 +80,15 @@ class Harness:
     socket: AsyncSocketModeHandler | None = None
     app_url: str = ""
     base_url: str = ""
+    executor: Any = None
+
+    def outage(self, down: bool) -> None:
+        """Take the executor down (grading unavailable) or bring it back."""
+        self.executor.down = down
 
     async def start_bot(self, *, transport: str = "http", oauth: bool = False) -> SlackBot:
-        executor = LocalExecutor(load_bank(BANK), self.zygote)
+        executor = _Switchable(LocalExecutor(load_bank(BANK), self.zygote))
+        self.executor = executor
         settings = self.settings
         if oauth:
             settings = settings.model_copy(update={"slack_client_id": CLIENT_ID})
@@ -182,6 +189,22 @@ class Harness:
     async def settle(self, seconds: float = TALLY_DELAY_S * 3) -> None:
         """Let coalesced tally edits land."""
         await asyncio.sleep(seconds)
+
+
+class _Switchable:
+    """The real executor, which a scenario can take down as a lost executor service would be."""
+
+    def __init__(self, executor: LocalExecutor) -> None:
+        self._executor = executor
+        self.down = False
+
+    def run(self, challenge_id: str, code: str, *, seed: int | None = None) -> Any:
+        if self.down:
+            raise GradingUnavailable("no executor replica answers")
+        return self._executor.run(challenge_id, code, seed=seed)
+
+    def supports(self, challenge_id: str) -> tuple[bool, str]:
+        return self._executor.supports(challenge_id)
 
 
 Scenario = Callable[[Harness], Awaitable[None]]

@@ -8,7 +8,7 @@ import io
 from PIL import Image
 
 from executors.grading.inert import ONE_LINE_CHARS
-from tests.fake_slack import GENERAL
+from tests.fake_slack import GENERAL, USERS
 from tests.hostile import invisible_or_control, pings
 
 
@@ -249,5 +249,28 @@ def test_the_weekly_post_has_a_table_and_an_uploaded_png_chart(slack_run, tmp_pa
         assert image.format == "PNG" and image.size[0] >= 600
         (tmp_path / "weekly.png").write_bytes(uploaded["data"])
         print(f"\n[slack] weekly chart saved to {tmp_path / 'weekly.png'}")
+
+    slack_run(scenario)
+
+
+def test_a_code_answer_sent_during_an_executor_outage_is_graded_later_and_shown_privately(
+        slack_run):
+    async def scenario(h):
+        channel = await h.enable_channel("t.code-double")
+        post = await h.post_today(channel)
+        rid = _round_id(post)
+        view = await h.modal(await h.send.click(post, f"tq:form:{rid}:open", "alice"))
+        h.outage(True)
+        waiting = await h.reply(await h.send.answer(view, "def double(x):\n    return x * 2\n",
+                                                    "alice"))
+        assert "delayed" in waiting.shown_text
+        h.outage(False)
+        before = len(h.fake.calls_of("chat.postEphemeral"))
+        await h.scheduler.deliver_pending()
+        late = h.fake.calls_of("chat.postEphemeral")[before:]
+        assert len(late) == 1 and late[0].args["user"] == USERS["alice"]["id"]
+        assert "All 1 hidden tests passed" in str(late[0].args["blocks"])
+        await h.scheduler.deliver_pending()  # graded once, delivered once
+        assert len(h.fake.calls_of("chat.postEphemeral")) == before + 1
 
     slack_run(scenario)

@@ -1,0 +1,133 @@
+"""Store code answers that wait for an executor, and hand each to one grader at a time."""
+
+from __future__ import annotations
+
+import datetime as dt
+import logging
+import secrets
+
+from sqlalchemy import and_, delete, exists, insert, or_, select, update
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import aliased
+
+from bot.core.models import AnswerDraft, AnswerMode, PendingAnswer, PendingDraft
+from db.store_base import StoreBase, rowcount
+from db.tables import RESPONSE_MAX_CHARS, AnswerRow, ChannelRow, PendingAnswerRow, RoundRow
+
+log = logging.getLogger(__name__)
+
+_CANDIDATES = 8  # heads of queues looked at per claim; another replica may take some first
+
+
+def _pending(row: PendingAnswerRow) -> PendingAnswer:
+    """Return the pending answer row as the core's value."""
+    return PendingAnswer(
+        id=row.id,
+        round_id=row.round_id,
+        user_id=row.user_id,
+        mode=AnswerMode(row.mode),
+        response=row.response,
+        locale=row.locale,
+        submitted_at=row.submitted_at,
+        claim=row.claim,
+    )
+
+
+class PendingStore(StoreBase):
+    """Pending answers of the QuizStore port: add, claim, release, resolve."""
+
+    def add_pending(self, draft: PendingDraft) -> PendingAnswer:
+        """Store a code answer to grade later."""
+        stmt = (
+            insert(PendingAnswerRow)
+            .values(
+                round_id=draft.round_id,
+                user_id=draft.user_id,
+                mode=draft.mode.value,
+                response=draft.response,
+                locale=draft.locale,
+                submitted_at=draft.submitted_at,
+            )
+            .returning(PendingAnswerRow)
+        )
+        with self._transaction() as session:
+            return _pending(session.scalars(stmt).one())
+
+    def pending_for(self, round_id: int, user_id: int) -> list[PendingAnswer]:
+        """Return a member's pending answers to a round, oldest first."""
+        stmt = (
+            select(PendingAnswerRow)
+            .where(PendingAnswerRow.round_id == round_id, PendingAnswerRow.user_id == user_id)
+            .order_by(PendingAnswerRow.id)
+        )
+        with self._transaction() as session:
+            return [_pending(row) for row in session.scalars(stmt)]
+
+    def claim_pending(
+        self, platform: str | None, now: dt.datetime, stale_before: dt.datetime
+    ) -> PendingAnswer | None:
+        """Claim the oldest pending answer that is first in its member's queue."""
+        free = or_(PendingAnswerRow.claim.is_(None), PendingAnswerRow.claimed_at < stale_before)
+        earlier = aliased(PendingAnswerRow)
+        head_of_queue = ~exists().where(
+            earlier.round_id == PendingAnswerRow.round_id,
+            earlier.user_id == PendingAnswerRow.user_id,
+            earlier.id < PendingAnswerRow.id,
+        )
+        candidates = (
+            select(PendingAnswerRow.id)
+            .join(RoundRow, RoundRow.id == PendingAnswerRow.round_id)
+            .join(ChannelRow, ChannelRow.id == RoundRow.channel_id)
+            .where(free, head_of_queue)
+            .order_by(PendingAnswerRow.id)
+            .limit(_CANDIDATES)
+        )
+        if platform is not None:
+            candidates = candidates.where(ChannelRow.platform == platform)
+        token = secrets.token_hex(16)
+        with self._transaction() as session:
+            for pending_id in session.scalars(candidates).all():
+                # The conditional update is the claim: of two replicas, one changes the row.
+                claimed = rowcount(session, update(PendingAnswerRow)
+                                   .where(PendingAnswerRow.id == pending_id, free)
+                                   .values(claim=token, claimed_at=now))
+                if claimed == 1:
+                    row = session.get_one(PendingAnswerRow, pending_id)
+                    session.refresh(row)
+                    return _pending(row)
+        return None
+
+    def release_pending(self, pending_id: int, claim: str) -> None:
+        """Give a claimed pending answer back, to be graded on a later sweep."""
+        with self._transaction() as session:
+            rowcount(session, update(PendingAnswerRow)
+                     .where(PendingAnswerRow.id == pending_id, PendingAnswerRow.claim == claim)
+                     .values(claim=None, claimed_at=None))
+
+    def resolve_pending(self, pending_id: int, claim: str, draft: AnswerDraft | None) -> bool:
+        """Remove a claimed pending answer and record ``draft`` (if any) in one transaction."""
+        ours = and_(PendingAnswerRow.id == pending_id, PendingAnswerRow.claim == claim)
+        try:
+            with self._transaction() as session:
+                if rowcount(session, delete(PendingAnswerRow).where(ours)) != 1:
+                    log.info("pending answer %s was resolved by another claim", pending_id)
+                    return False
+                if draft is not None:
+                    session.execute(insert(AnswerRow).values(
+                        round_id=draft.round_id,
+                        user_id=draft.user_id,
+                        attempt=draft.attempt,
+                        mode=draft.mode.value,
+                        response=draft.response[:RESPONSE_MAX_CHARS],
+                        correct=draft.correct,
+                        points=draft.points,
+                        verdict_status=draft.verdict_status,
+                        submitted_at=draft.submitted_at,
+                    ))
+        except IntegrityError:
+            # That attempt was recorded meanwhile: nothing changed; the claim lapses and the
+            # answer is graded again, as the member's next attempt.
+            log.warning("pending answer %s: attempt %s already recorded", pending_id,
+                        draft.attempt if draft else None)
+            return False
+        return True
