@@ -33,7 +33,10 @@ def _parser() -> argparse.ArgumentParser:
     show = content_commands.add_parser("show", help="show one item, reference solution included")
     show.add_argument("item_id")
     show.add_argument("--json", action="store_true")
-    content_commands.add_parser("validate", help="check every file; list all problems")
+    validate = content_commands.add_parser("validate", help="check every file; list all problems")
+    validate.add_argument(
+        "--no-fixtures", action="store_true",
+        help="skip the fixture submissions (they live in tests/, which images do not ship)")
 
     database = commands.add_parser("db", help="database maintenance")
     db_commands = database.add_subparsers(dest="db_command", required=True)
@@ -184,12 +187,12 @@ def listing_entry(entry: Question | ExplainCard) -> dict[str, Any]:
     return data
 
 
-def _validate(settings: Settings, bank: Bank) -> int:
+def _validate(settings: Settings, bank: Bank, *, fixtures: bool) -> int:
     from content.coverage import validate
     from content.loader import BANK_ROOT
     from content.report import coverage_report
 
-    report = validate(bank, settings.content_dir or BANK_ROOT)
+    report = validate(bank, settings.content_dir or BANK_ROOT, fixtures=fixtures)
     print(coverage_report(bank, report.targets))
     print()
     if report.problems:
@@ -206,7 +209,7 @@ def _content(settings: Settings, args: argparse.Namespace) -> int:
     if bank is None:
         return 1
     if args.content_command == "validate":
-        return _validate(settings, bank)
+        return _validate(settings, bank, fixtures=not args.no_fixtures)
     if args.content_command == "list":
         entries = [listing_entry(e) for e in bank.all_entries()]
         if args.json:

@@ -81,6 +81,20 @@ def test_every_problem_is_listed_and_the_exit_is_one(capsys, monkeypatch, tmp_pa
     assert "Questions by primary topic and kind" in out  # the table is printed either way
 
 
+def test_no_fixtures_leaves_out_only_the_fixture_check(capsys, monkeypatch, tmp_path):
+    bank = bank_of(text_q("q.a", topics=("misc",)), card("card-a"))
+    write_bank(tmp_path, bank, TARGETS)
+    _glossary(tmp_path)
+    _, _, with_fixtures = run(capsys, monkeypatch, tmp_path, "validate")
+    code, _, without = run(capsys, monkeypatch, tmp_path, "validate", "--no-fixtures")
+    assert code == 1
+    assert "bank: fixtures: no fixture folder 'fixtures'" in with_fixtures
+    assert "fixtures" not in without
+    assert ([line for line in with_fixtures.splitlines() if "fixture" not in line
+             and "problem(s)" not in line]
+            == [line for line in without.splitlines() if "problem(s)" not in line])
+
+
 def test_the_shipped_bank_exits_non_zero_exactly_when_validate_finds_problems(
     capsys, monkeypatch
 ):

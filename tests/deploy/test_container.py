@@ -144,5 +144,6 @@ def test_the_bot_image_runs_unprivileged_without_torch(built):
                    "-c", "import importlib.util, os, bot.remote_executor, bot.cli;"
                    "print(importlib.util.find_spec('torch') is None, os.getuid())")
     assert probe.stdout.split() == ["True", "10001"]
-    validate = docker("run", "--rm", "--network", "none", BOT_TAG, "content", "validate")
-    assert validate.stdout.startswith("ok: ")
+    validate = docker("run", "--rm", "--network", "none", BOT_TAG, "content", "validate",
+                      "--no-fixtures")
+    assert validate.stdout.splitlines()[-1].startswith("ok: ")
