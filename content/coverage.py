@@ -18,7 +18,7 @@ import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from content.glossary import avoided_renderings, load_glossary
-from content.loader import Bank, ContentError, ContentProblem, Question
+from content.loader import Bank, ContentError, ContentProblem, Question, read_yaml
 from content.schema import LOCALES, ChoiceItem, CodeItem, ExplainCard, localized_fields
 
 TARGETS_FILE = "targets.yaml"
@@ -91,7 +91,7 @@ def load_targets(root: Path) -> Targets | None:
     if not path.is_file():
         return None
     try:
-        return Targets.model_validate(yaml.safe_load(path.read_text(encoding="utf-8")))
+        return Targets.model_validate(read_yaml(path.read_text(encoding="utf-8")))
     except (yaml.YAMLError, ValidationError) as exc:
         problem = ContentProblem(TARGETS_FILE, "", f"not valid targets: {exc}")
         raise ContentError([problem]) from exc

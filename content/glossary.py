@@ -8,7 +8,7 @@ from pathlib import Path
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from content.loader import BANK_ROOT, ContentError, ContentProblem, Question
+from content.loader import BANK_ROOT, ContentError, ContentProblem, Question, read_yaml
 from content.schema import ExplainCard, localized_fields
 
 GLOSSARY_FILE = "glossary.yaml"
@@ -40,7 +40,7 @@ def load_glossary(root: Path = BANK_ROOT) -> tuple[Term, ...] | None:
     if not path.is_file():
         return None
     try:
-        terms = _GlossaryFile.model_validate(yaml.safe_load(path.read_text(encoding="utf-8"))).terms
+        terms = _GlossaryFile.model_validate(read_yaml(path.read_text(encoding="utf-8"))).terms
     except (yaml.YAMLError, ValidationError) as exc:
         problem = ContentProblem(GLOSSARY_FILE, "", f"not a valid glossary: {exc}")
         raise ContentError([problem]) from exc

@@ -16,6 +16,14 @@ BANK_ROOT = Path(__file__).resolve().parent
 Question = ChoiceItem | TextItem | CodeItem
 
 _ITEM = TypeAdapter[Any](AnyItem)
+# libyaml parses the bank about ten times faster than the pure-Python loader (the bank is
+# loaded at every start of the bot and executor, and by the tests); same safe constructors.
+_SAFE_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
+
+def read_yaml(text: str) -> Any:
+    """Parse one YAML document with the safe loader (plain data only, never objects)."""
+    return yaml.load(text, Loader=_SAFE_LOADER)  # noqa: S506 - a safe loader
 
 
 @dataclass(frozen=True)
@@ -85,7 +93,7 @@ def load_bank(root: Path = BANK_ROOT) -> Bank:
     for path in _yaml_files(root):
         rel = path.relative_to(root).as_posix()
         try:
-            document = yaml.safe_load(path.read_text(encoding="utf-8"))
+            document = read_yaml(path.read_text(encoding="utf-8"))
         except (yaml.YAMLError, UnicodeDecodeError) as exc:
             problems.append(ContentProblem(rel, "", f"not valid YAML: {exc}"))
             continue
