@@ -37,12 +37,17 @@ typecheck: install
 
 # Starts a throwaway PostgreSQL on 127.0.0.1 and a throwaway Docker engine, runs lint and the
 # whole suite (the container images build in the background meanwhile), stops both.
+# Two workers, a test file each at a time (module fixtures such as a warm zygote start once per
+# file): most tests wait on subprocesses and sockets, so two cores run the suite in ~9.5 min
+# instead of ~13 (measured on the 2-core machine). TEST_WORKERS=0 runs it in one process.
+TEST_WORKERS ?= 2
 test: install check-system
 	@scripts/system-deps.sh --postgres --docker
 	$(BIN)/ruff check .
 	$(BIN)/mypy
 	@TORCHQUIZ_PREBUILD_IMAGES=$(if $(PYTEST_ARGS),0,1) \
-		scripts/run-tests.sh "$(PG_DIR)" "$(DOCKER_DIR)" $(BIN)/python -m pytest $(PYTEST_ARGS)
+		scripts/run-tests.sh "$(PG_DIR)" "$(DOCKER_DIR)" $(BIN)/python -m pytest \
+		$(if $(filter 0,$(TEST_WORKERS)),,-n $(TEST_WORKERS) --dist loadfile) $(PYTEST_ARGS)
 
 bench: install
 	$(BIN)/torchquiz bench executor
