@@ -113,8 +113,10 @@ class Zygote:
         insecure: bool = False,
         max_parallel: int | None = None,
         restartable: bool = True,
+        huge_pages: bool = True,
     ) -> None:
         self.limits = limits
+        self.huge_pages = huge_pages  # False only to measure what they save (the benchmark)
         self.insecure = insecure
         # False once this process has given up root: a zygote started now would lack layers.
         self.restartable = restartable
@@ -203,6 +205,8 @@ class Zygote:
         package_root = str(Path(__file__).resolve().parents[2])
         cmd = [sys.executable, "-E", "-s", "-m", "executors.zygote", "--fd",
                str(child_sock.fileno()), "--max-parallel", str(self.max_parallel)]  # fmt: skip
+        if not self.huge_pages:
+            cmd.append("--no-huge-pages")
         try:
             self._proc = subprocess.Popen(  # noqa: S603 - our own interpreter and module
                 cmd, env=scrubbed_env(), cwd=package_root, stdin=subprocess.DEVNULL,
