@@ -94,6 +94,12 @@ def memory_error_in_result(result: bytes) -> bool:
         for index, payload in enumerate(wire.iter_frames(result)):
             if index >= MAX_SCANNED_RECORDS:
                 break
+            # The harness writes the flag as the plain JSON key "memory"; a record without those
+            # bytes cannot carry it, so passing runs skip a second full decode of their tensors
+            # (about 2 ms a verdict). The flag comes from inside the sandbox either way: a
+            # hostile run that hides it only loses the memory-limit wording of its verdict.
+            if b'"memory"' not in payload:
+                continue
             record = wire.decode(payload, max_bytes=len(payload))
             error = record.get("error") if isinstance(record, dict) else None
             if isinstance(error, dict) and error.get("memory") is True:
