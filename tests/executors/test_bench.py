@@ -21,15 +21,22 @@ def test_bench_prints_a_table_and_one_json_line_with_every_figure(capsys):
     assert code == 0
     figures = json.loads(out.strip().splitlines()[-1])
     assert figures["burst"] == {"submissions": 6, "ok": 6, "seconds": figures["burst"]["seconds"]}
-    assert figures["verdict_ms"]["challenge"] and figures["verdict_ms"]["n"] == 3
-    assert figures["warm_ms"]["n"] == 3 and figures["baseline_ms"]["n"] == 1
+    verdicts = figures["verdict_ms"]
+    assert verdicts["challenge"] and verdicts["single"]["n"] == verdicts["back_to_back"]["n"] == 3
+    assert verdicts["back_to_back"]["marginal"] > 0
+    assert figures["warm_ms"]["n"] == figures["single_ms"]["n"] == 3
+    assert figures["baseline_ms"]["n"] == 1
     assert figures["speedup_p50"] == pytest.approx(
         figures["baseline_ms"]["p50"] / figures["warm_ms"]["p50"])
     assert figures["all_layers_active"] is True
+    small = figures["small_pages"]
+    assert small["burst"]["ok"] == 6 and small["warm_ms"]["n"] == 3
     service = figures["service"]
     assert service["http_overhead_ms"]["n"] == 3 and service["replicas"] == 2
     assert service["burst_one_replica"]["ok"] == service["burst_all_replicas"]["ok"] == 6
-    for label in ("warm executor", "whole verdict", "baseline", "speedup", "burst of 6",
+    for label in ("single verdict, idle child ready", "back to back, marginal verdict",
+                  "sandbox run alone", "huge pages", "4 KiB pages: burst of 6", "baseline",
+                  "speedup", "burst of 6",
                   "zygote RSS", "HTTP overhead per verdict", "burst of 6, 2 replicas"):
         assert label in out
 
