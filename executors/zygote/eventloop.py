@@ -2,12 +2,12 @@
 
 Every child is forked by the template for a *profile* (limits, device), enters its sandbox at
 once and then waits for its request on a socket. So children are kept ready ahead of time
-(``PREFORK_PER_CORE`` per core): a submission skips the fork (~2 ms from huge pages) and the
-isolation setup (~6 ms), and back-to-back submissions find the next one ready while another is being
-prepared on the other core. A child is still single use; one with the wrong profile is
-discarded (its socket closed: it exits without ever running code). At most ``max_parallel``
-run at once. A run whose result stream is complete is answered before its process has
-finished exiting; the exit and the cgroup cleanup happen off the critical path.
+(``PREFORK_PER_CORE`` per core): a submission skips the fork (~2 ms from huge pages) and
+the isolation setup (~6 ms), and back-to-back submissions find the next one ready while
+another is being prepared on the other core. A child is still single use; one with the wrong
+profile is discarded (its socket closed: it exits without ever running code). At most
+``max_parallel`` run at once. A run whose result stream is complete is answered before its
+process has finished exiting; the exit and the cgroup cleanup happen off the critical path.
 """
 
 from __future__ import annotations
