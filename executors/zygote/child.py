@@ -227,7 +227,13 @@ def template_loop(sock: socket.socket, config: layers.SandboxConfig, seccomp: An
         pidfd = os.pidfd_open(pid)
         for fd in fds:
             os.close(fd)
-        socket.send_fds(sock, [json.dumps({"pid": pid, "tag": spec.run_id}).encode()], [pidfd])
+        try:
+            socket.send_fds(sock, [json.dumps({"pid": pid, "tag": spec.run_id}).encode()],
+                            [pidfd])  # fmt: skip
+        except OSError:
+            # The I/O loop is gone (the zygote is shutting down): so is the child's request
+            # socket, and the child exits on its own when it reads the end of it.
+            os._exit(0)
         os.close(pidfd)
         signal.pthread_sigmask(signal.SIG_UNBLOCK, [signal.SIGCHLD])
         current = ()
