@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from sqlalchemy import ColumnElement, Table, bindparam, select
@@ -9,7 +10,7 @@ from sqlalchemy.orm import Session
 
 from bot.core.models import ChannelDefaults, ChannelSettings, ChannelUpdate, Member, week_start
 from db.store_answers import lock_channel_answers, recount_week
-from db.store_base import StoreBase
+from db.store_base import StoreBase, batches
 from db.tables import ChannelRow, UserRow, WorkspaceRow
 
 PLATFORM_KEY = ["platform", "external_id"]
@@ -100,6 +101,14 @@ class ChannelStore(StoreBase):
         """Return the channel with this id, if any."""
         found = self._fetch(_CHANNEL, {"channel_id": channel_id})
         return _settings(found[0], found[0].workspace_external_id) if found else None
+
+    def get_channels(self, channel_ids: Sequence[int]) -> dict[int, ChannelSettings]:
+        """Return the channels among these ids that exist, by id, in a few queries at most."""
+        found: dict[int, ChannelSettings] = {}
+        with self._read() as session:
+            for chunk in batches(sorted(set(channel_ids))):
+                found.update((c.id, c) for c in _channels(session, ChannelRow.id.in_(chunk)))
+        return found
 
     def find_channel(self, platform: str, external_id: str) -> ChannelSettings | None:
         """Return the channel known by this platform id, if any."""

@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import datetime as dt
 import logging
+from collections.abc import Sequence
 from typing import Any
 
 from sqlalchemy import Table, bindparam, func, insert, or_, select, update
 from sqlalchemy.exc import IntegrityError
 
-from bot.core.models import POSTING_PREFIX, Round, RoundStatus
-from db.store_base import StoreBase, rowcount
+from bot.core.models import POSTING_PREFIX, Round, RoundClaim, RoundStatus
+from db.store_base import StoreBase, batches, rowcount
 from db.tables import RoundRow
 
 log = logging.getLogger(__name__)
@@ -93,6 +94,52 @@ class RoundStore(StoreBase):
             log.info("round already claimed: channel=%s date=%s", channel_id, local_date)
             return None
 
+    def rounds_exist(self, keys: Sequence[tuple[int, dt.date]]) -> set[tuple[int, dt.date]]:
+        """Return which of these (channel_id, local_date) keys have a round, in a few queries."""
+        wanted = set(keys)
+        found: set[tuple[int, dt.date]] = set()
+        with self._reading() as connection:
+            for chunk in batches(sorted(wanted)):
+                # Channels and dates separately (the dates of one minute are one or two): the
+                # product may hold pairs nobody asked for, which the intersection drops.
+                stmt = select(_ROUNDS.c.channel_id, _ROUNDS.c.local_date).where(
+                    _ROUNDS.c.channel_id.in_({c for c, _ in chunk}),
+                    _ROUNDS.c.local_date.in_({d for _, d in chunk}),
+                )
+                found.update((c, d) for c, d in connection.execute(stmt))
+        return found & wanted
+
+    def claim_rounds(self, claims: Sequence[RoundClaim]) -> list[Round]:
+        """Create every claimed round whose (channel, date) has none yet; return those created.
+
+        INSERT ... ON CONFLICT DO NOTHING RETURNING: the unique (channel_id, local_date) key
+        decides between replicas exactly as in ``claim_round``, and the rows returned are the
+        ones this call created, a few hundred per statement.
+        """
+        created: list[Round] = []
+        # Every replica inserts in the same key order: two multi-row inserts that meet the same
+        # keys in different orders can deadlock on PostgreSQL, each waiting for the other.
+        ordered = sorted(claims, key=lambda c: (c.channel_id, c.local_date))
+        # One compiled statement run over many rows (SQLAlchemy's insertmanyvalues batches them
+        # into multi-row INSERTs); a statement with the rows inlined compiled anew every time,
+        # which cost more than the database did.
+        stmt = (
+            self._upsert(RoundRow)
+            .on_conflict_do_nothing(index_elements=["channel_id", "local_date"])
+            .returning(*_ROUNDS.c)
+        )
+        for chunk in batches(ordered):
+            rows = [
+                {"channel_id": c.channel_id, "local_date": c.local_date, "item_id": c.item_id,
+                 "item_version": c.item_version, "status": RoundStatus.OPEN.value,
+                 "opened_at": c.opened_at, "closes_at": c.closes_at,
+                 "message_ref": c.message_ref}
+                for c in chunk
+            ]  # fmt: skip
+            with self._engine.begin() as connection:
+                created += [_round(row) for row in connection.execute(stmt, rows)]
+        return created
+
     def set_round_message(self, round_id: int, message_ref: str) -> None:
         """Remember where the round was posted, so the reveal can reply in its thread."""
         with self._transaction() as session:
@@ -165,6 +212,20 @@ class RoundStore(StoreBase):
     def used_items(self, channel_id: int) -> dict[str, dt.date]:
         """Return each item the channel has had, with the last date it was posted."""
         return {item: day for item, day in self._fetch(_USED_ITEMS, {"channel_id": channel_id})}
+
+    def used_items_of(self, channel_ids: Sequence[int]) -> dict[int, dict[str, dt.date]]:
+        """Return ``used_items`` of every channel among these ids, in a few queries at most."""
+        used: dict[int, dict[str, dt.date]] = {channel_id: {} for channel_id in channel_ids}
+        with self._reading() as connection:
+            for chunk in batches(sorted(set(channel_ids))):
+                stmt = (
+                    select(_ROUNDS.c.channel_id, _ROUNDS.c.item_id, func.max(_ROUNDS.c.local_date))
+                    .where(_ROUNDS.c.channel_id.in_(chunk))
+                    .group_by(_ROUNDS.c.channel_id, _ROUNDS.c.item_id)
+                )
+                for channel_id, item_id, day in connection.execute(stmt):
+                    used[channel_id][item_id] = day
+        return used
 
     def round_dates(self, channel_id: int) -> list[dt.date]:
         """Return the local dates of the channel's rounds, oldest first."""

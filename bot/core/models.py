@@ -111,6 +111,19 @@ class Round:
 
 
 @dataclass(frozen=True)
+class RoundClaim:
+    """A round to create for (channel_id, local_date) unless one exists: what replicas race for."""
+
+    channel_id: int
+    local_date: dt.date
+    item_id: str
+    item_version: int
+    opened_at: dt.datetime
+    closes_at: dt.datetime
+    message_ref: str | None = None
+
+
+@dataclass(frozen=True)
 class AnswerDraft:
     """An answer about to be recorded; (round_id, user_id, attempt) is unique."""
 

@@ -6,7 +6,7 @@ db/ implements QuizStore, executors/ implements Executor; the composition root p
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Collection
+from collections.abc import Collection, Sequence
 from typing import Protocol
 
 from bot.core.models import (
@@ -22,6 +22,7 @@ from bot.core.models import (
     PracticeSession,
     Review,
     Round,
+    RoundClaim,
     ScoreRow,
     Tally,
 )
@@ -110,6 +111,10 @@ class QuizStore(Protocol):
         """Return the channel with this id, if any."""
         ...
 
+    def get_channels(self, channel_ids: Sequence[int]) -> dict[int, ChannelSettings]:
+        """Return the channels among these ids that exist, by id, in a few queries at most."""
+        ...
+
     def find_channel(self, platform: str, external_id: str) -> ChannelSettings | None:
         """Return the channel known by this platform id, if any."""
         ...
@@ -142,6 +147,18 @@ class QuizStore(Protocol):
         closes_at: dt.datetime,
     ) -> Round | None:
         """Create the round for (channel, date); return None when it already exists."""
+        ...
+
+    def rounds_exist(self, keys: Sequence[tuple[int, dt.date]]) -> set[tuple[int, dt.date]]:
+        """Return which of these (channel_id, local_date) keys have a round, in a few queries."""
+        ...
+
+    def claim_rounds(self, claims: Sequence[RoundClaim]) -> list[Round]:
+        """Create every claimed round whose (channel, date) has none yet; return those created.
+
+        One statement per few hundred claims, so a minute in which thousands of channels are
+        due costs a handful of round trips; a round another replica created is left alone.
+        """
         ...
 
     def set_round_message(self, round_id: int, message_ref: str) -> None:
@@ -182,6 +199,10 @@ class QuizStore(Protocol):
 
     def used_items(self, channel_id: int) -> dict[str, dt.date]:
         """Return each item the channel has had, with the last date it was posted."""
+        ...
+
+    def used_items_of(self, channel_ids: Sequence[int]) -> dict[int, dict[str, dt.date]]:
+        """Return ``used_items`` of every channel among these ids, in a few queries at most."""
         ...
 
     def round_dates(self, channel_id: int) -> list[dt.date]:

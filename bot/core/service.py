@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import datetime as dt
 import logging
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from zoneinfo import ZoneInfo
 
@@ -29,7 +30,9 @@ from bot.core.models import (
     Member,
     PendingDraft,
     Round,
+    RoundClaim,
     RoundStatus,
+    Tally,
 )
 from bot.core.pending import PendingGrader, PrivateDelivery
 from bot.core.ports import Clock, Executor, QuizStore
@@ -159,30 +162,50 @@ class QuizService:
 
         Claim first, post second: the unique (channel, date) key decides which replica posts.
         """
-        channel = self.get_channel(channel_id)
+        self.get_channel(channel_id)  # NotFound for a channel that does not exist
+        posts = self.post_rounds([channel_id])
+        return posts[0] if posts else None
+
+    def post_rounds(self, channel_ids: Sequence[int]) -> list[RoundPost]:
+        """Claim today's round for each channel and return the posts this replica won.
+
+        The channels due in one minute are claimed together: three reads and one INSERT per
+        few hundred channels, instead of five store calls per channel (10,000 channels due at
+        09:00 took up to two minutes that way). A channel that does not exist is logged and skipped.
+        """
+        channels = self.store.get_channels(channel_ids)
         now = self.clock.now()
-        today = self.local_date(channel, now)
-        if self.store.round_for_date(channel.id, today) is not None:
-            return None
-        item_id = daily_pick(
-            self.eligible_items(channel), self.store.used_items(channel.id),
-            salt=f"{channel.id}|{today.isoformat()}",
-        )
-        if item_id is None:
-            log.warning("no eligible item for channel=%s date=%s", channel.id, today)
-            return None
-        item = self.bank.question(item_id)
-        claimed = self.store.claim_round(
-            channel.id, today, item.id, item.version, now,
-            now + dt.timedelta(hours=channel.round_hours),
-        )
-        if claimed is None:
-            return None
-        mark = posting_mark(now)
-        self.store.claim_round_post(claimed.id, None, mark)
-        claimed = replace(claimed, message_ref=mark)
-        log.info("round claimed channel=%s round=%s item=%s", channel.id, claimed.id, item.id)
-        return RoundPost(channel, claimed, self.round_message(claimed, channel))
+        days = {c.id: self.local_date(c, now) for c in channels.values()}
+        # Another replica usually got there first: skip picking a question for those.
+        taken = self.store.rounds_exist(list(days.items()))
+        used = self.store.used_items_of([c for c, day in days.items() if (c, day) not in taken])
+        mark = posting_mark(now)  # the post is claimed with the round: one write, not two
+        claims = []
+        for channel_id in dict.fromkeys(channel_ids):
+            channel = channels.get(channel_id)
+            if channel is None:
+                log.warning("round not posted: no channel %s", channel_id)
+                continue
+            today = days[channel_id]
+            if (channel_id, today) in taken:
+                continue
+            item_id = daily_pick(self.eligible_items(channel), used[channel_id],
+                                 salt=f"{channel.id}|{today.isoformat()}")  # fmt: skip
+            if item_id is None:
+                log.warning("no eligible item for channel=%s date=%s", channel.id, today)
+                continue
+            item = self.bank.question(item_id)
+            claims.append(RoundClaim(channel.id, today, item.id, item.version, now,
+                                     now + dt.timedelta(hours=channel.round_hours), mark))
+        posts = []
+        for claimed in self.store.claim_rounds(claims):
+            channel = channels[claimed.channel_id]
+            log.info("round claimed channel=%s round=%s item=%s", channel.id, claimed.id,
+                     claimed.item_id)
+            # A round this call just created has no answers yet: no tally query per channel.
+            message = self.round_message(claimed, channel, Tally(solved=0, attempted=0))
+            posts.append(RoundPost(channel, claimed, message))
+        return posts
 
     def unposted_rounds(self, platform: str) -> list[RoundPost]:
         """Claim and return open rounds whose post never went out, so they are posted once.
@@ -207,7 +230,9 @@ class QuizService:
             log.warning("round %s of channel %s was never posted; posting it now", rnd.id,
                         channel.id)
             claimed = replace(rnd, message_ref=mark)
-            posts.append(RoundPost(channel, claimed, self.round_message(claimed, channel)))
+            # A round this call just created has no answers yet: no tally query per channel.
+            message = self.round_message(claimed, channel, Tally(solved=0, attempted=0))
+            posts.append(RoundPost(channel, claimed, message))
         return posts
 
     def post_for(self, round_id: int) -> tuple[ChannelSettings, str, Message] | None:
@@ -222,8 +247,10 @@ class QuizService:
         """Remember where a round was posted, for edits and the reveal thread."""
         self.store.set_round_message(round_id, message_ref)
 
-    def round_message(self, rnd: Round, channel: ChannelSettings | None = None) -> Message:
-        """Return the channel post of a round with its current tally."""
+    def round_message(
+        self, rnd: Round, channel: ChannelSettings | None = None, tally: Tally | None = None
+    ) -> Message:
+        """Return the channel post of a round with its current tally (``tally``: known already)."""
         channel = channel or self.get_channel(rnd.channel_id)
         item = self.bank.question(rnd.item_id)
         locale = channel.locale
@@ -233,7 +260,7 @@ class QuizService:
         return render.round_post(
             item, locale,
             title=t(locale, "round.title", date=rnd.local_date.isoformat()),
-            closes=closes, tally=self._tally_line(rnd.id, locale), round_id=rnd.id,
+            closes=closes, tally=self._tally_line(rnd.id, locale, tally), round_id=rnd.id,
             buttons=render.choice_buttons(item, action) if is_open else (),
             form=render.answer_form(item, locale, form_action(rnd.id)) if is_open else None,
         )
@@ -255,8 +282,9 @@ class QuizService:
     def _is_open(self, rnd: Round) -> bool:
         return self._recorder.is_open(rnd)
 
-    def _tally_line(self, round_id: int, locale: str) -> str:
-        tally = self.store.tally(round_id)
+    def _tally_line(self, round_id: int, locale: str, tally: Tally | None = None) -> str:
+        if tally is None:
+            tally = self.store.tally(round_id)
         return t(locale, "round.tally", solved=tally.solved, attempted=tally.attempted)
 
     def close_due_rounds(self, platform: str | None = None) -> list[Reveal]:

@@ -2,9 +2,12 @@
 
 import datetime as dt
 
+from sqlalchemy import event
+
 from bot.core.app import build_quiz
 from bot.core.messages import Audience
 from bot.core.models import Actor, AnswerMode
+from bot.core.practice import daily_pick
 from tests.core.conftest import FakeVerdict, only
 
 
@@ -278,3 +281,32 @@ def test_the_same_try_arriving_twice_at_once_is_recorded_once(quiz, channel, ali
     assert sorted(o.recorded for o in outcomes) == [False, True]
     assert any("recorded once" in o.reply.body for o in outcomes)
     assert len(store.answers_for(rnd.id, alice.member.id)) == 1
+
+
+def test_a_minute_of_channels_is_claimed_together_in_a_few_queries(quiz, store):
+    channels = [quiz.rounds.channel("slack", f"C{n}", "T1") for n in range(40)]
+    ids = [c.id for c in channels]
+    quiz.rounds.post_round(ids[3])  # already posted: not posted again
+    statements = []
+    # The read-only engine is an option view of this one: its statements are seen here too.
+    event.listen(store._engine, "before_cursor_execute", lambda *a: statements.append(a[2]))
+    posts = quiz.rounds.post_rounds([*ids, ids[5], 10_000])  # a repeat, a channel that is gone
+    assert sorted(p.channel.id for p in posts) == sorted(set(ids) - {ids[3]})
+    queries = [s for s in statements if s.lstrip().upper().startswith(("SELECT", "INSERT"))]
+    assert len(queries) == 4  # channels, rounds taken, used items, one INSERT: none per channel
+    for p in posts:
+        assert p.round.message_ref is not None  # the post is claimed with the round
+        assert store.round_for_date(p.channel.id, p.round.local_date) == p.round
+
+
+def test_bulk_posts_pick_what_the_per_channel_rule_picks(quiz, store, clock):
+    channels = [quiz.rounds.channel("slack", f"C{n}", "T1") for n in range(5)]
+    quiz.rounds.post_rounds([c.id for c in channels])
+    clock.advance(days=1)  # a history to pick around
+    expected = {
+        c.id: daily_pick(quiz.rounds.eligible_items(c), store.used_items(c.id),
+                         salt=f"{c.id}|{quiz.rounds.local_date(c).isoformat()}")
+        for c in channels
+    }
+    posts = quiz.rounds.post_rounds([c.id for c in channels])
+    assert {p.channel.id: p.round.item_id for p in posts} == expected
