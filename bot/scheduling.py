@@ -131,6 +131,7 @@ class QuizScheduler:
         self.platform = platform
         self.scheduler = scheduler or AsyncIOScheduler(timezone=dt.UTC)
         self.grace = grace
+        self._post_batch: tuple[list[int], asyncio.Future[None]] | None = None
 
     def _channels(self) -> list[ChannelSettings]:
         return [c for c in self.quiz.rounds.store.list_channels() if c.platform == self.platform]
@@ -188,10 +189,31 @@ class QuizScheduler:
                             channel.id, self.grace)
 
     async def post(self, channel_id: int) -> None:
-        """Claim and publish today's round; a lost claim means another replica posted it."""
-        post = await asyncio.to_thread(self.quiz.rounds.post_round, channel_id)
-        if post is not None:
-            await self._publish(post)
+        """Claim and publish today's round; a lost claim means another replica posted it.
+
+        Channels due in the same minute are claimed together: APScheduler starts every due
+        job before any of them runs, so each joins the batch the first one opened, and the
+        batch is claimed once they all have (``QuizService.post_rounds``). Each call returns
+        when its batch is claimed and published.
+        """
+        if self._post_batch is None:
+            batch = self._post_batch = ([], asyncio.get_running_loop().create_future())
+            asyncio.get_running_loop().create_task(self._post_batched(batch))
+        channel_ids, done = self._post_batch
+        channel_ids.append(channel_id)
+        await asyncio.shield(done)  # a cancelled caller must not cancel the others' batch
+
+    async def _post_batched(self, batch: tuple[list[int], asyncio.Future[None]]) -> None:
+        channel_ids, done = batch
+        await asyncio.sleep(0)  # the jobs already started join before the batch is claimed
+        self._post_batch = None
+        try:
+            posts = await asyncio.to_thread(self.quiz.rounds.post_rounds, channel_ids)
+            await asyncio.gather(*(self._publish(post) for post in posts))
+        except Exception as exc:
+            done.set_exception(exc)  # raised in every waiting job, which APScheduler logs
+        else:
+            done.set_result(None)
 
     async def post_unposted(self) -> None:
         """Post rounds that were claimed but never went out (a crash, a platform outage)."""

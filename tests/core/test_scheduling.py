@@ -6,6 +6,7 @@ from dataclasses import dataclass, field
 
 import pytest
 from apscheduler.schedulers.asyncio import AsyncIOScheduler
+from apscheduler.triggers.date import DateTrigger
 
 from bot.core.models import ChannelDefaults, ChannelUpdate
 from bot.scheduling import QuizScheduler, missed_post, post_trigger
@@ -101,3 +102,57 @@ def test_due_round_is_revealed_and_weekly_board_posted(quiz, clock):
     asyncio.run(scenario())
     assert len(publisher.rounds) == 1 and len(publisher.reveals) == 1
     assert publisher.boards[0][1].audience == "channel"
+
+
+def test_channels_due_in_the_same_minute_are_claimed_in_one_batch_and_each_posted_once(
+    quiz, clock
+):
+    channels = [quiz.rounds.channel("slack", f"C{n}", "T1", ChannelDefaults(timezone="UTC"))
+                for n in range(25)]
+    publisher = RecordingPublisher()
+    sched = QuizScheduler(quiz, publisher, "slack", AsyncIOScheduler(timezone=dt.UTC))
+    batches = []
+    post_rounds = quiz.rounds.post_rounds
+
+    def counted(channel_ids):
+        batches.append(list(channel_ids))
+        return post_rounds(channel_ids)
+
+    quiz.rounds.post_rounds = counted
+
+    async def scenario():
+        # The real scheduler fires every job due at that moment, as at 09:00.
+        soon = dt.datetime.now(dt.UTC) + dt.timedelta(seconds=0.3)
+        for channel in channels:
+            sched.scheduler.add_job(sched.post, DateTrigger(soon), args=[channel.id])
+        sched.scheduler.start()
+        while len(publisher.rounds) < len(channels):
+            await asyncio.sleep(0.05)
+        await asyncio.sleep(0.2)
+        sched.scheduler.shutdown(wait=False)
+
+    asyncio.run(asyncio.wait_for(scenario(), timeout=30))
+    assert len(batches) == 1 and sorted(batches[0]) == sorted(c.id for c in channels)
+    assert sorted(p.channel.id for p in publisher.rounds) == sorted(c.id for c in channels)
+
+
+def test_a_failed_batch_fails_every_job_in_it_and_the_next_batch_starts_afresh(quiz):
+    channels = [quiz.rounds.channel("slack", f"C{n}", "T1") for n in range(3)]
+    publisher = RecordingPublisher()
+    sched = QuizScheduler(quiz, publisher, "slack", AsyncIOScheduler(timezone=dt.UTC))
+    real = quiz.rounds.post_rounds
+
+    def down(channel_ids):
+        raise ConnectionError("database unreachable")
+
+    async def scenario():
+        quiz.rounds.post_rounds = down
+        failed = await asyncio.gather(*(sched.post(c.id) for c in channels),
+                                      return_exceptions=True)
+        quiz.rounds.post_rounds = real
+        await asyncio.gather(*(sched.post(c.id) for c in channels))
+        return failed
+
+    failed = asyncio.run(scenario())
+    assert [type(f) for f in failed] == [ConnectionError] * 3
+    assert sorted(p.channel.id for p in publisher.rounds) == sorted(c.id for c in channels)
