@@ -528,7 +528,8 @@ def _replica(url: str, ids: list[int], now: dt.datetime, seed: int, barrier: Any
         order = ids[:]
         random.Random(seed).shuffle(order)  # noqa: S311
         barrier.wait(timeout=600)
-        won = sum(service.post_round(channel_id) is not None for channel_id in order)
+        # As the scheduler does at the minute: every due channel in one post_rounds call.
+        won = len(service.post_rounds(order))
     finally:
         results.put(won)
         engine.dispose()
