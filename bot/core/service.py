@@ -230,9 +230,7 @@ class QuizService:
             log.warning("round %s of channel %s was never posted; posting it now", rnd.id,
                         channel.id)
             claimed = replace(rnd, message_ref=mark)
-            # A round this call just created has no answers yet: no tally query per channel.
-            message = self.round_message(claimed, channel, Tally(solved=0, attempted=0))
-            posts.append(RoundPost(channel, claimed, message))
+            posts.append(RoundPost(channel, claimed, self.round_message(claimed, channel)))
         return posts
 
     def post_for(self, round_id: int) -> tuple[ChannelSettings, str, Message] | None:
