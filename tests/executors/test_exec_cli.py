@@ -11,7 +11,8 @@ import pytest
 from content.loader import BANK_ROOT, load_bank
 from executors.cli import exec_command as cli
 from executors.zygote.reports import LayerStatus
-from executors.zygote.supervisor import SandboxUnavailable, Zygote
+from executors.zygote.supervisor import SandboxUnavailable
+from tests.sandbox import real_zygote
 
 CHALLENGE = "code.one-hot"  # cheap to run: no gradient check
 REQUIRED_KEYS = {"status", "passed_tests", "total_tests", "stdout", "message", "duration_ms"}
@@ -20,15 +21,8 @@ REQUIRED_KEYS = {"status", "passed_tests", "total_tests", "stdout", "message", "
 @pytest.fixture(scope="module")
 def needs_sandbox():
     """Skip locally (fail in CI) where the real sandbox cannot start; checked once per module."""
-    zygote = Zygote()
-    try:
-        zygote.start()
-    except SandboxUnavailable as exc:
-        if os.environ.get("CI"):
-            pytest.fail(f"CI must run the sandbox tests: {exc}")
-        pytest.skip(f"sandbox unavailable here: {exc}")
-    finally:
-        zygote.close()
+    with real_zygote():
+        pass
 
 
 class UnavailableZygote:

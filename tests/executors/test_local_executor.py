@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
@@ -17,8 +16,9 @@ from executors.grading.challenges import UnknownChallenge
 from executors.grading.verdict import Status, Verdict
 from executors.isolation.limits import Limits
 from executors.zygote.reports import RawRun
-from executors.zygote.supervisor import SandboxUnavailable, Zygote
+from executors.zygote.supervisor import Zygote
 from tests.executors.builders import code_item
+from tests.sandbox import real_zygote
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "submissions"
 
@@ -59,15 +59,8 @@ def tiny_item(item_id: str = "code.limits-probe", **code: Any) -> CodeItem:
 
 @pytest.fixture(scope="module")
 def zygote() -> Iterator[Zygote]:
-    z = Zygote(Limits(), max_parallel=2)
-    try:
-        z.start()
-    except SandboxUnavailable as exc:
-        if os.environ.get("CI"):
-            pytest.fail(f"CI must run the sandbox tests: {exc}")
-        pytest.skip(f"sandbox unavailable here: {exc}")
-    yield z
-    z.close()
+    with real_zygote(max_parallel=2) as z:
+        yield z
 
 
 @pytest.fixture(scope="module")

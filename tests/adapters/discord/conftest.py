@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import asyncio
 import datetime as dt
-import os
 from collections.abc import Awaitable, Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -25,11 +24,11 @@ from bot.runtime import ChatRuntime
 from bot.settings import Settings
 from content.loader import load_bank
 from executors.engine import LocalExecutor
-from executors.isolation.limits import Limits
-from executors.zygote.supervisor import SandboxUnavailable, Zygote
+from executors.zygote.supervisor import Zygote
 from tests.core.conftest import BANK, ONLY
 from tests.fake_discord import GENERAL, FakeDiscord, Interaction
 from tests.fakes import FakeClock
+from tests.sandbox import real_zygote
 
 SCENARIO_TIMEOUT_S = 120
 REPLY_TIMEOUT_S = 20
@@ -39,15 +38,8 @@ START = dt.datetime(2026, 3, 2, 9, 0, 30, tzinfo=dt.UTC)
 
 @pytest.fixture(scope="module")
 def zygote() -> Iterator[Zygote]:
-    z = Zygote(Limits(), max_parallel=2)
-    try:
-        z.start()
-    except SandboxUnavailable as exc:
-        if os.environ.get("CI"):
-            pytest.fail(f"CI must run the sandbox tests: {exc}")
-        pytest.skip(f"sandbox unavailable here: {exc}")
-    yield z
-    z.close()
+    with real_zygote(max_parallel=2) as z:
+        yield z
 
 
 @dataclass

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import asyncio
 import datetime as dt
-import os
 from collections.abc import Awaitable, Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -28,8 +27,7 @@ from bot.runtime import ChatRuntime
 from bot.settings import Settings
 from content.loader import load_bank
 from executors.engine import LocalExecutor
-from executors.isolation.limits import Limits
-from executors.zygote.supervisor import SandboxUnavailable, Zygote
+from executors.zygote.supervisor import Zygote
 from tests.core.conftest import BANK, ONLY
 from tests.fake_slack import (
     APP_TOKEN,
@@ -43,6 +41,7 @@ from tests.fake_slack import (
 )
 from tests.fake_slack_requests import Delivery, Sender, modal_values
 from tests.fakes import FakeClock
+from tests.sandbox import real_zygote
 
 SCENARIO_TIMEOUT_S = 120
 REPLY_TIMEOUT_S = 20
@@ -54,15 +53,8 @@ START = dt.datetime(2026, 3, 2, 9, 0, 30, tzinfo=dt.UTC)
 
 @pytest.fixture(scope="module")
 def zygote() -> Iterator[Zygote]:
-    z = Zygote(Limits(), max_parallel=2)
-    try:
-        z.start()
-    except SandboxUnavailable as exc:
-        if os.environ.get("CI"):
-            pytest.fail(f"CI must run the sandbox tests: {exc}")
-        pytest.skip(f"sandbox unavailable here: {exc}")
-    yield z
-    z.close()
+    with real_zygote(max_parallel=2) as z:
+        yield z
 
 
 @dataclass
