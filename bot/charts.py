@@ -24,6 +24,7 @@ from dataclasses import dataclass
 from matplotlib import font_manager
 from matplotlib.figure import Figure
 from matplotlib.ft2font import FT2Font
+from matplotlib.ticker import MaxNLocator
 
 from bot.core.i18n import t
 from bot.core.models import LeaderboardRow
@@ -136,10 +137,12 @@ def leaderboard_chart(
                     x=0.02, ha="left")
     axes.spines[["top", "right"]].set_visible(False)
     axes.tick_params(axis="x", labelsize=11)
+    axes.xaxis.set_major_locator(MaxNLocator(integer=True))  # points are whole numbers
     if not shown:
         axes.text(0.5, 0.5, t(locale, "leaderboard.empty"), transform=axes.transAxes,
                   ha="center", va="center", fontfamily=families, fontsize=12)
         axes.set_yticks([])
+        axes.set_xticks([])  # an axis of 0 to 1.5 points says nothing about an empty week
     buffer = io.BytesIO()
     figure.savefig(buffer, format="png")
     return Chart(buffer.getvalue(), f"leaderboard-{week_start.isoformat()}.png")
