@@ -98,7 +98,11 @@ def judge(
     if problem:
         return refusal(problem)
     if isinstance(item, CodeItem):
-        if mode is AnswerMode.BUTTON:
+        # A button, or a short text that never names the function (a letter sent to a code
+        # question by mistake), is no attempt at the code: say what is needed, cost no try.
+        if mode is AnswerMode.BUTTON or (
+            mode is AnswerMode.TEXT and item.code.entrypoint not in response
+        ):
             return refusal(t(locale, "answer.needs_code", entrypoint=item.code.entrypoint))
         return _judge_code(item, response, locale, executor, seed)
     if mode is AnswerMode.CODE:

@@ -252,6 +252,17 @@ def test_text_answer_to_a_choice_button_round_must_not_be_code(quiz, channel, al
     assert not outcome.recorded and "not code" in outcome.reply.body
 
 
+def test_a_letter_sent_to_a_code_round_costs_no_try_and_says_what_is_needed(
+    quiz, channel, alice, store
+):
+    channel = only(quiz, channel, "t.code-double")
+    rnd = post(quiz, channel).round
+    entrypoint = quiz.rounds.bank.question("t.code-double").code.entrypoint
+    outcome = quiz.rounds.submit_answer(channel.id, alice, "B", AnswerMode.TEXT)
+    assert not outcome.recorded and f"`{entrypoint}`" in outcome.reply.body
+    assert store.answers_for(rnd.id, alice.member.id) == []
+
+
 def test_the_same_try_arriving_twice_at_once_is_recorded_once(quiz, channel, alice, store):
     """Two replicas (or a double click) judge the same first try concurrently."""
     import threading
