@@ -26,6 +26,7 @@ COPY bot /src/bot
 COPY content /src/content
 COPY db /src/db
 COPY executors /src/executors
+COPY safetext /src/safetext
 # pip and setuptools only install: they do not ship in the image.
 RUN /opt/venv/bin/pip install "/src[postgres,discord,slack]" \
     && /opt/venv/bin/pip uninstall -y -q pip setuptools
@@ -67,6 +68,7 @@ COPY bot /src/bot
 COPY content /src/content
 COPY db /src/db
 COPY executors /src/executors
+COPY safetext /src/safetext
 RUN /opt/venv/bin/pip install --find-links /wheels "/src[executor]" \
     && /opt/venv/bin/python -c "import torch; print('torch', torch.__version__, torch.version.cuda)" \
     && /opt/venv/bin/pip uninstall -y -q pip setuptools

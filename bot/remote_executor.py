@@ -16,8 +16,8 @@ from bot.core.errors import GradingUnavailable
 from bot.core.ports import VerdictView
 from content.loader import Bank
 from content.schema import CodeItem
-from executors.grading.inert import Surface, inert
 from executors.service.client import ExecutorClient, NoReplicaAvailable
+from safetext.inert import Surface, inert
 
 log = logging.getLogger(__name__)
 

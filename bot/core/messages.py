@@ -55,7 +55,7 @@ class Message:
     ``body``, ``code`` and the rest are the bot's own text. What a member's code produced
     travels apart, in ``detail`` (one line: the verdict's explanation, which quotes their error
     text) and ``output`` (what it printed), because every adapter must show those two only
-    through the one sanitiser, ``executors.grading.inert``.
+    through the one sanitiser, ``safetext.inert``.
     """
 
     title: str = ""

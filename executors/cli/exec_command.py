@@ -19,7 +19,6 @@ from content.loader import BANK_ROOT, ContentError, load_bank
 from executors.cli.exec_remote import run_remote
 from executors.engine import LocalExecutor, fault_verdict
 from executors.grading.challenges import ChallengeBuildError, UnknownChallenge
-from executors.grading.inert import Surface, inert
 from executors.grading.verdict import Verdict
 from executors.service.protocol import URLS_ENV
 from executors.zygote.reports import LayerStatus
@@ -29,6 +28,7 @@ from executors.zygote.supervisor import (
     Zygote,
     ZygoteError,
 )
+from safetext.inert import Surface, inert
 
 log = logging.getLogger(__name__)
 

@@ -10,10 +10,10 @@ from typing import TextIO
 from content.loader import Bank
 from content.schema import CodeItem
 from executors.engine import fault_verdict
-from executors.grading.inert import Surface, inert
 from executors.grading.verdict import Verdict
 from executors.service.client import ExecutorClient, ExecutorClientError, parse_urls
 from executors.service.protocol import TOKEN_ENV
+from safetext.inert import Surface, inert
 
 log = logging.getLogger(__name__)
 

@@ -34,9 +34,9 @@ from dataclasses import dataclass
 from typing import Any
 from urllib.parse import urlsplit
 
-from executors.grading.inert import Surface, inert
 from executors.grading.verdict import Status, Verdict
 from executors.service.protocol import HEALTH_PATH, RUNS_PATH, RunRequest
+from safetext.inert import Surface, inert
 
 log = logging.getLogger(__name__)
 

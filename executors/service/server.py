@@ -27,7 +27,6 @@ from aiohttp import web
 from content.schema import CodeItem
 from executors.engine import fault_verdict
 from executors.grading.challenges import ChallengeBuildError, UnknownChallenge
-from executors.grading.inert import Surface, inert
 from executors.grading.verdict import Verdict
 from executors.service.ledger import RequestLedger, Seen
 from executors.service.metrics import CONTENT_TYPE, ServiceMetrics
@@ -42,6 +41,7 @@ from executors.service.protocol import (
 )
 from executors.zygote.reports import LayerStatus
 from executors.zygote.supervisor import ZygoteError
+from safetext.inert import Surface, inert
 
 log = logging.getLogger(__name__)
 

@@ -12,7 +12,7 @@ import pytest
 from bot.adapters.console.channel import ConsoleChannel
 from bot.bootstrap import build_app
 from bot.settings import Settings
-from executors.grading.inert import inert
+from safetext.inert import inert
 from tests.core.conftest import BANK, RecordingExecutor
 from tests.fakes import FakeClock
 from tests.hostile import HOSTILE_STRINGS, invisible_or_control

@@ -6,8 +6,8 @@ import json
 
 import pytest
 
-from executors.grading.inert import BLOCK_CHARS, ONE_LINE_CHARS, Surface, inert
 from executors.grading.verdict import Status, Verdict
+from safetext.inert import BLOCK_CHARS, ONE_LINE_CHARS, Surface, inert
 from tests.hostile import HOSTILE_STRINGS, invisible_or_control, pings
 
 CHAT = (Surface.DISCORD, Surface.SLACK, Surface.SLACK_PLAIN)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from bot.core.messages import Audience, Message, Tone
 from bot.core.pending import PrivateDelivery
-from executors.grading.inert import inert
+from safetext.inert import inert
 
 _TONE_MARK = {Tone.INFO: "", Tone.SUCCESS: "✔ ", Tone.WARNING: "! ", Tone.ERROR: "✘ "}
 _AUDIENCE_MARK = {

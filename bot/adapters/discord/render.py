@@ -2,7 +2,7 @@
 
 The bot's own text (titles, prompts, explanations) is Discord markdown already. What a
 member's code produced travels in ``Message.detail`` and ``Message.output`` and is shown only
-through the shared sanitiser (``executors.grading.inert``); every post also goes out with
+through the shared sanitiser (``safetext.inert``); every post also goes out with
 mentions disabled, so nothing a member typed or printed can ping anyone.
 """
 
@@ -16,7 +16,7 @@ import discord
 from bot.adapters.discord.components import button_for
 from bot.core.i18n import t
 from bot.core.messages import Message, Tone
-from executors.grading.inert import Surface, inert
+from safetext.inert import Surface, inert
 
 # Discord's limits: https://discord.com/developers/docs/resources/message#embed-object-embed-limits
 TITLE_CHARS = 256

@@ -4,7 +4,7 @@ The bot's own text (titles, prompts, explanations, code) is written in a small m
 ``**bold**`` becomes Slack's ``*bold*``, and ``&``, ``<`` and ``>`` are escaped as Slack asks,
 so an example such as ``x < 0`` can never be read as a link or a mention. What a member's code
 produced travels in ``Message.detail`` and ``Message.output`` and is shown only through the
-shared sanitiser (``executors.grading.inert``); member names only ever appear in plain_text
+shared sanitiser (``safetext.inert``); member names only ever appear in plain_text
 objects or inside escaped code blocks.
 """
 
@@ -15,7 +15,7 @@ from typing import Any
 
 from bot.core.i18n import t
 from bot.core.messages import Message, Tone
-from executors.grading.inert import Surface, inert
+from safetext.inert import Surface, inert
 
 # Slack's limits: https://docs.slack.dev/reference/block-kit/blocks
 HEADER_CHARS = 150

@@ -6,7 +6,7 @@ import asyncio
 import copy
 import datetime as dt
 
-from executors.grading.inert import ONE_LINE_CHARS
+from safetext.inert import ONE_LINE_CHARS
 from tests.fake_discord import GENERAL, custom_ids, message_text
 from tests.hostile import invisible_or_control, pings
 

@@ -7,7 +7,7 @@ import io
 
 from PIL import Image
 
-from executors.grading.inert import ONE_LINE_CHARS
+from safetext.inert import ONE_LINE_CHARS
 from tests.fake_slack import GENERAL, USERS
 from tests.hostile import invisible_or_control, pings
 

@@ -1,0 +1,1 @@
+"""Text safety shared by the executor and every front end: the one sanitiser."""
