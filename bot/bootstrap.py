@@ -1,11 +1,17 @@
-"""The composition root: the one place that creates engines, stores, executors and the core."""
+"""The composition root: the one place that creates engines, stores, executors and the core.
+
+It also assembles each process: the console, and for Discord and Slack the chat runtime (the
+core, its worker threads, the scheduler) and the platform's bot. Adapters receive what they
+need from here as arguments; none of them imports this module.
+"""
 
 from __future__ import annotations
 
+import datetime as dt
 import logging
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import Engine
 
@@ -18,6 +24,11 @@ from content.loader import BANK_ROOT, Bank, load_bank
 from db.engine import default_url, make_engine
 from db.migrate import upgrade
 from db.store import SqlStore
+
+if TYPE_CHECKING:
+    from bot.adapters.chat.runtime import ChatRuntime
+    from bot.adapters.discord.client import QuizBot
+    from bot.adapters.slack.app import SlackBot
 
 log = logging.getLogger(__name__)
 
@@ -122,3 +133,55 @@ def build_app(
     clock = clock or SystemClock()
     quiz = build_quiz(SqlStore(engine, clock=clock), bank, clock, executor, on_settings_changed)
     return App(quiz, bank, settings, executor, problem, closers, engine=engine)
+
+
+def chat_runtime(
+    settings: Settings,
+    platform: str,
+    *,
+    clock: Clock | None = None,
+    executor: Executor | None = None,
+    grace: dt.timedelta | None = None,
+) -> ChatRuntime:
+    """Build the core and the chat runtime of one platform's process (scheduler included)."""
+    from bot.adapters.chat.runtime import ChatRuntime
+    from bot.scheduling import DEFAULT_GRACE, QuizScheduler
+
+    runtimes: list[ChatRuntime] = []
+
+    def settings_changed(channel: ChannelSettings) -> None:
+        for runtime in runtimes:
+            runtime.settings_changed(channel)
+
+    app = build_app(settings, clock=clock, executor=executor,
+                    on_settings_changed=settings_changed)
+    runtime = ChatRuntime(
+        app.quiz, platform, close=app.close,
+        scheduler=lambda publisher: QuizScheduler(app.quiz, publisher, platform,
+                                                  grace=grace or DEFAULT_GRACE),
+    )
+    runtime.engine = app.engine
+    runtimes.append(runtime)
+    return runtime
+
+
+def discord_bot(settings: Settings, runtime: ChatRuntime | None = None,
+                **options: Any) -> QuizBot:
+    """Build the Discord bot over a chat runtime (a new one from ``settings`` by default)."""
+    from bot.adapters.discord.client import QuizBot
+
+    runtime = runtime or chat_runtime(settings, "discord")
+    return QuizBot(runtime, guild_id=settings.discord_guild_id, **options)
+
+
+def slack_bot(settings: Settings, runtime: ChatRuntime | None = None,
+              **options: Any) -> SlackBot:
+    """Build the Slack app over a chat runtime, with the installation stores when it has OAuth."""
+    from bot.adapters.slack.app import SlackBot
+    from db.slack_installations import Installations
+
+    runtime = runtime or chat_runtime(settings, "slack")
+    installations = None
+    if settings.slack_client_id and runtime.engine is not None:
+        installations = Installations(settings.slack_client_id, runtime.engine)
+    return SlackBot(runtime, settings, installations=installations, **options)

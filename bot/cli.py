@@ -102,7 +102,9 @@ def main(argv: Sequence[str] | None = None) -> int:
             print(f"torchquiz discord: the discord extra is not installed ({exc.name}); "
                   "install it with: pip install -e '.[discord]'", file=sys.stderr)
             return 3
-        return discord_main(settings)
+        from bot.bootstrap import discord_bot
+
+        return discord_main(settings, lambda: discord_bot(settings))
     if args.command == "slack":
         try:
             from bot.adapters.slack.main import main as slack_main
@@ -110,7 +112,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             print(f"torchquiz slack: the slack extra is not installed ({exc.name}); "
                   "install it with: pip install -e '.[slack]'", file=sys.stderr)
             return 3
-        return slack_main(settings, http=args.http, host=args.host, port=args.port)
+        from bot.bootstrap import slack_bot
+
+        return slack_main(settings, lambda: slack_bot(settings), http=args.http, host=args.host,
+                          port=args.port)
     if args.command == "content":
         return _content(settings, args)
     if args.command == "db":

@@ -151,6 +151,11 @@ class QuizScheduler:
         await self.catch_up()
         await self.deliver_pending()
 
+    def shutdown(self) -> None:
+        """Stop every job without waiting for running ones (the process is stopping)."""
+        if self.scheduler.running:
+            self.scheduler.shutdown(wait=False)
+
     def rebuild(self) -> None:
         """Replace every channel's jobs with ones built from the current settings."""
         for job in self.scheduler.get_jobs():

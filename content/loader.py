@@ -10,10 +10,10 @@ from typing import Any
 import yaml
 from pydantic import TypeAdapter, ValidationError
 
-from content.schema import AnyItem, ChoiceItem, CodeItem, ExplainCard, TextItem
+from content.schema import AnyItem, CodeItem, ExplainCard
+from content.schema import Question as Question  # re-exported: callers import it from here
 
 BANK_ROOT = Path(__file__).resolve().parent
-Question = ChoiceItem | TextItem | CodeItem
 
 _ITEM = TypeAdapter[Any](AnyItem)
 # libyaml parses the bank about ten times faster than the pure-Python loader (the bank is

@@ -260,5 +260,6 @@ def localized_fields(entry: ChoiceItem | TextItem | CodeItem | ExplainCard) -> I
                 yield f"choices.{choice.key}.why", choice.why
 
 
-Question = Annotated[ChoiceItem | TextItem | CodeItem, Field(discriminator="kind")]
+# The one alias for "a question of any kind" (ids of explain cards are not questions).
+Question = ChoiceItem | TextItem | CodeItem
 AnyItem = Annotated[ChoiceItem | TextItem | CodeItem | ExplainCard, Field(discriminator="kind")]

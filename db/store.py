@@ -8,6 +8,7 @@ from db.store_answers import AnswerStore
 from db.store_channels import ChannelStore
 from db.store_pending import PendingStore
 from db.store_practice import PracticeStore
+from db.store_requests import RequestStore
 from db.store_rounds import RoundStore
 from db.store_scores import ScoreStore
 
@@ -17,7 +18,9 @@ if TYPE_CHECKING:
     from bot.core.ports import QuizStore
 
 
-class SqlStore(ChannelStore, RoundStore, AnswerStore, ScoreStore, PracticeStore, PendingStore):
+class SqlStore(
+    RequestStore, ChannelStore, RoundStore, AnswerStore, ScoreStore, PracticeStore, PendingStore
+):
     """Persist the quiz's state; every method is one transaction, claims are race-safe.
 
     Build it with an engine from db.engine.make_engine on a migrated database:

@@ -15,13 +15,14 @@ from bot.core.i18n import t
 from bot.core.matching import match_choice, match_text
 from bot.core.models import AnswerMode, Round
 from bot.core.ports import Executor, VerdictView
-from content.schema import ChoiceItem, CodeItem, TextItem
+from content.schema import ChoiceItem, CodeItem, Question
 
 log = logging.getLogger(__name__)
 
-Question = ChoiceItem | TextItem | CodeItem
-MAX_TEXT_CHARS = 500
-MAX_CODE_CHARS = 16_384
+# The one length rule for answers, on every front end: each platform's form is capped at these
+# numbers (Slack's text inputs take at most 3,000 characters, Discord's 4,000).
+MAX_TEXT_CHARS = 200
+MAX_CODE_CHARS = 3000
 _ALLOWED_CONTROLS = {"\n", "\t", "\r"}
 
 

@@ -5,7 +5,6 @@ from __future__ import annotations
 import datetime as dt
 import unicodedata
 from collections import defaultdict
-from zoneinfo import ZoneInfo
 
 from bot.core.i18n import t
 from bot.core.messages import Audience, Message, Tone
@@ -140,7 +139,3 @@ class BoardService:
         ]
         return Message(title=title, body=summary + "\n\n" + t(locale, "stats.mastery"),
                        code="\n".join(bars) if bars else None)
-
-    def local_now(self, channel: ChannelSettings) -> dt.datetime:
-        """Return the channel's local time now."""
-        return self.clock.now().astimezone(ZoneInfo(channel.timezone))

@@ -228,6 +228,70 @@ _STRINGS: dict[str, dict[str, str]] = {
     },
     "settings.saved": {"en": "Settings saved.", "zh-CN": "设置已保存。"},
     "settings.title": {"en": "Channel settings", "zh-CN": "频道设置"},
+
+    # Words of the chat platforms' own widgets (forms, the home tab) and of commands.
+    "ui.submit": {"en": "Submit", "zh-CN": "提交"},
+    "ui.cancel": {"en": "Cancel", "zh-CN": "取消"},
+    "ui.save": {"en": "Save", "zh-CN": "保存"},
+    "ui.settings.title": {"en": "Quiz settings", "zh-CN": "每日一题设置"},
+    "ui.settings.channel": {"en": "Channel", "zh-CN": "频道"},
+    "ui.settings.time": {"en": "Daily post time", "zh-CN": "每日发布时间"},
+    "ui.settings.tz": {"en": "Time zone", "zh-CN": "时区"},
+    "ui.settings.lang": {"en": "Language", "zh-CN": "语言"},
+    "ui.settings.topics": {"en": "Topics (none: every topic)", "zh-CN": "主题（不选：全部主题）"},
+    "ui.settings.difficulty": {"en": "Difficulty (none: all)", "zh-CN": "难度（不选：全部）"},
+    "ui.settings.day": {"en": "Weekly leaderboard day", "zh-CN": "每周排行榜日期"},
+    "ui.settings.hour": {"en": "Weekly leaderboard hour", "zh-CN": "每周排行榜时间（小时）"},
+    "ui.settings.enabled": {"en": "Daily question", "zh-CN": "每日一题"},
+    "ui.settings.on": {"en": "On", "zh-CN": "开启"},
+    "ui.settings.off": {"en": "Off", "zh-CN": "关闭"},
+    "ui.settings.invite": {
+        "en": "Make sure the app is in the channel: `/invite @torchquiz` there.",
+        "zh-CN": "请确认应用已加入该频道：在频道中输入 `/invite @torchquiz`。",
+    },
+    "command.too_long": {
+        "en": "That command text is {size} characters long; commands take at most {limit}.",
+        "zh-CN": "命令文本共 {size} 个字符；命令最多 {limit} 个字符。",
+    },
+    "stats.bad_member": {
+        "en": "Name one member, like `/quiz-stats @alice`, or nobody for your own stats.",
+        "zh-CN": "请指定一位成员，例如 `/quiz-stats @alice`；不写则查看自己的统计。",
+    },
+    "home.title": {"en": "torchquiz", "zh-CN": "torchquiz"},
+    "home.intro": {
+        "en": "One PyTorch interview question a day in your team's channel, "
+            "code answers graded in a sandbox, and concept cards on demand.",
+        "zh-CN": "每天在团队频道发布一道 PyTorch 面试题，代码答案在沙箱中评测，概念卡片随时查阅。",
+    },
+    "home.none": {
+        "en": "No channel here has a daily quiz yet. An admin starts one with /quiz-settings.",
+        "zh-CN": "这里还没有频道开启每日一题。管理员可以用 /quiz-settings 开启。",
+    },
+    "home.commands": {"en": "Commands", "zh-CN": "命令"},
+    "help.explain": {
+        "en": "a concept card, e.g. `/explain detach`",
+        "zh-CN": "概念卡片，例如 `/explain detach`",
+    },
+    "help.quiz": {
+        "en": "a private practice question, from what you missed",
+        "zh-CN": "私人练习题，优先出你答错过的",
+    },
+    "help.leaderboard": {
+        "en": "this channel's leaderboard (`week` or `all`)",
+        "zh-CN": "本频道排行榜（`week` 或 `all`）",
+    },
+    "help.stats": {
+        "en": "your points, streaks and mastery by topic",
+        "zh-CN": "你的积分、连续天数和各主题掌握度",
+    },
+    "help.settings": {
+        "en": "the channel's schedule and content (admins)",
+        "zh-CN": "频道的发布时间与内容（管理员）",
+    },
+    "action.unknown": {
+        "en": "That button or form is not one of this bot's, or it is out of date.",
+        "zh-CN": "这个按钮或表单不属于本机器人，或已经过期。",
+    },
 }
 
 
@@ -238,7 +302,7 @@ def t(locale: str, key: str, **values: object) -> str:
     return template.format(**values)
 
 
-def keys() -> list[str]:
+def all_keys() -> list[str]:
     """Return every sentence key, for the test that both locales are complete."""
     return sorted(_STRINGS)
 

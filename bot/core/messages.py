@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from enum import StrEnum
 
@@ -100,11 +101,60 @@ def share_action(card_id: str) -> str:
 
 
 ACTION_KINDS = ("answer", "practice", "form", "pform", "share")
+SUBMIT_KINDS = ("submit", "psubmit")
+ROUND_KINDS = ("answer", "form", "submit")  # their target is a round id; the others an item's
+MAX_ROUND_ID = 2**31 - 1  # the rounds table's integer key
+_ROUND_ID = re.compile(r"[1-9][0-9]{0,9}")
+_ITEM_ID = re.compile(r"[a-z0-9][a-z0-9._-]{0,99}")
+_KEY = re.compile(r"[A-Za-z]{1,16}")
+_MAX_ID_CHARS = 255  # Slack's action_id limit; Discord's custom_id is 100
+
+
+def round_id_of(target: str) -> int | None:
+    """Return the round id an action target names: ASCII digits within the key's range."""
+    if _ROUND_ID.fullmatch(target) is None:
+        return None
+    value = int(target)
+    return value if value <= MAX_ROUND_ID else None
+
+
+def _target_ok(kind: str, target: str) -> bool:
+    if kind in ROUND_KINDS:
+        return round_id_of(target) is not None
+    return _ITEM_ID.fullmatch(target) is not None
 
 
 def parse_action(action_id: str) -> tuple[str, str, str] | None:
-    """Split an action id into (kind, target, key), or None if it is not one of ours."""
+    """Split an action id into (kind, target, key), or None if it is not one of ours.
+
+    The one parser of the ids our buttons come back with, on every platform: a round's target
+    is a bounded integer, an item's a bank id, a key a few letters; anything else is not ours.
+    """
+    if len(action_id) > _MAX_ID_CHARS:
+        return None
     parts = action_id.split(":")
     if len(parts) != 4 or parts[0] != "tq" or parts[1] not in ACTION_KINDS:
+        return None
+    kind, target, key = parts[1], parts[2], parts[3]
+    if not _target_ok(kind, target) or _KEY.fullmatch(key) is None:
+        return None
+    return kind, target, key
+
+
+def submit_id(form: Form) -> str:
+    """Return the id a form comes back with when submitted: what it answers and how."""
+    kind, target, _ = parse_action(form.action_id) or ("", "", "")
+    submit = "submit" if kind == "form" else "psubmit"
+    return f"tq:{submit}:{target}:{'code' if form.code else 'text'}"
+
+
+def parse_submit(submit: str) -> tuple[str, str, str] | None:
+    """Split a submitted form's id into (submit kind, target, mode), or None if not ours."""
+    if len(submit) > _MAX_ID_CHARS:
+        return None
+    parts = submit.split(":")
+    if len(parts) != 4 or parts[0] != "tq" or parts[1] not in SUBMIT_KINDS:
+        return None
+    if parts[3] not in ("text", "code") or not _target_ok(parts[1], parts[2]):
         return None
     return parts[1], parts[2], parts[3]

@@ -278,3 +278,40 @@ class Stats:
     streak: int
     best_streak: int
     mastery: tuple[TopicMastery, ...] = field(default_factory=tuple)
+
+
+@dataclass(frozen=True)
+class Identity:
+    """Who acts and where, as a chat platform reported it: the one input of every chat request.
+
+    Every field was parsed and bounded at the platform's boundary. ``is_admin`` is what the
+    platform's server said of the member (Discord's permissions, Slack's users.info), never a
+    claim of the client. ``locale`` is the member's own client language, when known.
+    """
+
+    platform: str
+    workspace: str
+    channel: str
+    user: str
+    display_name: str
+    locale: str | None = None
+    is_admin: bool = False
+    channel_name: str = ""
+
+
+@dataclass(frozen=True)
+class Resolved:
+    """What one storage call found for a request: the member, the channel, the round."""
+
+    member: Member
+    channel: ChannelSettings | None
+    round: Round | None = None
+
+
+@dataclass(frozen=True)
+class Attempts:
+    """A member's tries at a round so far: recorded ones and code answers still waiting."""
+
+    solved: bool
+    tried: int
+    waiting: int

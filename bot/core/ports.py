@@ -12,6 +12,7 @@ from typing import Protocol
 from bot.core.models import (
     AnswerDraft,
     AnswerRecord,
+    Attempts,
     ChannelDefaults,
     ChannelSettings,
     ChannelUpdate,
@@ -20,6 +21,7 @@ from bot.core.models import (
     PendingAnswer,
     PendingDraft,
     PracticeSession,
+    Resolved,
     Review,
     Round,
     RoundClaim,
@@ -125,6 +127,26 @@ class QuizStore(Protocol):
 
     def update_channel(self, channel_id: int, update: ChannelUpdate) -> ChannelSettings:
         """Apply the non-None fields of ``update`` and return the new settings."""
+        ...
+
+    # requests: what a chat request reads first, in one transaction each
+    def resolve(
+        self,
+        platform: str,
+        user_external_id: str,
+        display_name: str,
+        channel_external_id: str = "",
+        round_id: int | None = None,
+    ) -> Resolved:
+        """Return the member (created or renamed), the channel and the round, in one transaction.
+
+        With ``round_id`` the channel is the round's own; otherwise the channel known by
+        ``channel_external_id`` on ``platform`` (None in both cases when there is none).
+        """
+        ...
+
+    def attempts(self, round_id: int, user_id: int) -> Attempts:
+        """Return the member's recorded tries at a round and how many code answers still wait."""
         ...
 
     # members

@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
+from bot.core.answers import MAX_CODE_CHARS, MAX_TEXT_CHARS
 from bot.core.i18n import t
 from bot.core.messages import Audience, Button, Form, Message, Tone
 from bot.core.scoring import BASE_POINTS
-from content.schema import ChoiceItem, CodeItem, ExplainCard, TextItem
-
-Question = ChoiceItem | TextItem | CodeItem
+from content.schema import ChoiceItem, CodeItem, ExplainCard, Question, TextItem
 
 
 def how_to_answer(item: Question, locale: str) -> str:
@@ -56,7 +55,7 @@ def answer_form(item: Question, locale: str, action_id: str) -> Form | None:
         field_label=t(locale, "form.field.code" if is_code else "form.field.text"),
         code=is_code,
         prefill=item.code.starter if isinstance(item, CodeItem) else "",
-        max_chars=4000 if is_code else 200,
+        max_chars=MAX_CODE_CHARS if is_code else MAX_TEXT_CHARS,
     )
 
 

@@ -40,11 +40,9 @@ from bot.core.practice import daily_pick
 from bot.core.recording import AnswerRecorder
 from bot.core.scoring import MAX_ATTEMPTS
 from content.loader import Bank
-from content.schema import ChoiceItem, CodeItem, TextItem
 
 log = logging.getLogger(__name__)
 
-Question = ChoiceItem | TextItem | CodeItem
 __all__ = ["AnswerOutcome", "PrivateDelivery", "QuizService", "Reveal", "RoundPost", "round_seed"]
 # How long a replica's claim to post a round holds before another may post it instead (it
 # crashed, or the platform refused the post). Platforms deduplicate a repeated post inside
@@ -85,12 +83,12 @@ class Reveal:
 
 @dataclass(frozen=True)
 class AnswerOutcome:
-    """The private reply to an answer, and the channel's new tally when it changed."""
+    """The private reply to an answer, and whether the round's tally changed."""
 
     reply: Message
     recorded: bool
     round_id: int | None = None
-    tally: str | None = None
+    tally_changed: bool = False  # the round's channel post shows a new tally: redraw it once
 
 
 class QuizService:
@@ -270,13 +268,6 @@ class QuizService:
             return None
         return render.answer_form(self.bank.question(rnd.item_id), locale, form_action(rnd.id))
 
-    def open_round(self, channel_id: int) -> Round | None:
-        """Return the channel's round if it still takes answers."""
-        rnd = self.store.latest_round(channel_id)
-        if rnd is None or not self._is_open(rnd):
-            return None
-        return rnd
-
     def _is_open(self, rnd: Round) -> bool:
         return self._recorder.is_open(rnd)
 
@@ -328,9 +319,8 @@ class QuizService:
         """Answer the round a button or form names, wherever its channel is."""
         rnd = self.store.get_round(round_id)
         if rnd is None:
-            locale = actor.locale or "en"
-            return self._private(t(locale, "answer.no_round"), Tone.WARNING)
-        return self.submit_answer(rnd.channel_id, actor, response, mode, round_id=round_id)
+            return self._private(t(actor.locale or "en", "answer.no_round"), Tone.WARNING)
+        return self.answer(rnd, self.get_channel(rnd.channel_id), actor, response, mode)
 
     def submit_answer(
         self,
@@ -338,28 +328,40 @@ class QuizService:
         actor: Actor,
         response: str,
         mode: AnswerMode = AnswerMode.TEXT,
-        round_id: int | None = None,
     ) -> AnswerOutcome:
-        """Judge and record a member's answer to the open round; reply privately."""
+        """Answer the channel's latest round (the console's /answer: no button names a round)."""
         channel = self.get_channel(channel_id)
-        locale = actor.locale or channel.locale
-        rnd = self.store.get_round(round_id) if round_id is not None else (
-            self.store.latest_round(channel_id)
-        )
-        if rnd is None or rnd.channel_id != channel_id:
+        rnd = self.store.latest_round(channel_id)
+        if rnd is None:
+            locale = actor.locale or channel.locale
             return self._private(t(locale, "answer.no_round"), Tone.WARNING)
+        return self.answer(rnd, channel, actor, response, mode)
+
+    def answer(
+        self,
+        rnd: Round,
+        channel: ChannelSettings,
+        actor: Actor,
+        response: str,
+        mode: AnswerMode = AnswerMode.TEXT,
+    ) -> AnswerOutcome:
+        """Judge and record a member's answer to a round already looked up; reply privately.
+
+        Storage: the member's earlier tries (one read), the answer (one write) and, when the
+        item is settled for them, their review (a read and a write).
+        """
+        locale = actor.locale or channel.locale
         if not self._is_open(rnd):
             return self._private(t(locale, "answer.closed"), Tone.WARNING, rnd.id)
         item = self.bank.question(rnd.item_id)
         member = actor.member
-        previous = self.store.answers_for(rnd.id, member.id)
-        if any(a.correct for a in previous):
+        tries = self.store.attempts(rnd.id, member.id)
+        if tries.solved:
             return self._private(t(locale, "answer.already_solved"), Tone.INFO, rnd.id)
         limit = MAX_ATTEMPTS[item.kind]
-        waiting = self.store.pending_for(rnd.id, member.id)
-        if len(previous) + len(waiting) >= limit:
+        if tries.tried + tries.waiting >= limit:
             return self._private(t(locale, "answer.no_tries"), Tone.INFO, rnd.id)
-        if waiting and mode is AnswerMode.CODE:
+        if tries.waiting and mode is AnswerMode.CODE:
             # Graded in the order sent: behind the member's answers that already wait.
             return self._defer(rnd, member, response, mode, locale)
         try:
@@ -374,11 +376,15 @@ class QuizService:
             return AnswerOutcome(Message(body="\n".join(judgement.lines), detail=judgement.detail,
                                          tone=Tone.WARNING), False, rnd.id)
         reply = self._recorder.record(rnd, member, judgement, response, mode, locale,
-                                      len(previous) + 1, self.clock.now())
+                                      tries.tried + 1, self.clock.now())
         if reply is None:
             # The same try arrived twice (a double click, a retried webhook): keep the first.
             return self._private(t(locale, "answer.duplicate"), Tone.INFO, rnd.id)
-        return AnswerOutcome(reply, True, rnd.id, self._tally_line(rnd.id, channel.locale))
+        return AnswerOutcome(reply, True, rnd.id, tally_changed=True)
+
+    def tally_line(self, round_id: int, locale: str) -> str:
+        """Return a round's tally as the channel sees it ("3 solved · 5 answered")."""
+        return self._tally_line(round_id, locale)
 
     def _defer(
         self, rnd: Round, member: Member, response: str, mode: AnswerMode, locale: str

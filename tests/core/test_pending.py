@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 import pytest
 from apscheduler.schedulers.asyncio import AsyncIOScheduler
 
-from bot.adapters.console.publisher import ConsolePublisher
+from bot.adapters.console.channel import ConsoleChannel
 from bot.core.app import build_quiz
 from bot.core.errors import GradingUnavailable
 from bot.core.i18n import t
@@ -254,8 +254,6 @@ def test_the_console_prints_a_late_result_privately_to_its_member(quiz, channel,
     quiz.rounds.submit_answer(channel.id, alice, CODE, AnswerMode.CODE)
     outage.back = True
     out = io.StringIO()
-    publisher = ConsolePublisher(out)
-    for delivery in quiz.rounds.grade_pending("console"):
-        asyncio.run(publisher.deliver_private(delivery))
+    ConsoleChannel(quiz, out, channel_name=channel.external_id).deliver_pending()
     assert out.getvalue().startswith(f"[private to {alice.member.external_id}]")
     assert "Correct!" in out.getvalue()

@@ -199,8 +199,9 @@ class ConsoleChannel:
     def _answer(self, rest: str, lines: Iterator[str], mode: AnswerMode = AnswerMode.TEXT) -> None:
         outcome = self.quiz.rounds.submit_answer(self.state.channel.id, self._actor(), rest, mode)
         self.show(outcome.reply)
-        if outcome.tally:
-            self.show(Message(body=outcome.tally, audience=Audience.CHANNEL))
+        if outcome.tally_changed and outcome.round_id is not None:
+            tally = self.quiz.rounds.tally_line(outcome.round_id, self._locale())
+            self.show(Message(body=tally, audience=Audience.CHANNEL))
 
     def _read_code(self, lines: Iterator[str]) -> str:
         print(f"(type your code; finish with a line {CODE_END})", file=self.out, flush=True)

@@ -15,12 +15,13 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.adapters.chat.coalesce import EditCoalescer
+from bot.adapters.chat.front import ChatFront
+from bot.adapters.chat.runtime import ChatRuntime
 from bot.adapters.discord import commands as slash
 from bot.adapters.discord.components import ActionButton
 from bot.adapters.discord.handlers import Handlers
 from bot.adapters.discord.publisher import DiscordPublisher
-from bot.coalesce import EditCoalescer
-from bot.runtime import ChatRuntime
 
 log = logging.getLogger(__name__)
 
@@ -43,7 +44,7 @@ class QuizBot(commands.AutoShardedBot):
         self.guild_id = guild_id
         self.publisher = DiscordPublisher(self, runtime)
         self.coalescer = EditCoalescer(self.publisher.refresh_round, tally_delay_s)
-        self.actions = Handlers(runtime, self.coalescer)
+        self.actions = Handlers(ChatFront(runtime, self.coalescer))
         self.synced: list[app_commands.AppCommand] = []
 
     async def setup_hook(self) -> None:

@@ -6,7 +6,8 @@ import discord
 from discord import app_commands
 
 from bot.adapters.discord.handlers import Handlers, locale_of
-from bot.core.channel_setup import WEEKDAYS, matching_zones
+from bot.core.channel_setup import WEEKDAYS
+from bot.core.desk import Desk
 
 AUTOCOMPLETE_LIMIT = 25  # Discord shows at most 25 choices
 
@@ -21,7 +22,7 @@ COMMAND_NAMES = ("explain", "quiz", "leaderboard", "stats", "quiz-settings")
 def timezone_choices(current: str) -> list[app_commands.Choice[str]]:
     """Return IANA zone names matching what the admin typed (start of a part first)."""
     return [app_commands.Choice(name=z, value=z)
-            for z in matching_zones(current, AUTOCOMPLETE_LIMIT)]
+            for z in Desk.zone_choices(current, AUTOCOMPLETE_LIMIT)]
 
 
 def register(tree: app_commands.CommandTree[discord.Client], handlers: Handlers) -> None:
@@ -30,25 +31,24 @@ def register(tree: app_commands.CommandTree[discord.Client], handlers: Handlers)
     @tree.command(name="explain", description="Explain a PyTorch concept, with an example")
     @app_commands.describe(topic="e.g. detach, view-vs-reshape, no_grad")
     async def explain(interaction: discord.Interaction, topic: str) -> None:
-        await handlers.explain(interaction, topic)
+        await handlers.command(interaction, "explain", topic)
 
     @explain.autocomplete("topic")
     async def explain_topics(interaction: discord.Interaction,
                              current: str) -> list[app_commands.Choice[str]]:
-        pairs = handlers.quiz.explain.choices(current, locale_of(interaction), AUTOCOMPLETE_LIMIT)
+        pairs = handlers.desk.explain_choices(current, locale_of(interaction), AUTOCOMPLETE_LIMIT)
         return [app_commands.Choice(name=label, value=value) for label, value in pairs]
 
     @tree.command(name="quiz", description="A private practice question, from what you missed")
     @app_commands.describe(topic="only questions on this topic")
     async def quiz(interaction: discord.Interaction, topic: str | None = None) -> None:
-        await handlers.practice(interaction, topic)
+        await handlers.command(interaction, "quiz", topic or "")
 
     @quiz.autocomplete("topic")
     async def quiz_topics(interaction: discord.Interaction,
                           current: str) -> list[app_commands.Choice[str]]:
-        needle = current.strip().lower()
-        topics = [tp for tp in handlers.quiz.practice.topics() if needle in tp]
-        return [app_commands.Choice(name=tp, value=tp) for tp in topics[:AUTOCOMPLETE_LIMIT]]
+        topics = handlers.desk.topic_choices(current, AUTOCOMPLETE_LIMIT)
+        return [app_commands.Choice(name=tp, value=tp) for tp in topics]
 
     @tree.command(name="leaderboard", description="This channel's leaderboard")
     @app_commands.describe(period="this week or all time", share="post it for everyone")
@@ -56,13 +56,14 @@ def register(tree: app_commands.CommandTree[discord.Client], handlers: Handlers)
     async def leaderboard(interaction: discord.Interaction,
                           period: app_commands.Choice[str] | None = None,
                           share: bool = False) -> None:
-        await handlers.leaderboard(interaction, period.value if period else "week", share)
+        await handlers.command(interaction, "leaderboard", period.value if period else "week",
+                               share=share)
 
     @tree.command(name="stats", description="Points, streaks and mastery by topic")
     @app_commands.describe(member="whose stats (you by default)", share="post it for everyone")
     async def stats(interaction: discord.Interaction, member: discord.Member | None = None,
                     share: bool = False) -> None:
-        await handlers.stats(interaction, member, share)
+        await handlers.command(interaction, "stats", share=share, whom=member)
 
     @tree.command(name="quiz-settings",
                   description="Show or change this channel's daily quiz (Manage Server)")

@@ -16,20 +16,19 @@ from typing import Any, Protocol, cast
 
 import discord
 
-from bot.core.messages import ACTION_KINDS, Form, parse_action
+from bot.core.messages import ACTION_KINDS, Form, parse_action, submit_id
 
 FIELD_ID = "answer"
-SUBMIT_KINDS = ("submit", "psubmit")
-_ACTION = r"tq:(?P<kind>" + "|".join(ACTION_KINDS) + r"):(?P<target>[a-z0-9.-]+):(?P<key>[A-Za-z]+)"
+# What discord.py matches before our parser checks the parts (bounds included).
+_ACTION = (r"tq:(?P<kind>" + "|".join(ACTION_KINDS)
+           + r"):(?P<target>[a-z0-9._-]+):(?P<key>[A-Za-z]+)")
 
 
 class ActionHandler(Protocol):
     """What a clicked button calls (the client's interaction handlers)."""
 
-    async def on_action(
-        self, interaction: discord.Interaction, kind: str, target: str, key: str
-    ) -> None:
-        """Handle a click on a button whose action id is (kind, target, key)."""
+    async def on_action(self, interaction: discord.Interaction, action_id: str, kind: str) -> None:
+        """Handle a click on a button whose custom id is the core's ``action_id``."""
         ...
 
 
@@ -37,13 +36,13 @@ class ActionButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=_ACT
     """A button of ours: a choice, "Answer", or "Share"; resolved from its custom id alone."""
 
     def __init__(self, action_id: str, label: str = "") -> None:
-        parsed = parse_action(action_id)
-        if parsed is None:
-            raise ValueError(f"not an action id: {action_id!r}")
-        self.kind, self.target, self.key = parsed
+        # A click whose id matches the template but not the core's bounds still reaches the
+        # core, which answers it with a clear line instead of a failed interaction.
+        self.action_id = action_id
+        self.kind, _, key = (parse_action(action_id) or ("unknown", "", "?"))
         style = discord.ButtonStyle.primary if self.kind in ("form", "pform") else (
             discord.ButtonStyle.secondary)
-        super().__init__(discord.ui.Button(label=label or self.key, custom_id=action_id,
+        super().__init__(discord.ui.Button(label=label or key, custom_id=action_id[:100],
                                            style=style))
 
     @classmethod
@@ -58,29 +57,12 @@ class ActionButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=_ACT
     async def callback(self, interaction: discord.Interaction) -> None:
         """Hand the click to the client's handlers."""
         handler = cast(ActionHandler, getattr(interaction.client, "actions"))  # noqa: B009
-        await handler.on_action(interaction, self.kind, self.target, self.key)
+        await handler.on_action(interaction, self.action_id, self.kind)
 
 
 def button_for(action_id: str, label: str) -> ActionButton | None:
     """Return the button for a core action id, or None if the id is not ours."""
     return ActionButton(action_id, label) if parse_action(action_id) is not None else None
-
-
-def submit_id(form: Form) -> str:
-    """Return the custom id a form's modal comes back with: what it answers and how."""
-    kind, target, _ = parse_action(form.action_id) or ("", "", "")
-    submit = "submit" if kind == "form" else "psubmit"
-    return f"tq:{submit}:{target}:{'code' if form.code else 'text'}"
-
-
-def parse_submit(custom_id: str) -> tuple[str, str, str] | None:
-    """Split a modal custom id into (submit kind, target, mode), or None if not ours."""
-    parts = custom_id.split(":")
-    if len(parts) != 4 or parts[0] != "tq" or parts[1] not in SUBMIT_KINDS:
-        return None
-    if parts[3] not in ("text", "code"):
-        return None
-    return parts[1], parts[2], parts[3]
 
 
 def answer_modal(form: Form) -> discord.ui.Modal:

@@ -5,12 +5,13 @@ from __future__ import annotations
 import asyncio
 import logging
 import sys
+from collections.abc import Callable
 
 import discord
 import discord.http
 
+from bot.adapters.chat.runtime import on_stop_signals
 from bot.adapters.discord.client import QuizBot
-from bot.runtime import ChatRuntime, on_stop_signals
 from bot.settings import Settings
 
 log = logging.getLogger(__name__)
@@ -24,10 +25,9 @@ def use_api(url: str | None) -> None:
         discord.http.Route.BASE = url.rstrip("/")
 
 
-async def serve(settings: Settings, token: str) -> int:
+async def serve(token: str, build: Callable[[], QuizBot]) -> int:
     """Log in, run until stopped, and shut down cleanly; return the exit status."""
-    runtime = ChatRuntime(settings, "discord")
-    bot = QuizBot(runtime, guild_id=settings.discord_guild_id)
+    bot = build()
     stopping = asyncio.Event()
 
     def stop() -> None:
@@ -58,11 +58,11 @@ async def serve(settings: Settings, token: str) -> int:
     return 0
 
 
-def main(settings: Settings) -> int:
-    """Run `torchquiz discord`; a missing token is a one-line error and exit 2."""
+def main(settings: Settings, build: Callable[[], QuizBot]) -> int:
+    """Run `torchquiz discord` with the bot ``build`` makes; a missing token is exit 2."""
     if settings.discord_token is None or not settings.discord_token.get_secret_value().strip():
         print("torchquiz discord: set DISCORD_TOKEN to the bot token of your Discord application",
               file=sys.stderr)
         return EXIT_BAD_CREDENTIALS
     use_api(settings.discord_api_url)
-    return asyncio.run(serve(settings, settings.discord_token.get_secret_value()))
+    return asyncio.run(serve(settings.discord_token.get_secret_value(), build))

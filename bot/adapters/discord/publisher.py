@@ -7,13 +7,13 @@ from typing import Any
 
 import discord
 
+from bot.adapters.chat.runtime import ChatRuntime
 from bot.adapters.discord.render import NO_MENTIONS, rendered
 from bot.core.i18n import t
 from bot.core.messages import Message
 from bot.core.models import ChannelSettings
 from bot.core.pending import PrivateDelivery
 from bot.core.service import Reveal, RoundPost
-from bot.runtime import ChatRuntime
 
 log = logging.getLogger(__name__)
 

@@ -1,6 +1,6 @@
 """The Slack app: an unmodified bolt AsyncApp with our listeners, publisher and scheduler.
 
-One workspace runs on SLACK_BOT_TOKEN; with an ``Installations`` (SLACK_CLIENT_ID and
+One workspace runs on SLACK_BOT_TOKEN; with installation stores (SLACK_CLIENT_ID and
 SLACK_CLIENT_SECRET) the app serves bolt's OAuth flow and finds each workspace's token in the
 database instead. Every Web API call goes to SLACK_API_URL and waits out ``ratelimited`` with
 slack-sdk's retry handlers. The HTTP server adds ``/healthz`` to bolt's own aiohttp server.
@@ -17,14 +17,15 @@ from slack_bolt.authorization.async_authorize import AsyncInstallationStoreAutho
 from slack_bolt.oauth.async_oauth_settings import AsyncOAuthSettings
 from slack_sdk.web.async_client import AsyncWebClient
 
+from bot.adapters.chat.coalesce import EditCoalescer
+from bot.adapters.chat.front import ChatFront
+from bot.adapters.chat.runtime import ChatRuntime
 from bot.adapters.slack import listeners
 from bot.adapters.slack.handlers import Handlers
-from bot.adapters.slack.installs import Installations, SingleWorkspace, Tokens
 from bot.adapters.slack.people import People
 from bot.adapters.slack.publisher import SlackPublisher
 from bot.adapters.slack.replies import retry_handlers
-from bot.coalesce import EditCoalescer
-from bot.runtime import ChatRuntime
+from bot.adapters.slack.tokens import InstallationStores, SingleWorkspace, Tokens
 from bot.settings import Settings
 
 log = logging.getLogger(__name__)
@@ -57,7 +58,7 @@ class SlackBot:
     """Wire the core's runtime to Slack: the bolt app, its listeners, the publisher."""
 
     def __init__(self, runtime: ChatRuntime, settings: Settings, *,
-                 installations: Installations | None = None,
+                 installations: InstallationStores | None = None,
                  tally_delay_s: float = 2.0) -> None:
         self.runtime = runtime
         self.installations = installations
@@ -86,7 +87,7 @@ class SlackBot:
                             oauth_settings=oauth, authorize=authorize)  # type: ignore[arg-type]
         self.publisher = SlackPublisher(self.client, self.tokens, runtime)
         self.coalescer = EditCoalescer(self.publisher.refresh_round, tally_delay_s)
-        self.handlers = Handlers(runtime, self.coalescer, People(settings.slack_admins))
+        self.handlers = Handlers(ChatFront(runtime, self.coalescer), People(settings.slack_admins))
         self.retries = listeners.register(self.app, self.handlers)
 
     def web_app(self) -> web.Application:

@@ -29,12 +29,12 @@ from slack_bolt.response import BoltResponse
 
 from bot.adapters.slack import views
 from bot.adapters.slack.handlers import COMMANDS, Handlers
-from bot.core.messages import ACTION_KINDS
+from bot.core.messages import ACTION_KINDS, SUBMIT_KINDS
 
 log = logging.getLogger(__name__)
 
 ACTIONS = re.compile(r"^tq:(?:" + "|".join(ACTION_KINDS) + r"):")
-SUBMITS = re.compile(r"^tq:(?:" + "|".join(views.SUBMIT_KINDS) + r"):")
+SUBMITS = re.compile(r"^tq:(?:" + "|".join(SUBMIT_KINDS) + r"):")
 EVENTS = ("app_home_opened",)
 # Retry reasons that say our first answer was too late or lost, not that it never arrived.
 _LATE = ("http_timeout", "timeout", "")

@@ -10,15 +10,15 @@ from __future__ import annotations
 import asyncio
 import logging
 import sys
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from aiohttp import ClientError, web
 from slack_bolt.adapter.socket_mode.async_handler import AsyncSocketModeHandler
 from slack_sdk.errors import SlackApiError
 
+from bot.adapters.chat.runtime import on_stop_signals
 from bot.adapters.slack.app import SlackBot, web_client
-from bot.adapters.slack.installs import Installations
-from bot.runtime import ChatRuntime, on_stop_signals
 from bot.settings import Settings
 
 log = logging.getLogger(__name__)
@@ -90,7 +90,7 @@ async def check_credentials(settings: Settings, mode: Mode) -> tuple[int, str, s
     return 0, "", url
 
 
-async def serve(settings: Settings, mode: Mode) -> int:
+async def serve(settings: Settings, mode: Mode, build: Callable[[], SlackBot]) -> int:
     """Check the tokens, start the app and the scheduler, run until stopped; return the status."""
     status, problem, socket_url = await check_credentials(settings, mode)
     if status:
@@ -103,11 +103,7 @@ async def serve(settings: Settings, mode: Mode) -> int:
         stopping.set()
 
     on_stop_signals(stop)
-    runtime = ChatRuntime(settings, "slack")
-    installations = None
-    if settings.slack_client_id and runtime.app.engine is not None:
-        installations = Installations(settings.slack_client_id, runtime.app.engine)
-    bot = SlackBot(runtime, settings, installations=installations)
+    bot = build()
     runner: web.AppRunner | None = None
     handler: AsyncSocketModeHandler | None = None
     try:
@@ -132,12 +128,12 @@ async def serve(settings: Settings, mode: Mode) -> int:
     return 0
 
 
-def main(settings: Settings, *, http: bool = False, host: str = "127.0.0.1",
-         port: int = 3000) -> int:
+def main(settings: Settings, build: Callable[[], SlackBot], *, http: bool = False,
+         host: str = "127.0.0.1", port: int = 3000) -> int:
     """Run `torchquiz slack`; missing or rejected credentials are one line and exit 2."""
     mode = Mode(http=http, host=host, port=port)
     problem = missing(settings, mode)
     if problem is not None:
         print(f"torchquiz slack: {problem}", file=sys.stderr)
         return EXIT_BAD_CREDENTIALS
-    return asyncio.run(serve(settings, mode))
+    return asyncio.run(serve(settings, mode, build))

@@ -13,13 +13,13 @@ from typing import Any
 
 from slack_sdk.web.async_client import AsyncWebClient
 
+from bot.adapters.chat.runtime import ChatRuntime
 from bot.adapters.slack.blocks import fallback, render
-from bot.adapters.slack.installs import Tokens
+from bot.adapters.slack.tokens import Tokens
 from bot.core.messages import Message
 from bot.core.models import ChannelSettings
 from bot.core.pending import PrivateDelivery
 from bot.core.service import Reveal, RoundPost
-from bot.runtime import ChatRuntime
 
 log = logging.getLogger(__name__)
 

@@ -7,9 +7,19 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from bot.adapters.slack.views import Origin
+from bot.core.messages import round_id_of
 
-_USER_REF = re.compile(r"^<@([UW][A-Z0-9]+)(?:\|[^>]*)?>$")
-_ROUND = re.compile(r"^tq:(?:answer|form|submit):(\d+):")
+_USER_REF = re.compile(r"^<@([UW][A-Z0-9]{1,31})(?:\|[^>]*)?>$")
+# Slack's ids are short upper-case alphanumerics (T…, U…, C…, E…); what a request claims is
+# held to that before it reaches the core, the database or a log line.
+_SLACK_ID = re.compile(r"[A-Za-z0-9]{1,32}")
+_URL = re.compile(r"https?://[^\s\x00-\x1f\x7f]{1,2000}")
+NAME_CHARS = 80
+TRIGGER_CHARS = 200
+
+
+class BadRequest(ValueError):
+    """A payload whose ids are not Slack's: dropped at the boundary, never passed on."""
 
 
 @dataclass(frozen=True)
@@ -36,17 +46,39 @@ def _str(value: Any) -> str:
 
 def round_of(action_or_callback_id: str) -> int | None:
     """Return the daily round an action or callback id names, if any (for the logs)."""
-    match = _ROUND.match(action_or_callback_id)
-    return int(match.group(1)) if match else None
+    parts = action_or_callback_id.split(":")
+    if len(parts) != 4 or parts[1] not in ("answer", "form", "submit"):
+        return None
+    return round_id_of(parts[2])
+
+
+def _checked(request: Request) -> Request:
+    """Return ``request`` when its ids are Slack's, or raise BadRequest."""
+    for name in ("team", "user"):
+        if _SLACK_ID.fullmatch(getattr(request, name)) is None:
+            raise BadRequest(f"bad {name} id")
+    if request.channel and _SLACK_ID.fullmatch(request.channel) is None:
+        raise BadRequest("bad channel id")
+    if request.response_url and _URL.fullmatch(request.response_url) is None:
+        raise BadRequest("bad response_url")
+    if len(request.trigger_id) > TRIGGER_CHARS or not request.trigger_id.isprintable():
+        raise BadRequest("bad trigger_id")
+    return replace(request, user_name=_name(request.user_name),
+                   channel_name=_name(request.channel_name))
+
+
+def _name(text: str) -> str:
+    # A display name is data for the core and the boards: printable and short, never an id.
+    return "".join(ch for ch in text if ch.isprintable())[:NAME_CHARS]
 
 
 def from_command(body: dict[str, Any]) -> Request:
     """Read a slash command (form fields, as Slack posts them)."""
-    return Request(team=_str(body.get("team_id")), user=_str(body.get("user_id")),
-                   user_name=_str(body.get("user_name")), channel=_str(body.get("channel_id")),
-                   channel_name=_str(body.get("channel_name")),
-                   response_url=_str(body.get("response_url")),
-                   trigger_id=_str(body.get("trigger_id")))
+    return _checked(Request(
+        team=_str(body.get("team_id")), user=_str(body.get("user_id")),
+        user_name=_str(body.get("user_name")), channel=_str(body.get("channel_id")),
+        channel_name=_str(body.get("channel_name")),
+        response_url=_str(body.get("response_url")), trigger_id=_str(body.get("trigger_id"))))
 
 
 def _user(body: dict[str, Any]) -> tuple[str, str, str]:
@@ -61,12 +93,11 @@ def from_action(body: dict[str, Any]) -> Request:
     channel = _dict(body.get("channel"))
     container = _dict(body.get("container"))
     action = _dict((body.get("actions") or [{}])[0])
-    return Request(team=team, user=user, user_name=name,
-                   channel=_str(channel.get("id")) or _str(container.get("channel_id")),
-                   channel_name=_str(channel.get("name")),
-                   response_url=_str(body.get("response_url")),
-                   trigger_id=_str(body.get("trigger_id")),
-                   round_id=round_of(_str(action.get("action_id"))))
+    return _checked(Request(
+        team=team, user=user, user_name=name,
+        channel=_str(channel.get("id")) or _str(container.get("channel_id")),
+        channel_name=_str(channel.get("name")), response_url=_str(body.get("response_url")),
+        trigger_id=_str(body.get("trigger_id")), round_id=round_of(_str(action.get("action_id")))))
 
 
 def from_view(body: dict[str, Any]) -> tuple[Request, Origin]:
@@ -74,26 +105,21 @@ def from_view(body: dict[str, Any]) -> tuple[Request, Origin]:
     team, user, name = _user(body)
     view = _dict(body.get("view"))
     origin = Origin.load(_str(view.get("private_metadata")))
-    request = Request(team=team, user=user, user_name=name, channel=origin.channel,
-                      channel_name=origin.channel_name, response_url=origin.response_url,
-                      trigger_id=_str(body.get("trigger_id")),
-                      round_id=round_of(_str(view.get("callback_id"))))
+    request = _checked(Request(
+        team=team, user=user, user_name=name, channel=origin.channel,
+        channel_name=origin.channel_name, response_url=origin.response_url,
+        trigger_id=_str(body.get("trigger_id")), round_id=round_of(_str(view.get("callback_id")))))
     return request, origin
 
 
 def from_event(body: dict[str, Any]) -> Request:
     """Read an Events API event (the home tab being opened)."""
     event = _dict(body.get("event"))
-    return Request(team=_str(body.get("team_id")), user=_str(event.get("user")),
-                   channel=_str(event.get("channel")))
+    return _checked(Request(team=_str(body.get("team_id")), user=_str(event.get("user")),
+                            channel=_str(event.get("channel"))))
 
 
 def mentioned_user(text: str) -> str | None:
     """Return the user id of an escaped mention (``<@U123|alice>``), or None."""
     match = _USER_REF.match(text.strip())
     return match.group(1) if match else None
-
-
-def with_channel(request: Request, channel: str, name: str = "") -> Request:
-    """Return the request as if made in another channel (a settings modal's choice)."""
-    return replace(request, channel=channel, channel_name=name)

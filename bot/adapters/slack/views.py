@@ -14,9 +14,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from bot.adapters.slack.blocks import Block, mrkdwn, plain, render, section
-from bot.adapters.slack.texts import say
 from bot.core.channel_setup import WEEKDAYS
-from bot.core.messages import Form, Message, parse_action
+from bot.core.i18n import t
+from bot.core.messages import Form, Message, submit_id
 from bot.core.models import ChannelSettings
 
 ANSWER_BLOCK = "answer"
@@ -24,7 +24,6 @@ SETTINGS_CALLBACK = "tq:settings"
 SETTINGS_CHANNEL_ACTION = "tq-settings-channel"
 TZ_ACTION = "tq-settings-tz"
 TOPICS_ACTION = "tq-settings-topics"
-SUBMIT_KINDS = ("submit", "psubmit")
 # Slack's limits: a modal title and its buttons take 24 characters, a text input 3000.
 TITLE_CHARS = 24
 INPUT_CHARS = 3000
@@ -60,23 +59,6 @@ class Origin:
         return cls(str(data.get("c") or ""), str(data.get("n") or ""), str(data.get("r") or ""))
 
 
-def submit_id(form: Form) -> str:
-    """Return the callback id a form's modal comes back with: what it answers and how."""
-    kind, target, _ = parse_action(form.action_id) or ("", "", "")
-    submit = "submit" if kind == "form" else "psubmit"
-    return f"tq:{submit}:{target}:{'code' if form.code else 'text'}"
-
-
-def parse_submit(callback_id: str) -> tuple[str, str, str] | None:
-    """Split a modal callback id into (submit kind, target, mode), or None if not ours."""
-    parts = callback_id.split(":")
-    if len(parts) != 4 or parts[0] != "tq" or parts[1] not in SUBMIT_KINDS:
-        return None
-    if parts[3] not in ("text", "code"):
-        return None
-    return parts[1], parts[2], parts[3]
-
-
 def answer_modal(form: Form, origin: Origin, locale: str) -> dict[str, Any]:
     """Return the modal for a form: a line for text, a tall box prefilled for code."""
     element: dict[str, Any] = {
@@ -87,8 +69,8 @@ def answer_modal(form: Form, origin: Origin, locale: str) -> dict[str, Any]:
         element["initial_value"] = form.prefill[:INPUT_CHARS]
     return {
         "type": "modal", "callback_id": submit_id(form), "private_metadata": origin.dump(),
-        "title": plain(form.title, TITLE_CHARS), "submit": plain(say(locale, "submit"), 24),
-        "close": plain(say(locale, "cancel"), 24),
+        "title": plain(form.title, TITLE_CHARS), "submit": plain(t(locale, "ui.submit"), 24),
+        "close": plain(t(locale, "ui.cancel"), 24),
         "blocks": [{"type": "input", "block_id": ANSWER_BLOCK, "element": element,
                     "label": plain(form.field_label, 2000)}],
     }
@@ -147,33 +129,34 @@ def settings_modal(channel_id: str, current: ChannelSettings | None, origin: Ori
                                     "min_query_length": 0}
     if topics:
         topic_select["initial_options"] = [option(tp, tp) for tp in topics]
-    on_off = [option(say(locale, "settings.on"), "on"), option(say(locale, "settings.off"), "off")]
+    on_off = [option(t(locale, "ui.settings.on"), "on"),
+              option(t(locale, "ui.settings.off"), "off")]
     blocks = [
-        _input("channel", say(locale, "settings.channel"),
+        _input("channel", t(locale, "ui.settings.channel"),
                {"type": "conversations_select", "action_id": SETTINGS_CHANNEL_ACTION,
                 "initial_conversation": channel_id,
                 "filter": {"include": ["public", "private"], "exclude_bot_users": True}},
                dispatch=True),
-        _input("time", say(locale, "settings.time"),
+        _input("time", t(locale, "ui.settings.time"),
                {"type": "timepicker", "initial_time": time}),
-        _input("tz", say(locale, "settings.tz"),
+        _input("tz", t(locale, "ui.settings.tz"),
                {"type": "external_select", "action_id": TZ_ACTION, "min_query_length": 1,
                 "initial_option": option(zone, zone)}),
-        _static("lang", say(locale, "settings.lang"), LANGUAGES, lang),
-        _input("topics", say(locale, "settings.topics"), topic_select, optional=True),
-        _input("difficulty", say(locale, "settings.difficulty"), difficulty, optional=True),
-        _static("day", say(locale, "settings.day"), [(d, d) for d in WEEKDAYS], day),
-        _static("hour", say(locale, "settings.hour"),
+        _static("lang", t(locale, "ui.settings.lang"), LANGUAGES, lang),
+        _input("topics", t(locale, "ui.settings.topics"), topic_select, optional=True),
+        _input("difficulty", t(locale, "ui.settings.difficulty"), difficulty, optional=True),
+        _static("day", t(locale, "ui.settings.day"), [(d, d) for d in WEEKDAYS], day),
+        _static("hour", t(locale, "ui.settings.hour"),
                 [(str(h), f"{h:02d}:00") for h in range(24)], str(hour)),
-        _input("enabled", say(locale, "settings.enabled"),
+        _input("enabled", t(locale, "ui.settings.enabled"),
                {"type": "radio_buttons", "options": on_off,
                 "initial_option": on_off[0] if enabled else on_off[1]}),
         {"type": "context", "elements": [{"type": "mrkdwn",
-                                          "text": mrkdwn(say(locale, "settings.invite"))}]},
+                                          "text": mrkdwn(t(locale, "ui.settings.invite"))}]},
     ]
     return {"type": "modal", "callback_id": SETTINGS_CALLBACK,
-            "private_metadata": origin.dump(), "title": plain(say(locale, "settings.title"), 24),
-            "submit": plain(say(locale, "save"), 24), "close": plain(say(locale, "cancel"), 24),
+            "private_metadata": origin.dump(), "title": plain(t(locale, "ui.settings.title"), 24),
+            "submit": plain(t(locale, "ui.save"), 24), "close": plain(t(locale, "ui.cancel"), 24),
             "blocks": blocks}
 
 
@@ -200,10 +183,10 @@ def settings_changes(view: dict[str, Any]) -> tuple[str, dict[str, str]]:
 
 def home_view(sections: Sequence[tuple[str, Message]], locale: str) -> dict[str, Any]:
     """Return the home tab: the member's stats in each quiz channel, then the commands."""
-    blocks: list[Block] = [{"type": "header", "text": plain(say(locale, "home.title"), 150)},
-                           section(mrkdwn(say(locale, "home.intro"))), {"type": "divider"}]
+    blocks: list[Block] = [{"type": "header", "text": plain(t(locale, "home.title"), 150)},
+                           section(mrkdwn(t(locale, "home.intro"))), {"type": "divider"}]
     if not sections:
-        blocks.append(section(mrkdwn(say(locale, "home.none"))))
+        blocks.append(section(mrkdwn(t(locale, "home.none"))))
     for channel_id, stats in sections[:10]:
         # Our own reference to a channel id Slack gave us: it renders as the channel's name.
         blocks.append(section(f"<#{channel_id}>"))
@@ -212,6 +195,6 @@ def home_view(sections: Sequence[tuple[str, Message]], locale: str) -> dict[str,
     helps = [("/explain TOPIC", "help.explain"), ("/quiz [TOPIC]", "help.quiz"),
              ("/leaderboard [week|all]", "help.leaderboard"), ("/quiz-stats", "help.stats"),
              ("/quiz-settings", "help.settings")]
-    lines = [f"`{command}`  {mrkdwn(say(locale, key))}" for command, key in helps]
-    blocks.append(section(f"*{say(locale, 'home.commands')}*\n" + "\n".join(lines)))
+    lines = [f"`{command}`  {mrkdwn(t(locale, key))}" for command, key in helps]
+    blocks.append(section(f"*{t(locale, 'home.commands')}*\n" + "\n".join(lines)))
     return {"type": "home", "blocks": blocks[:100]}

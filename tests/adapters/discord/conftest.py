@@ -16,11 +16,12 @@ from typing import Any
 
 import pytest
 
+from bot.adapters.chat.runtime import ChatRuntime
 from bot.adapters.discord.client import QuizBot
 from bot.adapters.discord.main import use_api
+from bot.bootstrap import chat_runtime
 from bot.core.errors import GradingUnavailable
 from bot.core.models import ChannelUpdate
-from bot.runtime import ChatRuntime
 from bot.settings import Settings
 from content.loader import load_bank
 from executors.engine import LocalExecutor
@@ -62,7 +63,7 @@ class Harness:
         # The app closes only executors it built: the module's zygote outlives every bot.
         executor = _Switchable(LocalExecutor(load_bank(BANK), self.zygote))
         self.extra["executor"] = executor
-        self.runtime = ChatRuntime(self.settings, "discord", clock=self.clock, executor=executor)
+        self.runtime = chat_runtime(self.settings, "discord", clock=self.clock, executor=executor)
         self.bot = QuizBot(self.runtime, guild_id=guild_id, guild_ready_timeout=0.05,
                            tally_delay_s=0.4)
         self.fake.ready.clear()

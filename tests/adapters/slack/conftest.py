@@ -19,11 +19,11 @@ import pytest
 from aiohttp import web
 from slack_bolt.adapter.socket_mode.async_handler import AsyncSocketModeHandler
 
+from bot.adapters.chat.runtime import ChatRuntime
 from bot.adapters.slack.app import SlackBot
-from bot.adapters.slack.installs import Installations
+from bot.bootstrap import chat_runtime, slack_bot
 from bot.core.errors import GradingUnavailable
 from bot.core.models import ChannelUpdate
-from bot.runtime import ChatRuntime
 from bot.settings import Settings
 from content.loader import load_bank
 from executors.engine import LocalExecutor
@@ -84,13 +84,8 @@ class Harness:
         settings = self.settings
         if oauth:
             settings = settings.model_copy(update={"slack_client_id": CLIENT_ID})
-        self.runtime = ChatRuntime(settings, "slack", clock=self.clock, executor=executor)
-        installations = None
-        if oauth:
-            assert self.runtime.app.engine is not None
-            installations = Installations(CLIENT_ID, self.runtime.app.engine)
-        self.bot = SlackBot(self.runtime, settings, installations=installations,
-                            tally_delay_s=TALLY_DELAY_S)
+        self.runtime = chat_runtime(settings, "slack", clock=self.clock, executor=executor)
+        self.bot = slack_bot(settings, self.runtime, tally_delay_s=TALLY_DELAY_S)
         await self.bot.start()
         self.runner = web.AppRunner(self.bot.web_app(), shutdown_timeout=1.0)
         await self.runner.setup()

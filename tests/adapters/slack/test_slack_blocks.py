@@ -4,10 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from bot.adapters.slack import texts
 from bot.adapters.slack.blocks import code_sections, fallback, mrkdwn, render
-from bot.adapters.slack.views import Origin, answer_modal, parse_submit, submit_id
-from bot.core.messages import Button, Form, Message, Tone
+from bot.adapters.slack.views import Origin, answer_modal
+from bot.core.messages import Button, Form, Message, Tone, parse_submit, submit_id
 from tests.fake_slack import check_blocks, check_view, text_of
 from tests.hostile import HOSTILE_STRINGS, invisible_or_control, pings
 
@@ -71,6 +70,3 @@ def test_the_answer_modal_fits_slack_and_routes_back_to_its_round():
     assert Origin.load(view["private_metadata"]) == Origin("C0GENERAL", "general", "https://x")
     assert Origin.load("not json") == Origin()
 
-
-def test_every_slack_text_exists_in_both_languages():
-    assert [k for k in texts.names() if texts.locales_of(k) != ["en", "zh-CN"]] == []

@@ -1,30 +1,46 @@
-"""What every long-running chat front end shares: the app, the scheduler, worker threads, a stop.
+"""What every long-running chat front end shares: the core, the scheduler, worker threads, a stop.
 
 The core is synchronous (database and executor calls block), so a chat process must never call
 it on its event loop: one slow grading would stall the gateway heartbeat or another member's
 acknowledgement. :meth:`ChatRuntime.call` runs a core call on a bounded pool of worker threads
 (also the loop's default executor, so the scheduler's ``asyncio.to_thread`` shares the bound).
-Discord and Slack each build one runtime, attach their Publisher, and stop it on SIGTERM.
+The composition root (bot/bootstrap.py) builds one runtime per chat process from the core it
+wired; the platform attaches its Publisher, and stops the runtime on SIGTERM.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
-import datetime as dt
 import functools
 import logging
 import signal
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
-from typing import ParamSpec, TypeVar
+from typing import TYPE_CHECKING, Any, ParamSpec, Protocol, TypeVar
 
-from bot.bootstrap import App, build_app
 from bot.core.app import Quiz
+from bot.core.desk import Desk
 from bot.core.models import ChannelSettings
-from bot.core.ports import Clock, Executor
-from bot.scheduling import Publisher, QuizScheduler
-from bot.settings import Settings
+
+if TYPE_CHECKING:
+    from sqlalchemy import Engine
+
+
+class Scheduler(Protocol):
+    """The jobs of one platform's process (bot/scheduling.py), as the runtime drives them."""
+
+    async def start(self) -> None:
+        """Catch up, schedule every channel and start ticking."""
+        ...
+
+    def schedule(self, channel: ChannelSettings) -> None:
+        """Reschedule one channel after its settings changed."""
+        ...
+
+    def shutdown(self) -> None:
+        """Stop every job without waiting for running ones."""
+        ...
 
 log = logging.getLogger(__name__)
 
@@ -39,44 +55,40 @@ class ChatRuntime:
 
     def __init__(
         self,
-        settings: Settings,
+        quiz: Quiz,
         platform: str,
         *,
-        clock: Clock | None = None,
-        executor: Executor | None = None,
+        close: Callable[[], object],
+        scheduler: Callable[[Any], Scheduler],
         workers: int = DEFAULT_WORKERS,
-        grace: dt.timedelta | None = None,
     ) -> None:
         self.platform = platform
+        self.quiz = quiz
+        self.desk = Desk(quiz)
         self._pool = ThreadPoolExecutor(max_workers=workers, thread_name_prefix=f"{platform}-core")
         self._loop: asyncio.AbstractEventLoop | None = None
-        self.app: App = build_app(settings, clock=clock, executor=executor,
-                                  on_settings_changed=self._settings_changed)
-        self._grace = grace
-        self.scheduler: QuizScheduler | None = None
+        self._close = close
+        self._make_scheduler = scheduler
+        self.scheduler: Scheduler | None = None
+        self.engine: Engine | None = None  # the database engine, for a platform's own stores
         self._stopped = False
-
-    @property
-    def quiz(self) -> Quiz:
-        """Return the core (the Quiz object adapters call)."""
-        return self.app.quiz
 
     async def call(self, fn: Callable[P, T], *args: P.args, **kwargs: P.kwargs) -> T:
         """Run a blocking core call on a worker thread and return its result."""
         loop = asyncio.get_running_loop()
         return await loop.run_in_executor(self._pool, functools.partial(fn, *args, **kwargs))
 
-    async def start(self, publisher: Publisher) -> QuizScheduler:
+    async def start(self, publisher: Any) -> Scheduler:
         """Start the scheduler with the platform's publisher (catch-up runs now)."""
         self._loop = asyncio.get_running_loop()
         self._loop.set_default_executor(self._pool)
-        kwargs = {} if self._grace is None else {"grace": self._grace}
-        self.scheduler = QuizScheduler(self.app.quiz, publisher, self.platform, **kwargs)
+        self.scheduler = self._make_scheduler(publisher)
         await self.scheduler.start()
         return self.scheduler
 
-    def _settings_changed(self, channel: ChannelSettings) -> None:
-        # Called from a worker thread (the core runs there); the scheduler lives on the loop.
+    def settings_changed(self, channel: ChannelSettings) -> None:
+        """Reschedule a channel whose settings changed (the core calls this on a worker thread)."""
+        # The scheduler lives on the loop.
         if self.scheduler is not None and self._loop is not None:
             self._loop.call_soon_threadsafe(self.scheduler.schedule, channel)
 
@@ -85,12 +97,12 @@ class ChatRuntime:
         if self._stopped:
             return
         self._stopped = True
-        if self.scheduler is not None and self.scheduler.scheduler.running:
-            self.scheduler.scheduler.shutdown(wait=False)
+        if self.scheduler is not None:
+            self.scheduler.shutdown()
         loop = asyncio.get_running_loop()
         # Closing the executor waits for its zygote: off the loop, and bounded.
         with contextlib.suppress(TimeoutError):
-            await asyncio.wait_for(loop.run_in_executor(None, self.app.close), STOP_TIMEOUT_S)
+            await asyncio.wait_for(loop.run_in_executor(None, self._close), STOP_TIMEOUT_S)
         self._pool.shutdown(wait=False, cancel_futures=True)
         log.info("%s runtime stopped", self.platform)
 

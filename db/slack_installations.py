@@ -1,4 +1,4 @@
-"""Bot tokens: one workspace on SLACK_BOT_TOKEN, or every workspace that installed the app.
+"""Slack installations in the project's database: every workspace that installed the app.
 
 With SLACK_CLIENT_ID and SLACK_CLIENT_SECRET the app serves bolt's OAuth flow, and each
 workspace's installation (its own bot token) is kept in the project's database through
@@ -15,7 +15,7 @@ import logging
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from logging import Logger
-from typing import Any, Protocol, TypeVar
+from typing import Any, TypeVar
 
 from slack_sdk.oauth.installation_store.async_installation_store import AsyncInstallationStore
 from slack_sdk.oauth.installation_store.models.bot import Bot
@@ -34,25 +34,6 @@ STORE_WORKERS = 4
 
 class NotInstalled(LookupError):
     """The workspace has no installation of the app (never installed, or uninstalled)."""
-
-
-class Tokens(Protocol):
-    """Where the publisher finds the bot token of a channel's workspace."""
-
-    async def bot_token(self, team_id: str) -> str:
-        """Return the bot token for ``team_id`` or raise NotInstalled."""
-        ...
-
-
-class SingleWorkspace:
-    """The one bot token of a single-workspace app (SLACK_BOT_TOKEN)."""
-
-    def __init__(self, token: str) -> None:
-        self._token = token
-
-    async def bot_token(self, team_id: str) -> str:
-        """Return the token, whatever the workspace."""
-        return self._token
 
 
 class _Pool:

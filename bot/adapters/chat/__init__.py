@@ -1,0 +1,1 @@
+"""What the Discord and Slack front ends share: the request front, the runtime, tally edits."""

@@ -1,0 +1,75 @@
+"""The chat front both platforms share: one core call per request, off the loop, and the guard.
+
+Discord and Slack each parse their payload into an Identity plus an action id, a form id and
+its text, or a command; this front makes the one core call on the runtime's worker threads
+(the core blocks on the database and the executor), asks for a coalesced redraw of the round's
+post when the tally changed, and returns the core's Reply for the platform to render. Anything
+unexpected is logged with its ids and becomes an apology that needs no database.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Awaitable, Callable, Mapping
+
+from bot.adapters.chat.coalesce import EditCoalescer
+from bot.adapters.chat.runtime import ChatRuntime
+from bot.core.desk import Home, Reply, SettingsView
+from bot.core.messages import Message
+from bot.core.models import Identity
+
+log = logging.getLogger(__name__)
+
+
+class ChatFront:
+    """Serve one platform's parsed requests through the core's desk."""
+
+    def __init__(self, runtime: ChatRuntime, coalescer: EditCoalescer | None = None) -> None:
+        self.runtime = runtime
+        self.desk = runtime.desk
+        self.coalescer = coalescer
+
+    def _redraw(self, reply: Reply) -> Reply:
+        if reply.redraw_round is not None and self.coalescer is not None:
+            self.coalescer.touch(reply.redraw_round)
+        return reply
+
+    async def click(self, who: Identity, action_id: str) -> Reply:
+        """Handle a click on one of our buttons."""
+        return self._redraw(await self.runtime.call(self.desk.click, who, action_id))
+
+    async def submit(self, who: Identity, submit_id: str, text: str) -> Reply:
+        """Handle a submitted answer form."""
+        return self._redraw(await self.runtime.call(self.desk.submit, who, submit_id, text))
+
+    async def command(self, who: Identity, name: str, argument: str = "",
+                      whom: Identity | None = None) -> Reply:
+        """Handle /explain, /quiz, /leaderboard or /stats."""
+        return await self.runtime.call(self.desk.command, who, name, argument, whom)
+
+    async def settings(self, who: Identity, target: str, target_name: str,
+                       changes: Mapping[str, str]) -> Reply:
+        """Show or change a channel's settings."""
+        return await self.runtime.call(self.desk.settings, who, target, target_name, changes)
+
+    async def settings_view(self, who: Identity, target: str = "") -> SettingsView:
+        """Return what the settings form starts from, or the member's refusal."""
+        return await self.runtime.call(self.desk.settings_view, who, target)
+
+    async def home(self, who: Identity) -> Home:
+        """Return the member's overview of their workspace."""
+        return await self.runtime.call(self.desk.home, who)
+
+    async def guarded(self, who: Identity, what: str, work: Callable[[], Awaitable[None]],
+                      apologise: Callable[[Message], Awaitable[None]]) -> None:
+        """Run ``work``; on an unexpected error log the ids and apologise to the member."""
+        try:
+            await work()
+        except Exception:
+            log.exception("%s %s failed workspace=%s channel=%s user=%s", who.platform, what,
+                          who.workspace, who.channel, who.user)
+            try:
+                await apologise(self.desk.apology(who))
+            except Exception:
+                log.warning("could not apologise to %s user=%s channel=%s", who.platform,
+                            who.user, who.channel, exc_info=True)

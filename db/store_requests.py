@@ -1,0 +1,76 @@
+"""Answer the reads a chat request starts with in one transaction each.
+
+A click on a round's button needs the member (registered or renamed), the round and the
+round's channel; the answer then needs the member's earlier tries. Asked one by one those were
+five transactions before any judging; here they are two.
+"""
+
+from __future__ import annotations
+
+from sqlalchemy import func, select
+
+from bot.core.models import Attempts, Resolved
+from db.store_base import StoreBase
+from db.store_channels import PLATFORM_KEY, _channels, _member
+from db.store_rounds import _round
+from db.tables import AnswerRow, ChannelRow, PendingAnswerRow, RoundRow, UserRow
+
+
+class RequestStore(StoreBase):
+    """Resolve who and where a request comes from, and what the member tried before."""
+
+    def resolve(
+        self,
+        platform: str,
+        user_external_id: str,
+        display_name: str,
+        channel_external_id: str = "",
+        round_id: int | None = None,
+    ) -> Resolved:
+        """Return the member (created or renamed), the channel and the round, in one transaction.
+
+        With ``round_id`` the channel is the round's own (a button names its round, wherever it
+        was clicked); otherwise the channel known by ``channel_external_id`` on ``platform``.
+        """
+        insert = self._upsert(UserRow).values(
+            platform=platform, external_id=user_external_id, display_name=display_name
+        )
+        with self._transaction() as session:
+            session.execute(
+                insert.on_conflict_do_update(
+                    index_elements=PLATFORM_KEY,
+                    set_={"display_name": insert.excluded.display_name},
+                    where=UserRow.display_name != insert.excluded.display_name,
+                )
+            )
+            member = _member(session.scalars(select(UserRow).where(
+                UserRow.platform == platform, UserRow.external_id == user_external_id)).one())
+            rnd = None
+            if round_id is not None:
+                row = session.execute(select(RoundRow.__table__).where(
+                    RoundRow.id == round_id)).first()
+                rnd = _round(row) if row is not None else None
+            if rnd is not None:
+                found = _channels(session, ChannelRow.id == rnd.channel_id)
+            elif channel_external_id and round_id is None:
+                found = _channels(session, ChannelRow.platform == platform,
+                                  ChannelRow.external_id == channel_external_id)
+            else:
+                found = []
+            return Resolved(member, found[0] if found else None, rnd)
+
+    def attempts(self, round_id: int, user_id: int) -> Attempts:
+        """Return the member's recorded answers to the round and how many still wait."""
+        with self._read() as session:
+            answers = session.scalars(
+                select(AnswerRow)
+                .where(AnswerRow.round_id == round_id, AnswerRow.user_id == user_id)
+                .order_by(AnswerRow.attempt)
+            ).all()
+            waiting = session.scalar(
+                select(func.count()).select_from(PendingAnswerRow).where(
+                    PendingAnswerRow.round_id == round_id, PendingAnswerRow.user_id == user_id)
+            ) or 0
+            return Attempts(
+                solved=any(a.correct for a in answers), tried=len(answers), waiting=int(waiting)
+            )
