@@ -130,8 +130,13 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 def _bench(argv: list[str]) -> int:
     if argv[:1] == ["core"]:
-        # Imported here: the bench loads data sets and drivers no other command needs.
-        from bot.bench_core import main as core_main
+        # Imported here: the bench package is not part of the product (nor of its images).
+        try:
+            from bench.core import main as core_main
+        except ImportError as exc:
+            print(f"torchquiz bench core: the bench package is not installed here ({exc.name}); "
+                  "run it from a checkout", file=sys.stderr)
+            return 3
 
         return core_main(argv[1:])
     if argv[:1] != ["executor"]:

@@ -162,9 +162,9 @@ class Desk:
     def command(self, who: Identity, name: str, argument: str = "",
                 whom: Identity | None = None) -> Reply:
         """Handle /explain, /quiz, /leaderboard or /stats (``whom``: another member's stats)."""
-        if len(argument) > COMMAND_CHARS:
-            return self._warning(who.locale or "en", "command.too_long", size=len(argument),
-                                 limit=COMMAND_CHARS)
+        refusal = self.command_too_long(argument, who.locale or "en")
+        if refusal is not None:
+            return refusal
         argument = argument.strip()
         handlers: Mapping[str, Callable[[Identity, str, Identity | None], Reply]] = {
             "explain": self._explain, "quiz": self._practice, "leaderboard": self._leaderboard,
@@ -174,6 +174,16 @@ class Desk:
         if handler is None:
             return self._warning(who.locale or "en", "action.unknown")
         return handler(who, argument, whom)
+
+    @staticmethod
+    def command_too_long(argument: str, locale: str) -> Reply | None:
+        """Return the refusal of a command text over the length rule, or None when it fits.
+
+        A platform may apply it before it looks anyone up, so a huge paste costs nothing.
+        """
+        if len(argument) <= COMMAND_CHARS:
+            return None
+        return Desk._warning(locale, "command.too_long", size=len(argument), limit=COMMAND_CHARS)
 
     def _explain(self, who: Identity, topic: str, _whom: Identity | None) -> Reply:
         _, actor = self._resolve(who)

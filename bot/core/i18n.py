@@ -208,10 +208,6 @@ _STRINGS: dict[str, dict[str, str]] = {
                         "zh-CN": "答案（一个词、一个数或一个形状）"},
     "form.field.code": {"en": "Python code defining the function",
                         "zh-CN": "定义该函数的 Python 代码"},
-    "form.too_long": {
-        "en": "That is {size} characters; answers here take at most {limit}.",
-        "zh-CN": "共 {size} 个字符；这里的答案最多 {limit} 个字符。",
-    },
     "stats.title": {"en": "Stats · {name}", "zh-CN": "个人统计 · {name}"},
     "stats.summary": {
         "en": "{points} points · {solved}/{attempted} solved · streak {streak} (best {best})",

@@ -20,7 +20,7 @@ from bot.core.models import week_start
 from bot.core.scoring import best_streak, current_streak, points_for, rank
 from content.loader import load_bank
 from db import migrate
-from db.bulk import BulkAnswer, BulkData, load_first_revision
+from bench.bulk import BulkAnswer, BulkData, load_first_revision
 from db.engine import make_engine
 from db.store import SqlStore
 from db.tables import Base

@@ -61,13 +61,14 @@ class ChatFront:
         return await self.runtime.call(self.desk.home, who)
 
     async def guarded(self, who: Identity, what: str, work: Callable[[], Awaitable[None]],
-                      apologise: Callable[[Message], Awaitable[None]]) -> None:
+                      apologise: Callable[[Message], Awaitable[None]],
+                      round_id: int | None = None) -> None:
         """Run ``work``; on an unexpected error log the ids and apologise to the member."""
         try:
             await work()
         except Exception:
-            log.exception("%s %s failed workspace=%s channel=%s user=%s", who.platform, what,
-                          who.workspace, who.channel, who.user)
+            log.exception("%s %s failed team=%s channel=%s user=%s round=%s", who.platform,
+                          what, who.workspace, who.channel, who.user, round_id)
             try:
                 await apologise(self.desk.apology(who))
             except Exception:

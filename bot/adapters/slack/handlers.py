@@ -27,7 +27,7 @@ from bot.adapters.slack.requests import (
     from_view,
     mentioned_user,
 )
-from bot.core.desk import Reply
+from bot.core.desk import Desk, Reply
 from bot.core.i18n import t
 from bot.core.messages import Message, Tone
 from bot.core.models import Identity
@@ -73,7 +73,7 @@ class Handlers:
         async def apologise(message: Message) -> None:
             await replies.reply(client, request, message, who.locale or "en")
 
-        await self.front.guarded(who, what, lambda: work(who), apologise)
+        await self.front.guarded(who, what, lambda: work(who), apologise, request.round_id)
 
     async def show(self, client: AsyncWebClient, request: Request, reply: Reply, *,
                    beside_post: bool = False) -> None:
@@ -102,6 +102,11 @@ class Handlers:
         if request is None or name is None:
             return
         text = str(body.get("text") or "")
+        refusal = Desk.command_too_long(text, "en")
+        if refusal is not None:
+            # Refused before anything is looked up: a 200 KB paste costs Slack no users.info.
+            await self.show(client, request, refusal)
+            return
 
         async def work(who: Identity) -> None:
             if name == "settings":

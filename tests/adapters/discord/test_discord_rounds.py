@@ -162,17 +162,18 @@ def test_a_closed_or_unknown_round_gets_a_clear_private_line(discord_run):
     discord_run(scenario)
 
 
-def test_a_4000_character_answer_is_graded_and_4001_is_refused_clearly(discord_run):
+def test_a_3000_character_answer_is_graded_and_3001_is_refused_clearly(discord_run):
+    # One length rule on every platform, the core's: Slack's inputs take at most 3,000.
     async def scenario(h):
         channel = await h.enable_channel("t.code-double")
         rid = _round_id(await h.post_today(channel))
         body = "def double(x):\n    return x * 2\n"
-        code = body + "#" * (4000 - len(body) - 1) + "\n"
-        assert len(code) == 4000
+        code = body + "#" * (3000 - len(body) - 1) + "\n"
+        assert len(code) == 3000
         graded = await h.done(await h.fake.submit(f"tq:submit:{rid}:code", code))
         assert "All 1 hidden tests passed" in graded.text()
         refused = await h.done(await h.fake.submit(f"tq:submit:{rid}:code", code + "#", "bob"))
-        assert "4001 characters" in refused.text() and "4000" in refused.text()
+        assert "3001 characters" in refused.text() and "3000" in refused.text()
         assert h.quiz.rounds.store.answers_for(rid, 1) is not None
 
     discord_run(scenario)

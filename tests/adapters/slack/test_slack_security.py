@@ -75,7 +75,7 @@ def test_an_unexpected_error_is_logged_with_ids_and_apologised_for(slack_run, mo
         channel = await h.enable_channel("t.choice-view")
         post = await h.post_today(channel)
         rid = int(post.actions[0].split(":")[2])
-        real = h.quiz.rounds.answer_round
+        real = h.quiz.rounds.answer
         calls = []
 
         def flaky(*args, **kwargs):
@@ -84,7 +84,7 @@ def test_an_unexpected_error_is_logged_with_ids_and_apologised_for(slack_run, mo
                 raise RuntimeError("a bug")
             return real(*args, **kwargs)
 
-        monkeypatch.setattr(h.quiz.rounds, "answer_round", flaky)
+        monkeypatch.setattr(h.quiz.rounds, "answer", flaky)
         with caplog.at_level(logging.ERROR, logger="bot.adapters.slack.handlers"):
             broken = await h.reply(await h.send.click(post, f"tq:answer:{rid}:B"))
         assert "Sorry, something went wrong on our side" in broken.shown_text

@@ -34,6 +34,7 @@ from zoneinfo import ZoneInfo
 from sqlalchemy import Engine, create_engine, event, insert, text
 from sqlalchemy.engine import make_url
 
+from bench.bulk import BulkAnswer, BulkData, load_first_revision
 from bot.core.board import BoardService
 from bot.core.models import (
     Actor,
@@ -48,7 +49,6 @@ from bot.core.scoring import current_streak, points_for, rank
 from bot.core.service import QuizService
 from content.loader import Bank, load_bank
 from content.schema import TextItem
-from db.bulk import BulkAnswer, BulkData, load_first_revision
 from db.engine import make_engine, normalize_url
 from db.migrate import upgrade
 from db.store import SqlStore

@@ -9,7 +9,7 @@ import json
 
 import pytest
 
-from bot.bench_core import main
+from bench.core import main
 from bot.cli import main as cli_main
 
 KEYS = {"backend", "answers", "leaderboard_week_ms", "leaderboard_all_ms", "stats_ms",

@@ -1,0 +1,1 @@
+"""Benchmarks: `torchquiz bench core` (storage and the core at users' sizes), loaded lazily."""
