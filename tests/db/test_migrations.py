@@ -15,12 +15,12 @@ from alembic.autogenerate import compare_metadata
 from alembic.runtime.migration import MigrationContext
 from sqlalchemy import inspect
 
+from bench.bulk import BulkAnswer, BulkData, load_first_revision
 from bot.core.board import BoardService
 from bot.core.models import week_start
 from bot.core.scoring import best_streak, current_streak, points_for, rank
 from content.loader import load_bank
 from db import migrate
-from bench.bulk import BulkAnswer, BulkData, load_first_revision
 from db.engine import make_engine
 from db.store import SqlStore
 from db.tables import Base
