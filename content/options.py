@@ -15,9 +15,9 @@ from dataclasses import dataclass
 
 from content.schema import LOCALES, Choice, ChoiceItem
 
-# Seeds the bias report draws display orders with: enough that the "first shown" strategy's
-# score is measured within about a percent, few enough that validation stays instant.
-BIAS_SEEDS = 64
+# Display orders the bias report draws in all (spread over the items): enough that the "first
+# shown" strategy's score is measured within about a percent, few enough to stay instant.
+BIAS_DRAWS = 6400
 
 
 def letter(position: int) -> str:
@@ -94,7 +94,7 @@ class OptionBias:
     correct_by_position: tuple[tuple[str, int], ...]
     # "Always the first stored option": what a member scored while options were shown as stored.
     first_stored: float
-    # "Always the first shown option" under the per-round shuffle, over BIAS_SEEDS orders each.
+    # "Always the first shown option" under the per-round shuffle, over many drawn orders.
     first_shown: float
     # "Always the longest option" per locale (ties broken at random), and how many items have
     # their correct option strictly the longest.
@@ -107,15 +107,18 @@ class OptionBias:
         return max(self.longest, key=lambda pair: pair[1], default=("en", 0.0))
 
 
-def option_bias(
-    items: Iterable[ChoiceItem], seeds: Sequence[int] = range(BIAS_SEEDS)
-) -> OptionBias:
-    """Measure the position and length biases of ``items`` (a bank's or a pack's choice items)."""
+def option_bias(items: Iterable[ChoiceItem], seeds: Sequence[int] | None = None) -> OptionBias:
+    """Measure the position and length biases of ``items`` (a bank's or a pack's choice items).
+
+    ``seeds`` are the display orders drawn per item (default: BIAS_DRAWS spread over them).
+    """
     chosen = list(items)
     if not chosen:
         return OptionBias(0, 0.0, (), 0.0, 0.0, tuple((loc, 0.0) for loc in LOCALES),
                           tuple((loc, 0) for loc in LOCALES))
     n = len(chosen)
+    if seeds is None:
+        seeds = range(-(-BIAS_DRAWS // n))
     widest = max(len(q.choices) for q in chosen)
     positions = Counter(q.correct_key for q in chosen)
     shown_first = sum(
