@@ -2,7 +2,8 @@
 
 Every check returns the full list of offenders (never only the first), so `torchquiz content
 validate` and the tests in tests/content, which call these same functions, say everything that
-is wrong in one run. Links are checked for every bank; the rest applies when the bank ships a
+is wrong in one run. Links and option bias (answer keys a member could guess without reading
+the question) are checked for every bank; the rest applies when the bank ships a
 ``targets.yaml`` (the bank in content/ does).
 """
 
@@ -19,6 +20,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from content.glossary import avoided_renderings, load_glossary
 from content.loader import Bank, ContentError, ContentProblem, Question, read_yaml
+from content.options import OptionBias, option_bias
 from content.schema import LOCALES, ChoiceItem, CodeItem, ExplainCard, localized_fields
 
 TARGETS_FILE = "targets.yaml"
@@ -71,6 +73,16 @@ class FixtureRule(_Frozen):
     wrong: int = Field(ge=1)
 
 
+class BiasRule(_Frozen):
+    """How far above chance a rule that never reads the question may score on choice items.
+
+    ``enforced: false`` reports an excess as a warning instead of a problem.
+    """
+
+    max_excess: float = Field(default=0.15, ge=0, le=1)
+    enforced: bool = False
+
+
 class Targets(_Frozen):
     """What a shipped bank must reach (content/targets.yaml)."""
 
@@ -83,6 +95,7 @@ class Targets(_Frozen):
     card_words: WordRange
     fixtures: FixtureRule
     cuda_challenges: int = Field(ge=0)
+    option_bias: BiasRule = BiasRule()
 
 
 def load_targets(root: Path) -> Targets | None:
@@ -126,6 +139,28 @@ def check_links(bank: Bank) -> list[ContentProblem]:
             problems.append(ContentProblem(item.id, "code.cpu_counterpart",
                                            f"{target!r} is not a CPU challenge"))
     return problems
+
+
+def bank_bias(bank: Bank) -> OptionBias:
+    """Return the option biases of the bank's choice questions (a pack's too)."""
+    return option_bias(q for _, q in sorted(bank.questions.items()) if isinstance(q, ChoiceItem))
+
+
+def check_option_bias(bias: OptionBias, rule: BiasRule) -> list[ContentProblem]:
+    """Return each guessing rule that scores more than chance plus ``rule.max_excess``.
+
+    The first stored option is not among them: no member is shown the stored order.
+    """
+    limit = bias.chance + rule.max_excess
+    scores = [("first shown", bias.first_shown)]
+    scores += [(f"longest [{loc}]", score) for loc, score in bias.longest]
+    return [
+        ContentProblem("bank", "option bias",
+                       f"always picking the {name} option scores {score:.0%}, above chance "
+                       f"{bias.chance:.0%} + {rule.max_excess:.0%}")
+        for name, score in scores
+        if bias.items and score > limit
+    ]
 
 
 # ---------------------------------------------------------------- checks against the targets
@@ -340,10 +375,11 @@ def check_glossary(bank: Bank, root: Path) -> list[ContentProblem]:
 
 @dataclass(frozen=True)
 class Report:
-    """Everything validate found: the problems and the targets they were measured against."""
+    """Everything validate found: problems (they fail it), warnings (they do not), the targets."""
 
     problems: list[ContentProblem] = field(default_factory=list)
     targets: Targets | None = None
+    warnings: list[ContentProblem] = field(default_factory=list)
 
 
 def validate(bank: Bank, root: Path, *, fixtures: bool = True) -> Report:
@@ -357,8 +393,13 @@ def validate(bank: Bank, root: Path, *, fixtures: bool = True) -> Report:
         targets = load_targets(root)
     except ContentError as exc:
         return Report(problems + list(exc.problems))
+    rule = targets.option_bias if targets is not None else BiasRule()
+    biased = check_option_bias(bank_bias(bank), rule)
+    warnings = [] if rule.enforced else biased
+    if rule.enforced:
+        problems += biased
     if targets is None:
-        return Report(problems)
+        return Report(problems, warnings=warnings)
     checks: list[Callable[[], Iterable[ContentProblem]]] = [
         lambda: check_sizes(bank, targets),
         lambda: check_seed_coverage(bank, targets),
@@ -375,7 +416,7 @@ def validate(bank: Bank, root: Path, *, fixtures: bool = True) -> Report:
     ]
     for check in checks:
         problems.extend(check())
-    return Report(problems, targets)
+    return Report(problems, targets, warnings)
 
 
 def entry_locales(entry: Question | ExplainCard) -> list[str]:

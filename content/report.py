@@ -4,8 +4,17 @@ from __future__ import annotations
 
 from collections import Counter
 
-from content.coverage import KINDS, Targets, entry_locales, seed_counts
+from content.coverage import (
+    KINDS,
+    BiasRule,
+    Targets,
+    bank_bias,
+    check_option_bias,
+    entry_locales,
+    seed_counts,
+)
 from content.loader import Bank
+from content.options import bias_lines
 from content.schema import LOCALES
 
 _SEEDS_PER_LINE = 8
@@ -67,10 +76,18 @@ def seed_table(bank: Bank, targets: Targets) -> list[str]:
     return lines
 
 
+def bias_report(bank: Bank, targets: Targets | None) -> list[str]:
+    """Return the option-bias lines, each rule that scores too well marked as a warning."""
+    rule = targets.option_bias if targets is not None else BiasRule()
+    bias = bank_bias(bank)
+    mark = "problem" if rule.enforced else "warning"
+    return bias_lines(bias) + [f"  {mark}: {p.message}" for p in check_option_bias(bias, rule)]
+
+
 def coverage_report(bank: Bank, targets: Targets | None) -> str:
     """Return all tables as one text block."""
     lines = topic_table(bank, targets)
-    lines += ["", difficulty_line(bank), locale_line(bank)]
+    lines += ["", difficulty_line(bank), locale_line(bank), "", *bias_report(bank, targets)]
     if targets is not None:
         lines += ["", *seed_table(bank, targets)]
     return "\n".join(lines)

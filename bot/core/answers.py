@@ -15,6 +15,7 @@ from bot.core.i18n import t
 from bot.core.matching import match_choice, match_text
 from bot.core.models import AnswerMode, Round
 from bot.core.ports import Executor, VerdictView
+from content.options import display_order
 from content.schema import ChoiceItem, CodeItem, Question
 
 log = logging.getLogger(__name__)
@@ -37,6 +38,7 @@ class Judgement:
     counts: bool
     correct: bool
     lines: tuple[str, ...]
+    # What is recorded: a choice option's stored key (never the letter shown), or folded text.
     chosen: str = ""
     verdict: VerdictView | None = None
     # Text the member's code produced (untrusted): the verdict's explanation and its prints.
@@ -71,7 +73,7 @@ def hidden_test_seed(*parts: object) -> int:
 
 
 def round_seed(rnd: Round) -> int:
-    """Return the seed of a round's hidden tests: shared by its members, new every round."""
+    """Return a round's seed: its hidden tests and its option order, shared by its members."""
     return hidden_test_seed("round", rnd.id, rnd.item_id, rnd.opened_at)
 
 
@@ -93,7 +95,9 @@ def judge(
 ) -> Judgement:
     """Judge ``response`` to ``item``; code goes through the executor, the rest is matched here.
 
-    ``seed`` draws a code challenge's hidden tests (one per round or practice session).
+    ``seed`` (one per round or practice session) draws a code challenge's hidden tests and the
+    order a choice question's options were shown in: a typed letter is read in that order, and
+    ``chosen`` is the option's stored key whichever way it was picked.
     """
     problem = check_input(response, AnswerMode.CODE if isinstance(item, CodeItem) else mode, locale)
     if problem:
@@ -109,7 +113,7 @@ def judge(
     if mode is AnswerMode.CODE:
         return refusal(t(locale, "answer.not_code"))
     if isinstance(item, ChoiceItem):
-        return _judge_choice(item, response, locale)
+        return _judge_choice(item, response, mode, locale, seed)
     match = match_text(item, response)
     if not match.understood:
         return refusal(t(locale, "answer.empty"))
@@ -117,16 +121,22 @@ def judge(
     return Judgement(True, match.correct, lines, chosen=match.chosen)
 
 
-def _judge_choice(item: ChoiceItem, response: str, locale: str) -> Judgement:
-    match = match_choice(item, response, locale)
+def _judge_choice(
+    item: ChoiceItem, response: str, mode: AnswerMode, locale: str, seed: int | None
+) -> Judgement:
+    # A button carries the option's stored key; a typed letter names what the member saw, a
+    # position in the order this round's (or session's) seed shows.
+    shown = display_order(item, seed)
+    keys = None if mode is AnswerMode.BUTTON else [c.key for c in shown.choices]
+    match = match_choice(item, response, locale, keys)
     if not match.understood:
-        keys = ", ".join(c.key for c in item.choices)
-        return refusal(t(locale, "answer.unreadable_choice", keys=keys))
+        return refusal(t(locale, "answer.unreadable_choice", keys=", ".join(shown.letters)))
     lines: tuple[str, ...] = ()
     if not match.correct:
         picked = next(c for c in item.choices if c.key == match.chosen)
         if picked.why is not None:
-            lines = (t(locale, "answer.why", option=picked.key, why=picked.why.get(locale)),)
+            lines = (t(locale, "answer.why", option=shown.letter_of(picked.key),
+                       why=picked.why.get(locale)),)
     return Judgement(True, match.correct, lines, chosen=match.chosen)
 
 

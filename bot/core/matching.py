@@ -10,6 +10,7 @@ from __future__ import annotations
 import math
 import re
 import unicodedata
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from content.schema import ChoiceItem, NumericAnswer, TextItem
@@ -111,13 +112,20 @@ class Match:
     note: str = ""  # e.g. "accepted as a typo of 'detach'"
 
 
-def match_choice(item: ChoiceItem, response: str, locale: str) -> Match:
-    """Read a letter, or the text of one option, and say whether it is the correct one."""
+def match_choice(
+    item: ChoiceItem, response: str, locale: str, shown: Sequence[str] | None = None
+) -> Match:
+    """Read a letter, or the text of one option, and say whether it is the correct one.
+
+    ``shown`` lists the option keys in the order the member saw them: a letter names a display
+    position (its default is the stored order). ``chosen`` is always the option's stored key.
+    """
     folded = fold(response)
     letter = _LETTER.match(folded)
-    keys = [c.key for c in item.choices]
-    if letter and letter.group(1).upper() in keys:
-        key = letter.group(1).upper()
+    keys = list(shown) if shown is not None else [c.key for c in item.choices]
+    position = ord(letter.group(1).upper()) - ord("A") if letter else -1
+    if 0 <= position < len(keys):
+        key = keys[position]
         return Match(True, key == item.correct_key, key)
     by_text = {fold(c.text.get(lang)): c.key for c in item.choices for lang in ("en", "zh-CN")}
     if folded in by_text:

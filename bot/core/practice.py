@@ -85,7 +85,7 @@ def daily_pick(
 
 
 def session_seed(session: PracticeSession) -> int:
-    """Return the seed of a practice session's hidden tests: new for every session started."""
+    """Return a practice session's seed (hidden tests, option order): new for every session."""
     return hidden_test_seed("practice", session.user_id, session.item_id, session.started_at)
 
 
@@ -129,8 +129,12 @@ class PracticeService:
             )
         item_id, is_review = chosen
         item = self.bank.question(item_id)
-        self.store.start_practice(PracticeSession(member.id, item.id, item.version, now))
-        body, code = render.question_body(item, locale)
+        session = PracticeSession(member.id, item.id, item.version, now)
+        self.store.start_practice(session)
+        # The session's seed is derived from what was just stored, so its answer reads the
+        # letters in this same order.
+        seed = session_seed(session)
+        body, code = render.question_body(item, locale, seed=seed)
         hint = t(locale, "practice.code_hint") if isinstance(item, CodeItem) else ""
         lines = [body, "", t(locale, "practice.how", code_hint=hint)]
         if is_review:
@@ -139,7 +143,7 @@ class PracticeService:
             title=t(locale, "practice.title", topic=item.topic),
             body="\n".join(lines),
             code=code,
-            buttons=render.choice_buttons(item, practice_action(item.id, "{key}")),
+            buttons=render.choice_buttons(item, practice_action(item.id, "{key}"), seed=seed),
             form=render.answer_form(item, locale, practice_form_action(item.id)),
         )
 
@@ -194,7 +198,8 @@ class PracticeService:
         else:
             head = t(locale, "practice.wrong_final")
         lines = [head, *judgement.lines, "",
-                 t(locale, "reveal.answer", answer=render.answer_text(item, locale)),
+                 t(locale, "reveal.answer",
+                   answer=render.answer_text(item, locale, seed=session_seed(session))),
                  item.explanation.get(locale)]
         return Message(
             body="\n".join(lines),

@@ -1,4 +1,9 @@
-"""Turn bank items into neutral messages in a locale: question posts, reveals and concept cards."""
+"""Turn bank items into neutral messages in a locale: question posts, reveals and concept cards.
+
+A choice question's options are shown in the order its round's (or practice session's) seed
+draws, lettered A, B, ... in that order; every function that shows a letter takes that ``seed``
+(None: the stored order, for admin views only), so the post, the buttons and the reveal agree.
+"""
 
 from __future__ import annotations
 
@@ -6,6 +11,7 @@ from bot.core.answers import MAX_CODE_CHARS, MAX_TEXT_CHARS
 from bot.core.i18n import t
 from bot.core.messages import Audience, Button, Form, Message, Tone
 from bot.core.scoring import BASE_POINTS
+from content.options import display_order
 from content.schema import ChoiceItem, CodeItem, ExplainCard, Question, TextItem
 
 
@@ -18,13 +24,14 @@ def how_to_answer(item: Question, locale: str) -> str:
     return t(locale, "round.how.text")
 
 
-def question_body(item: Question, locale: str) -> tuple[str, str | None]:
+def question_body(item: Question, locale: str, *, seed: int | None) -> tuple[str, str | None]:
     """Return the prompt with its options or examples, and the code block to show, if any."""
     lines = [item.prompt.get(locale)]
     code: str | None = None
     if isinstance(item, ChoiceItem):
         lines.append("")
-        lines.extend(f"{c.key}. {c.text.get(locale)}" for c in item.choices)
+        lines.extend(f"{shown}. {c.text.get(locale)}"
+                     for shown, c in display_order(item, seed).labelled())
     elif isinstance(item, CodeItem):
         spec = item.code
         lines.append("")
@@ -36,11 +43,16 @@ def question_body(item: Question, locale: str) -> tuple[str, str | None]:
     return "\n".join(lines), code
 
 
-def choice_buttons(item: Question, action: str) -> tuple[Button, ...]:
-    """Return one button per option; ``action`` is a format string with a {key} field."""
+def choice_buttons(item: Question, action: str, *, seed: int | None) -> tuple[Button, ...]:
+    """Return one button per option in display order; ``action`` has a {key} field.
+
+    The label is the letter shown; the action carries the option's stored key, so a click
+    names the option itself and is judged the same on every replica.
+    """
     if not isinstance(item, ChoiceItem):
         return ()
-    return tuple(Button(action.format(key=c.key), c.key) for c in item.choices)
+    return tuple(Button(action.format(key=c.key), shown)
+                 for shown, c in display_order(item, seed).labelled())
 
 
 def answer_form(item: Question, locale: str, action_id: str) -> Form | None:
@@ -61,10 +73,10 @@ def answer_form(item: Question, locale: str, action_id: str) -> Form | None:
 
 def round_post(
     item: Question, locale: str, *, title: str, closes: str, tally: str, round_id: int,
-    buttons: tuple[Button, ...], form: Form | None = None,
+    buttons: tuple[Button, ...], seed: int | None, form: Form | None = None,
 ) -> Message:
-    """Return the channel post of a daily question."""
-    body, code = question_body(item, locale)
+    """Return the channel post of a daily question, its options in the order ``seed`` draws."""
+    body, code = question_body(item, locale, seed=seed)
     return Message(
         title=title,
         body=f"{body}\n\n{how_to_answer(item, locale)}",
@@ -87,25 +99,28 @@ def _meta_values(item: Question, closes: str) -> dict[str, object]:
     }
 
 
-def answer_text(item: Question, locale: str) -> str:
-    """Return the correct answer as a member should read it."""
+def answer_text(item: Question, locale: str, *, seed: int | None) -> str:
+    """Return the correct answer as a member should read it (with the letter it was shown as)."""
     if isinstance(item, ChoiceItem):
-        choice = next(c for c in item.choices if c.correct)
-        return f"{choice.key}. {choice.text.get(locale)}"
+        shown, choice = next((s, c) for s, c in display_order(item, seed).labelled() if c.correct)
+        return f"{shown}. {choice.text.get(locale)}"
     if isinstance(item, TextItem):
         return item.accepted[0]
     return f"`{item.code.entrypoint}`"
 
 
-def reveal(item: Question, locale: str, *, title: str, tally: str, round_id: int) -> Message:
-    """Return the thread reply that reveals the answer and explains it."""
-    lines = [t(locale, "reveal.answer", answer=answer_text(item, locale)), "",
+def reveal(
+    item: Question, locale: str, *, title: str, tally: str, round_id: int, seed: int | None
+) -> Message:
+    """Return the thread reply that reveals the answer, lettered as the round showed it."""
+    lines = [t(locale, "reveal.answer", answer=answer_text(item, locale, seed=seed)), "",
              item.explanation.get(locale)]
     if isinstance(item, ChoiceItem):
         lines.append("")
         lines.extend(
-            t(locale, "answer.why", option=c.key, why=c.why.get(locale))
-            for c in item.choices if c.why is not None and not c.correct
+            t(locale, "answer.why", option=shown, why=c.why.get(locale))
+            for shown, c in display_order(item, seed).labelled()
+            if c.why is not None and not c.correct
         )
     code = None
     if isinstance(item, CodeItem):

@@ -253,11 +253,12 @@ class QuizService:
         closes = rnd.closes_at.astimezone(ZoneInfo(channel.timezone)).strftime("%Y-%m-%d %H:%M")
         action = answer_action(rnd.id, "{key}")
         is_open = rnd.status is RoundStatus.OPEN
+        seed = round_seed(rnd)  # the round's own option order, the same on every replica
         return render.round_post(
             item, locale,
             title=t(locale, "round.title", date=rnd.local_date.isoformat()),
             closes=closes, tally=self._tally_line(rnd.id, locale, tally), round_id=rnd.id,
-            buttons=render.choice_buttons(item, action) if is_open else (),
+            buttons=render.choice_buttons(item, action, seed=seed) if is_open else (), seed=seed,
             form=render.answer_form(item, locale, form_action(rnd.id)) if is_open else None,
         )
 
@@ -308,6 +309,7 @@ class QuizService:
             item, channel.locale,
             title=t(channel.locale, "reveal.title", date=rnd.local_date.isoformat()),
             tally=self._tally_line(rnd.id, channel.locale), round_id=rnd.id,
+            seed=round_seed(rnd),
         )
         log.info("round closed channel=%s round=%s", channel.id, rnd.id)
         return Reveal(channel, closed, message)

@@ -105,3 +105,12 @@ def bob(quiz: Quiz) -> Actor:
 def day(clock: FakeClock, days: int = 1) -> dt.datetime:
     """Move the clock forward by whole days."""
     return clock.advance(days=days)
+
+
+def shown(message, key: str) -> str:
+    """Return the letter a member sees on the button of the option stored as ``key``.
+
+    Options are shown in an order drawn per round and per practice session; a test that types a
+    letter reads it off the post, as a member would.
+    """
+    return next(b.label for b in message.buttons if b.action_id.rsplit(":", 1)[1] == key)

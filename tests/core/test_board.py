@@ -7,7 +7,7 @@ from sqlalchemy import event
 
 from bot.core.board import STREAK_WINDOW, BoardService
 from bot.core.models import Actor
-from tests.core.conftest import only
+from tests.core.conftest import only, shown
 from tests.db.builders import DAY, T0, answer, make_channel, make_member, open_round
 
 
@@ -52,8 +52,8 @@ def test_unknown_period_gets_usage(quiz, channel):
 
 def test_stats_show_mastery_per_topic(quiz, channel, alice):
     channel = only(quiz, channel, "t.choice-view")
-    quiz.rounds.post_round(channel.id)
-    _play(quiz, channel, alice, "B")
+    posted = quiz.rounds.post_round(channel.id)
+    _play(quiz, channel, alice, shown(posted.message, "B"))
     stats = quiz.board.stats(channel, alice.member)
     assert stats.points == 15 and stats.solved == 1 and stats.attempted == 1
     assert [(m.topic, m.solved, m.attempted) for m in stats.mastery] == [("tensors", 1, 1)]

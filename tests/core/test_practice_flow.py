@@ -1,7 +1,7 @@
 """/quiz on a real database: private, unscored, and it brings back what a member missed."""
 
 from bot.core.models import AnswerMode
-from tests.core.conftest import only
+from tests.core.conftest import only, shown
 
 
 def test_practice_is_private_and_unscored(quiz, channel, alice, store):
@@ -17,8 +17,9 @@ def test_practice_is_private_and_unscored(quiz, channel, alice, store):
 
 def test_missed_daily_question_comes_back_in_practice(quiz, channel, alice, clock):
     channel = only(quiz, channel, "t.choice-view")
-    quiz.rounds.post_round(channel.id)
-    quiz.rounds.submit_answer(channel.id, alice, "A")
+    posted = quiz.rounds.post_round(channel.id)
+    missed = quiz.rounds.submit_answer(channel.id, alice, shown(posted.message, "A"))
+    assert missed.recorded and "view never copies" in missed.reply.body
     clock.advance(hours=2)
     message = quiz.practice.start(alice.member, None, "en")
     assert "missed this one before" in message.body
@@ -26,12 +27,12 @@ def test_missed_daily_question_comes_back_in_practice(quiz, channel, alice, cloc
 
 
 def test_practice_wrong_answers_end_with_the_answer_and_a_review(quiz, alice, store):
-    quiz.practice.start(alice.member, "tensors", "en")
+    message = quiz.practice.start(alice.member, "tensors", "en")
     session = store.current_practice(alice.member.id)
     item = quiz.practice.bank.question(session.item_id)
     if item.kind == "choice":
         wrong = next(c.key for c in item.choices if not c.correct)
-        reply = quiz.practice.answer(alice.member, wrong, "en")
+        reply = quiz.practice.answer(alice.member, shown(message, wrong), "en")
     else:
         for _ in range(3):
             reply = quiz.practice.answer(alice.member, "(9, 9, 9)", "en")

@@ -8,7 +8,7 @@ from bot.core.app import build_quiz
 from bot.core.messages import Audience
 from bot.core.models import Actor, AnswerMode
 from bot.core.practice import daily_pick
-from tests.core.conftest import FakeVerdict, only
+from tests.core.conftest import FakeVerdict, only, shown
 
 
 def post(quiz, channel):
@@ -53,8 +53,8 @@ def test_choice_post_has_one_button_per_option(quiz, channel):
 
 def test_correct_first_try_earns_base_plus_bonus_and_updates_the_tally(quiz, channel, alice):
     channel = only(quiz, channel, "t.choice-view")
-    post(quiz, channel)
-    outcome = quiz.rounds.submit_answer(channel.id, alice, "B")
+    message = post(quiz, channel).message
+    outcome = quiz.rounds.submit_answer(channel.id, alice, shown(message, "B"))
     assert outcome.recorded
     assert "+15" in outcome.reply.body
     assert outcome.reply.audience is Audience.PRIVATE
@@ -64,11 +64,11 @@ def test_correct_first_try_earns_base_plus_bonus_and_updates_the_tally(quiz, cha
 
 def test_wrong_choice_is_final_and_explains_why_that_option_is_wrong(quiz, channel, alice):
     channel = only(quiz, channel, "t.choice-view")
-    post(quiz, channel)
-    outcome = quiz.rounds.submit_answer(channel.id, alice, "A")
+    message = post(quiz, channel).message
+    outcome = quiz.rounds.submit_answer(channel.id, alice, shown(message, "A"))
     assert outcome.recorded
-    assert "view never copies" in outcome.reply.body
-    again = quiz.rounds.submit_answer(channel.id, alice, "B")
+    assert f"Why not {shown(message, 'A')}: view never copies" in outcome.reply.body
+    again = quiz.rounds.submit_answer(channel.id, alice, shown(message, "B"))
     assert not again.recorded and "used all your tries" in again.reply.body
 
 
@@ -133,14 +133,15 @@ def test_due_round_is_revealed_exactly_once_even_with_two_replicas(
     quiz, channel, clock, store, bank, executor
 ):
     channel = only(quiz, channel, "t.choice-view")
-    post(quiz, channel)
+    posted = post(quiz, channel).message
     clock.advance(hours=24)
     replica = build_quiz(store, bank, clock, executor)
     reveals = quiz.rounds.close_due_rounds() + replica.rounds.close_due_rounds()
     assert len(reveals) == 1
     message = reveals[0].message
     assert message.audience is Audience.THREAD
-    assert "B. reshape" in message.body and "view never copies" in message.body
+    assert f"{shown(posted, 'B')}. reshape" in message.body
+    assert f"Why not {shown(posted, 'A')}: view never copies" in message.body
 
 
 def test_admin_can_reveal_early_but_a_member_cannot(quiz, channel, alice):
@@ -156,9 +157,9 @@ def test_admin_can_reveal_early_but_a_member_cannot(quiz, channel, alice):
 
 def test_reply_uses_the_members_language_when_known(quiz, channel, alice):
     channel = only(quiz, channel, "t.choice-view")
-    post(quiz, channel)
+    message = post(quiz, channel).message
     actor = Actor(alice.member, locale="zh-CN")
-    assert "答对了" in quiz.rounds.submit_answer(channel.id, actor, "B").reply.body
+    assert "答对了" in quiz.rounds.submit_answer(channel.id, actor, shown(message, "B")).reply.body
 
 
 def test_code_answer_goes_through_the_executor_and_scores(quiz, channel, alice, executor):

@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import copy
 import datetime as dt
+import re
 
 from safetext.inert import ONE_LINE_CHARS
 from tests.fake_discord import GENERAL, custom_ids, message_text
@@ -25,8 +26,10 @@ def test_a_choice_round_from_post_to_thread_reveal(discord_run):
         channel = await h.enable_channel("t.choice-view")
         post = await h.post_today(channel)
         ids = custom_ids(post)
-        assert [i.rsplit(":", 1)[1] for i in ids] == ["A", "B", "C"]
+        # Options come in the round's own order; each button carries its option's stored key.
+        assert sorted(i.rsplit(":", 1)[1] for i in ids) == ["A", "B", "C"]
         assert "Which call may copy?" in message_text(post)
+        shown = re.search(r"([A-C])\. reshape", message_text(post)).group(1)
         assert post["allowed_mentions"] == {"parse": []}
         rid = _round_id(post)
         right, wrong = f"tq:answer:{rid}:B", f"tq:answer:{rid}:A"
@@ -49,7 +52,7 @@ def test_a_choice_round_from_post_to_thread_reveal(discord_run):
         thread = h.fake.thread_on(int(post["id"]))
         assert thread is not None
         reveal = h.fake.channel_posts(thread)
-        assert len(reveal) == 1 and "Answer: B" in message_text(reveal[0])
+        assert len(reveal) == 1 and f"Answer: {shown}. reshape" in message_text(reveal[0])
         assert custom_ids(h.fake.messages[int(post["id"])]) == []
 
     discord_run(scenario)
