@@ -272,16 +272,16 @@ def test_the_same_try_arriving_twice_at_once_is_recorded_once(quiz, channel, ali
     channel = only(quiz, channel, "t.text-detach")
     rnd = post(quiz, channel).round
     barrier = threading.Barrier(2)
-    real_answers_for = store.answers_for
+    real_attempts = store.attempts
     calls = iter(range(1000))
 
-    def answers_for_then_wait(round_id, user_id):
-        seen = real_answers_for(round_id, user_id)
+    def attempts_then_wait(round_id, user_id):
+        seen = real_attempts(round_id, user_id)
         if next(calls) < 2:
             barrier.wait(timeout=10)  # both read "no answers yet" before either writes
         return seen
 
-    store.answers_for = answers_for_then_wait
+    store.attempts = attempts_then_wait
     outcomes = []
     threads = [threading.Thread(
         target=lambda: outcomes.append(quiz.rounds.submit_answer(channel.id, alice, "detach")))
@@ -290,7 +290,7 @@ def test_the_same_try_arriving_twice_at_once_is_recorded_once(quiz, channel, ali
         thread.start()
     for thread in threads:
         thread.join()
-    store.answers_for = real_answers_for
+    store.attempts = real_attempts
     assert sorted(o.recorded for o in outcomes) == [False, True]
     assert any("recorded once" in o.reply.body for o in outcomes)
     assert len(store.answers_for(rnd.id, alice.member.id)) == 1
