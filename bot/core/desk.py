@@ -127,6 +127,22 @@ class Desk:
             return self._answer(who, target, text, mode)
         return self._practice_answer(who, target, text, mode)
 
+    def answer_today(self, who: Identity, response: str, mode: AnswerMode) -> Reply:
+        """Answer the latest round of the member's channel (a typed answer: no button names it)."""
+        found, actor = self._resolve(who)
+        locale = actor.locale or "en"
+        if found.channel is None:
+            return self._warning(locale, "channel.no_quiz")
+        outcome = self.quiz.rounds.submit_answer(found.channel.id, actor, response, mode)
+        return Reply(locale, outcome.reply,
+                     redraw_round=outcome.round_id if outcome.tally_changed else None)
+
+    def practice_answer(self, who: Identity, response: str, mode: AnswerMode) -> Reply:
+        """Answer the member's current practice question (a typed answer)."""
+        found, actor = self._resolve(who)
+        locale = actor.locale or "en"
+        return Reply(locale, self.quiz.practice.answer(found.member, response, locale, mode))
+
     def _answer(self, who: Identity, target: str, response: str, mode: AnswerMode) -> Reply:
         round_id = round_id_of(target)
         found, actor = self._resolve(who, round_id)

@@ -15,8 +15,9 @@ from typing import TextIO
 
 from bot.adapters.console.render import render, render_delivery
 from bot.core.app import Quiz
+from bot.core.desk import Desk, Reply
 from bot.core.messages import Audience, Message, Tone
-from bot.core.models import Actor, AnswerMode, ChannelDefaults, ChannelSettings
+from bot.core.models import Actor, AnswerMode, ChannelDefaults, ChannelSettings, Identity
 from bot.scheduling import weekly_board
 
 log = logging.getLogger(__name__)
@@ -60,6 +61,7 @@ class ConsoleChannel:
                  defaults: ChannelDefaults | None = None,
                  chart_dir: Path | None = None) -> None:
         self.quiz = quiz
+        self.desk = Desk(quiz)
         self.out = out
         self.code_problem = code_problem
         self.chart_dir = chart_dir
@@ -70,11 +72,26 @@ class ConsoleChannel:
         self._graded_pending_at: dt.datetime | None = None
 
     # -------------------------------------------------------------- plumbing
-    def _actor(self) -> Actor:
+    def _who(self) -> Identity:
         name = self.state.user_name
-        member = self.quiz.rounds.member(PLATFORM, name.casefold(), name)
         # Whoever sits at the terminal owns the console workspace, so they are its admin.
+        return Identity(platform=PLATFORM, workspace="local",
+                        channel=self.state.channel.external_id, user=name.casefold(),
+                        display_name=name, locale=None, is_admin=True,
+                        channel_name=self.state.channel.name)
+
+    def _actor(self) -> Actor:
+        member = self.quiz.rounds.member(PLATFORM, self.state.user_name.casefold(),
+                                         self.state.user_name)
         return Actor(member, is_admin=True)
+
+    def show_reply(self, reply: Reply) -> None:
+        """Print the core's reply; a changed tally is printed as the channel would see it."""
+        if reply.message is not None:
+            self.show(reply.message)
+        if reply.redraw_round is not None:
+            tally = self.quiz.rounds.tally_line(reply.redraw_round, self._locale())
+            self.show(Message(body=tally, audience=Audience.CHANNEL))
 
     def show(self, message: Message) -> None:
         """Print a message the way the channel would show it (images go to files)."""
@@ -197,11 +214,7 @@ class ConsoleChannel:
         self.show(self.quiz.rounds.round_message(rnd))
 
     def _answer(self, rest: str, lines: Iterator[str], mode: AnswerMode = AnswerMode.TEXT) -> None:
-        outcome = self.quiz.rounds.submit_answer(self.state.channel.id, self._actor(), rest, mode)
-        self.show(outcome.reply)
-        if outcome.tally_changed and outcome.round_id is not None:
-            tally = self.quiz.rounds.tally_line(outcome.round_id, self._locale())
-            self.show(Message(body=tally, audience=Audience.CHANNEL))
+        self.show_reply(self.desk.answer_today(self._who(), rest, mode))
 
     def _read_code(self, lines: Iterator[str]) -> str:
         print(f"(type your code; finish with a line {CODE_END})", file=self.out, flush=True)
@@ -221,29 +234,26 @@ class ConsoleChannel:
         self.show(result if isinstance(result, Message) else result.message)
 
     def _explain(self, rest: str, lines: Iterator[str]) -> None:
-        self.show(self.quiz.explain.explain(rest, self._locale()))
+        self.show_reply(self.desk.command(self._who(), "explain", rest))
 
     def _quiz(self, rest: str, lines: Iterator[str]) -> None:
-        self.show(self.quiz.practice.start(self._actor().member, rest or None, self._locale()))
+        self.show_reply(self.desk.command(self._who(), "quiz", rest))
 
     def _practice(self, rest: str, lines: Iterator[str]) -> None:
-        member = self._actor().member
         if rest:
-            self.show(self.quiz.practice.answer(member, rest, self._locale()))
+            self.show_reply(self.desk.practice_answer(self._who(), rest, AnswerMode.TEXT))
             return
         code = self._read_code(lines)
-        self.show(self.quiz.practice.answer(member, code, self._locale(), AnswerMode.CODE))
+        self.show_reply(self.desk.practice_answer(self._who(), code, AnswerMode.CODE))
 
     def _leaderboard(self, rest: str, lines: Iterator[str]) -> None:
-        period = rest.lower() or "week"
-        self.show(self.quiz.board.leaderboard(self._refresh_channel(), period, self._locale()))
+        self.show_reply(self.desk.command(self._who(), "leaderboard", rest))
 
     def _weekly(self, rest: str, lines: Iterator[str]) -> None:
         self.show(weekly_board(self.quiz, self._refresh_channel()))
 
     def _stats(self, rest: str, lines: Iterator[str]) -> None:
-        member = self._actor().member
-        self.show(self.quiz.board.stats_message(self._refresh_channel(), member, self._locale()))
+        self.show_reply(self.desk.command(self._who(), "stats", rest))
 
     def _setup(self, rest: str, lines: Iterator[str]) -> None:
         try:
@@ -258,7 +268,7 @@ class ConsoleChannel:
                 self.say(f"Settings are key=value; got {word[:40]!r}.", Tone.WARNING)
                 return
             changes[key.lower()] = value
-        self.show(self.quiz.setup.apply(self._refresh_channel(), self._actor(), changes))
+        self.show_reply(self.desk.settings(self._who(), "", "", changes))
         self._refresh_channel()
 
     def _as(self, rest: str, lines: Iterator[str]) -> None:
