@@ -15,10 +15,10 @@ from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import Engine
 
-from bot.core.app import Quiz, build_quiz
 from bot.core.clock import SystemClock
 from bot.core.models import ChannelSettings
 from bot.core.ports import Clock, Executor
+from bot.core.quiz import Quiz, build_quiz
 from bot.settings import Settings
 from content.loader import BANK_ROOT, Bank, load_bank
 from db.engine import default_url, make_engine
@@ -28,7 +28,7 @@ from db.store import SqlStore
 if TYPE_CHECKING:
     from bot.adapters.chat.runtime import ChatRuntime
     from bot.adapters.discord.client import QuizBot
-    from bot.adapters.slack.app import SlackBot
+    from bot.adapters.slack.bot import SlackBot
 
 log = logging.getLogger(__name__)
 
@@ -177,7 +177,7 @@ def discord_bot(settings: Settings, runtime: ChatRuntime | None = None,
 def slack_bot(settings: Settings, runtime: ChatRuntime | None = None,
               **options: Any) -> SlackBot:
     """Build the Slack app over a chat runtime, with the installation stores when it has OAuth."""
-    from bot.adapters.slack.app import SlackBot
+    from bot.adapters.slack.bot import SlackBot
     from db.slack_installations import Installations
 
     runtime = runtime or chat_runtime(settings, "slack")

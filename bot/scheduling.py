@@ -21,11 +21,11 @@ from apscheduler.triggers.cron import CronTrigger
 from apscheduler.triggers.interval import IntervalTrigger
 
 from bot.charts import leaderboard_chart, week_range
-from bot.core.app import Quiz
 from bot.core.i18n import t
 from bot.core.messages import Audience, Message
 from bot.core.models import ChannelSettings
 from bot.core.pending import PrivateDelivery
+from bot.core.quiz import Quiz
 from bot.core.scoring import week_start
 from bot.core.service import Reveal, RoundPost
 

@@ -14,7 +14,6 @@ import logging
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
-from bot.core.app import Quiz
 from bot.core.channel_setup import matching_zones
 from bot.core.i18n import t
 from bot.core.messages import Form, Message, Tone, parse_action, parse_submit, round_id_of
@@ -27,6 +26,7 @@ from bot.core.models import (
     Member,
     Resolved,
 )
+from bot.core.quiz import Quiz
 
 log = logging.getLogger(__name__)
 

@@ -6,7 +6,7 @@ import difflib
 import re
 from dataclasses import dataclass, replace
 
-from bot.core import render
+from bot.core import posts
 from bot.core.i18n import t
 from bot.core.matching import closest, fold
 from bot.core.messages import Audience, Button, Message, Tone, share_action
@@ -105,7 +105,7 @@ class ExplainService:
             return Message(title=t(locale, "explain.list"), body=", ".join(self.index.topics()))
         found = self.index.lookup(query[:200])
         if found.card is not None:
-            card = render.card(found.card, locale)
+            card = posts.card(found.card, locale)
             share = Button(share_action(found.card.id), t(locale, "explain.share"))
             return replace(card, buttons=(share,))
         shown = query.strip()[:60]
@@ -125,7 +125,7 @@ class ExplainService:
         """Return a card as a post for the whole channel, or None for an unknown id."""
         if card_id not in self.index.topics():
             return None
-        return replace(render.card(self.index.card(card_id), locale), audience=Audience.CHANNEL)
+        return replace(posts.card(self.index.card(card_id), locale), audience=Audience.CHANNEL)
 
     def choices(self, prefix: str, locale: str, limit: int = 25) -> list[tuple[str, str]]:
         """Return (label, card id) pairs for autocomplete: the title in the member's language."""

@@ -7,7 +7,7 @@ import hashlib
 import logging
 from collections.abc import Iterable, Sequence
 
-from bot.core import render
+from bot.core import posts
 from bot.core.answers import gradable, hidden_test_seed, judge
 from bot.core.errors import GradingUnavailable
 from bot.core.i18n import t
@@ -134,7 +134,7 @@ class PracticeService:
         # The session's seed is derived from what was just stored, so its answer reads the
         # letters in this same order.
         seed = session_seed(session)
-        body, code = render.question_body(item, locale, seed=seed)
+        body, code = posts.question_body(item, locale, seed=seed)
         hint = t(locale, "practice.code_hint") if isinstance(item, CodeItem) else ""
         lines = [body, "", t(locale, "practice.how", code_hint=hint)]
         if is_review:
@@ -143,8 +143,8 @@ class PracticeService:
             title=t(locale, "practice.title", topic=item.topic),
             body="\n".join(lines),
             code=code,
-            buttons=render.choice_buttons(item, practice_action(item.id, "{key}"), seed=seed),
-            form=render.answer_form(item, locale, practice_form_action(item.id)),
+            buttons=posts.choice_buttons(item, practice_action(item.id, "{key}"), seed=seed),
+            form=posts.answer_form(item, locale, practice_form_action(item.id)),
         )
 
     def answer_form(self, member: Member, item_id: str, locale: str) -> Form | None:
@@ -153,7 +153,7 @@ class PracticeService:
         if session is None or session.item_id != item_id:
             return None
         item = self.bank.question(item_id)
-        return render.answer_form(item, locale, practice_form_action(item.id))
+        return posts.answer_form(item, locale, practice_form_action(item.id))
 
     def answer(
         self,
@@ -199,7 +199,7 @@ class PracticeService:
             head = t(locale, "practice.wrong_final")
         lines = [head, *judgement.lines, "",
                  t(locale, "reveal.answer",
-                   answer=render.answer_text(item, locale, seed=session_seed(session))),
+                   answer=posts.answer_text(item, locale, seed=session_seed(session))),
                  item.explanation.get(locale)]
         return Message(
             body="\n".join(lines),

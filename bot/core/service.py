@@ -4,7 +4,7 @@ scheduler -> post_round -> adapter renders -> member answers -> adapter -> submi
 -> judge (executor for code) -> store records -> tally; close_due_rounds -> reveal.
 When no executor can grade a code answer, submit_answer keeps it as pending; the scheduler's
 grade_pending sweep (bot/core/pending.py) grades it later and returns PrivateDeliveries.
-Practice, explain, leaderboards and setup live in sibling modules; bot/core/app.py gathers
+Practice, explain, leaderboards and setup live in sibling modules; bot/core/quiz.py gathers
 them with this service into the one Quiz object an adapter holds.
 """
 
@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from zoneinfo import ZoneInfo
 
-from bot.core import render
+from bot.core import posts
 from bot.core.answers import gradable, judge, round_seed
 from bot.core.errors import GradingUnavailable, NotFound
 from bot.core.i18n import t
@@ -254,12 +254,12 @@ class QuizService:
         action = answer_action(rnd.id, "{key}")
         is_open = rnd.status is RoundStatus.OPEN
         seed = round_seed(rnd)  # the round's own option order, the same on every replica
-        return render.round_post(
+        return posts.round_post(
             item, locale,
             title=t(locale, "round.title", date=rnd.local_date.isoformat()),
             closes=closes, tally=self._tally_line(rnd.id, locale, tally), round_id=rnd.id,
-            buttons=render.choice_buttons(item, action, seed=seed) if is_open else (), seed=seed,
-            form=render.answer_form(item, locale, form_action(rnd.id)) if is_open else None,
+            buttons=posts.choice_buttons(item, action, seed=seed) if is_open else (), seed=seed,
+            form=posts.answer_form(item, locale, form_action(rnd.id)) if is_open else None,
         )
 
     def answer_form(self, round_id: int, locale: str) -> Form | None:
@@ -267,7 +267,7 @@ class QuizService:
         rnd = self.store.get_round(round_id)
         if rnd is None or not self._is_open(rnd):
             return None
-        return render.answer_form(self.bank.question(rnd.item_id), locale, form_action(rnd.id))
+        return posts.answer_form(self.bank.question(rnd.item_id), locale, form_action(rnd.id))
 
     def _is_open(self, rnd: Round) -> bool:
         return self._recorder.is_open(rnd)
@@ -305,7 +305,7 @@ class QuizService:
         channel = self.get_channel(rnd.channel_id)
         closed = self.store.get_round(rnd.id) or rnd
         item = self.bank.question(rnd.item_id)
-        message = render.reveal(
+        message = posts.reveal(
             item, channel.locale,
             title=t(channel.locale, "reveal.title", date=rnd.local_date.isoformat()),
             tally=self._tally_line(rnd.id, channel.locale), round_id=rnd.id,

@@ -140,7 +140,7 @@ def test_code_answer_is_graded_by_the_real_sandbox_end_to_end(tmp_path):
 
 
 def test_terminal_escapes_in_output_are_neutralised():
-    from bot.adapters.console.render import render
+    from bot.adapters.console.text import render
     from bot.core.messages import Message
 
     text = render(Message(body="ok", code="\x1b[2J\x1b]0;pwned\x07 done\n"), channel="c", user="u")
@@ -149,7 +149,7 @@ def test_terminal_escapes_in_output_are_neutralised():
 
 @pytest.mark.parametrize("name", sorted(HOSTILE_STRINGS))
 def test_console_shows_what_code_produced_inert(name):
-    from bot.adapters.console.render import render
+    from bot.adapters.console.text import render
     from bot.core.messages import Message
 
     hostile = HOSTILE_STRINGS[name]

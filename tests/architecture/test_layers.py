@@ -163,7 +163,7 @@ def test_only_adapters_import_a_platform(platform):
 
 def test_loading_the_core_pulls_in_no_torch_or_sqlalchemy_at_run_time():
     probe = (
-        "import sys, bot.core.app, bot.core.service, bot.core.board;"
+        "import sys, bot.core.quiz, bot.core.service, bot.core.board;"
         "names = ('torch', 'sqlalchemy', 'discord', 'slack_bolt');"
         "bad = sorted(m for m in names if m in sys.modules);"
         "print(','.join(bad))"

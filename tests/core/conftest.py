@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from bot.core.app import Quiz, build_quiz
 from bot.core.models import Actor, ChannelDefaults, ChannelSettings, ChannelUpdate
+from bot.core.quiz import Quiz, build_quiz
 from content.loader import Bank, load_bank
 from db.store import SqlStore
 from tests.fakes import FakeClock

@@ -11,9 +11,9 @@ import datetime as dt
 import pytest
 
 from bot.core.answers import judge, round_seed
-from bot.core.app import build_quiz
 from bot.core.models import AnswerMode, Round, RoundStatus
 from bot.core.practice import session_seed
+from bot.core.quiz import build_quiz
 from content.loader import BANK_ROOT, Bank, load_bank
 from content.options import display_order
 from content.schema import ChoiceItem

@@ -9,11 +9,11 @@ import pytest
 from apscheduler.schedulers.asyncio import AsyncIOScheduler
 
 from bot.adapters.console.channel import ConsoleChannel
-from bot.core.app import build_quiz
 from bot.core.errors import GradingUnavailable
 from bot.core.i18n import t
 from bot.core.messages import Audience
 from bot.core.models import AnswerMode, ChannelDefaults, PracticeSession
+from bot.core.quiz import build_quiz
 from bot.core.scoring import MAX_ATTEMPTS
 from bot.scheduling import QuizScheduler
 from tests.core.conftest import FakeVerdict, only

@@ -4,10 +4,10 @@ import datetime as dt
 
 from sqlalchemy import event
 
-from bot.core.app import build_quiz
 from bot.core.messages import Audience
 from bot.core.models import Actor, AnswerMode
 from bot.core.practice import daily_pick
+from bot.core.quiz import build_quiz
 from tests.core.conftest import FakeVerdict, only, shown
 
 

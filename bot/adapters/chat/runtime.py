@@ -19,9 +19,9 @@ from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from typing import TYPE_CHECKING, Any, ParamSpec, Protocol, TypeVar
 
-from bot.core.app import Quiz
 from bot.core.desk import Desk
 from bot.core.models import ChannelSettings
+from bot.core.quiz import Quiz
 
 if TYPE_CHECKING:
     from sqlalchemy import Engine

@@ -13,11 +13,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TextIO
 
-from bot.adapters.console.render import render, render_delivery
-from bot.core.app import Quiz
+from bot.adapters.console.text import render, render_delivery
 from bot.core.desk import Desk, Reply
 from bot.core.messages import Audience, Message, Tone
 from bot.core.models import Actor, AnswerMode, ChannelDefaults, ChannelSettings, Identity
+from bot.core.quiz import Quiz
 from bot.scheduling import weekly_board
 
 log = logging.getLogger(__name__)

@@ -16,7 +16,7 @@ import discord
 
 from bot.adapters.chat.front import ChatFront
 from bot.adapters.discord import components
-from bot.adapters.discord.render import NO_MENTIONS, rendered
+from bot.adapters.discord.embeds import NO_MENTIONS, rendered
 from bot.core.desk import Reply
 from bot.core.messages import Message
 from bot.core.models import Identity

@@ -8,7 +8,7 @@ from typing import Any
 import discord
 
 from bot.adapters.chat.runtime import ChatRuntime
-from bot.adapters.discord.render import NO_MENTIONS, rendered
+from bot.adapters.discord.embeds import NO_MENTIONS, rendered
 from bot.core.i18n import t
 from bot.core.messages import Message
 from bot.core.models import ChannelSettings

@@ -18,7 +18,7 @@ from slack_bolt.adapter.socket_mode.async_handler import AsyncSocketModeHandler
 from slack_sdk.errors import SlackApiError
 
 from bot.adapters.chat.runtime import on_stop_signals
-from bot.adapters.slack.app import SlackBot, web_client
+from bot.adapters.slack.bot import SlackBot, web_client
 from bot.settings import Settings
 
 log = logging.getLogger(__name__)

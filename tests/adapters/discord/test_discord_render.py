@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from bot.adapters.discord.render import NO_MENTIONS, embed, view_for
+from bot.adapters.discord.embeds import NO_MENTIONS, embed, view_for
 from bot.core.messages import Button, Form, Message, answer_action
 from tests.hostile import HOSTILE_STRINGS, invisible_or_control, pings
 

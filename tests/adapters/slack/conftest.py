@@ -20,7 +20,7 @@ from aiohttp import web
 from slack_bolt.adapter.socket_mode.async_handler import AsyncSocketModeHandler
 
 from bot.adapters.chat.runtime import ChatRuntime
-from bot.adapters.slack.app import SlackBot
+from bot.adapters.slack.bot import SlackBot
 from bot.bootstrap import chat_runtime, slack_bot
 from bot.core.errors import GradingUnavailable
 from bot.core.models import ChannelUpdate

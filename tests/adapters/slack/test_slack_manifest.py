@@ -9,7 +9,7 @@ import pytest
 import slack_sdk.web.async_client
 import yaml
 
-from bot.adapters.slack.app import BOT_SCOPES
+from bot.adapters.slack.bot import BOT_SCOPES
 from bot.adapters.slack.handlers import COMMANDS
 from bot.adapters.slack.listeners import EVENTS
 
