@@ -17,7 +17,7 @@ if TYPE_CHECKING:
     from bot.core.ports import QuizStore
 
 
-class SqlStore(ChannelStore, RoundStore, AnswerStore, ScoreStore, PracticeStore, PendingStore):
+class SqlStore(ChannelStore, RoundStore, PendingStore, AnswerStore, ScoreStore, PracticeStore):
     """Persist the quiz's state; every method is one transaction, claims are race-safe.
 
     Build it with an engine from db.engine.make_engine on a migrated database:
