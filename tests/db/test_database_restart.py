@@ -138,10 +138,12 @@ def test_no_answer_is_lost_or_doubled_when_postgres_restarts_mid_burst(restartab
             key=lambda o: o.started).result
         for m in members
     ]
+    failed = {(o.user_id, o.attempt) for o in outcomes if o.result != "recorded"}
     log.info(
-        "restart took %.0f ms; %d answers: %s; in flight at the restart: %s; first after it: %s",
+        "restart took %.0f ms; %d answers: %s; in flight at the restart: %s; first after it: %s;"
+        " stored though not acknowledged: %d",
         (restart_ended - restart_began) * 1000, len(outcomes), dict(results),
-        [o.result for o in around], first_after,
+        [o.result for o in around], first_after, len(failed & set(rows)),
     )
     assert len(outcomes) == THREADS * ANSWERS_EACH
     assert len(rows) == len(set(rows)), "an answer was stored twice"
