@@ -27,6 +27,7 @@ log = logging.getLogger(__name__)
 RECONNECT_WAIT_S = 15.0
 RECONNECT_POLL_S = 0.05
 
+
 class HasEngine(Protocol):
     """Anything that runs on an engine: the store's parts."""
 
