@@ -41,6 +41,11 @@ def _parser() -> argparse.ArgumentParser:
     database = commands.add_parser("db", help="database maintenance")
     db_commands = database.add_subparsers(dest="db_command", required=True)
     db_commands.add_parser("upgrade", help="apply the Alembic migrations")
+    db_commands.add_parser("backup", help="copy the SQLite database to FILE, bot running or not"
+                           ).add_argument("file")
+    restore = db_commands.add_parser("restore", help="put a backup FILE in place (bots stopped)")
+    restore.add_argument("file")
+    restore.add_argument("--force", action="store_true", help="replace a database with data")
 
     commands.add_parser("discord", help="run the Discord bot (reads DISCORD_TOKEN)")
     slack = commands.add_parser(
@@ -118,6 +123,8 @@ def main(argv: Sequence[str] | None = None) -> int:
                           port=args.port)
     if args.command == "content":
         return _content(settings, args)
+    if args.command == "db" and args.db_command in ("backup", "restore"):
+        return _backup_or_restore(settings, args)
     if args.command == "db":
         from bot.bootstrap import database_url
         from db.migrate import upgrade
@@ -126,6 +133,24 @@ def main(argv: Sequence[str] | None = None) -> int:
         print("database is up to date")
         return 0
     return 2
+
+
+def _backup_or_restore(settings: Settings, args: argparse.Namespace) -> int:
+    """Run `db backup FILE` or `db restore FILE`: 0 done, 1 refused, 2 not a SQLite database."""
+    from pathlib import Path
+
+    from bot.bootstrap import database_url
+    from db.backup import BackupError, NotSqlite, backup, restore
+
+    url, file = database_url(settings), Path(args.file)
+    try:
+        info = (backup(url, file) if args.db_command == "backup"
+                else restore(url, file, force=args.force))
+    except BackupError as exc:
+        print(f"torchquiz db {args.db_command}: {exc}", file=sys.stderr)
+        return 2 if isinstance(exc, NotSqlite) else 1
+    print(f"{'backed up to' if args.db_command == 'backup' else 'restored'} {info.describe()}")
+    return 0
 
 
 def _bench(argv: list[str]) -> int:

@@ -19,7 +19,7 @@ if TYPE_CHECKING:
 
 
 class SqlStore(
-    RequestStore, ChannelStore, RoundStore, AnswerStore, ScoreStore, PracticeStore, PendingStore
+    RequestStore, ChannelStore, RoundStore, PendingStore, AnswerStore, ScoreStore, PracticeStore
 ):
     """Persist the quiz's state; every method is one transaction, claims are race-safe.
 

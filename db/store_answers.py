@@ -31,6 +31,7 @@ from sqlalchemy.orm import Session
 
 from bot.core.models import AnswerDraft, AnswerMode, AnswerRecord
 from bot.core.models import week_start as week_of
+from db.retry import run_retrying
 from db.store_base import StoreBase
 from db.tables import (
     RESPONSE_MAX_CHARS,
@@ -60,6 +61,18 @@ def _answer(row: Any) -> AnswerRecord:
         points=row.points,
         submitted_at=row.submitted_at,
         verdict_status=row.verdict_status,
+    )
+
+
+def _same(stored: AnswerRecord, draft: AnswerDraft) -> bool:
+    """Return whether the stored answer holds exactly what ``draft`` would have stored."""
+    return (
+        stored.mode == draft.mode
+        and stored.response == draft.response[:RESPONSE_MAX_CHARS]
+        and stored.correct == draft.correct
+        and stored.points == draft.points
+        and stored.verdict_status == draft.verdict_status
+        and stored.submitted_at == draft.submitted_at
     )
 
 
@@ -219,7 +232,23 @@ class AnswerStore(StoreBase):
 
     # ------------------------------------------------------------------ writing answers
     def record_answer(self, draft: AnswerDraft) -> AnswerRecord | None:
-        """Store the answer and add it to the member's totals; None when already recorded."""
+        """Store the answer and add it to the member's totals; None when already recorded.
+
+        Retried once when the connection drops (db.retry). The first try may have committed
+        before the connection went: the retry then finds the very answer it was storing and
+        returns it, as the first try would have, instead of calling it a duplicate.
+        """
+        return run_retrying(
+            self._engine, "record_answer", lambda retried: self._record_answer(draft, retried)
+        )
+
+    def _record_answer(self, draft: AnswerDraft, retried: bool) -> AnswerRecord | None:
+        if retried and (stored := self.stored_as(draft)) is not None:
+            log.info(
+                "answer was recorded before the connection dropped: round=%s user=%s attempt=%s",
+                draft.round_id, draft.user_id, draft.attempt,
+            )
+            return stored
         try:
             with self._transaction() as session:
                 return self._record(session.connection(), draft)
@@ -288,6 +317,17 @@ class AnswerStore(StoreBase):
             draft.user_id,
             draft.attempt,
         )
+
+    def stored_as(self, draft: AnswerDraft) -> AnswerRecord | None:
+        """Return the stored answer that is exactly ``draft``, or None.
+
+        Only a retry asks: an earlier answer to the same attempt that differs in anything
+        (another click, another time) is someone else's try, not this one's.
+        """
+        for stored in self.answers_for(draft.round_id, draft.user_id):
+            if stored.attempt == draft.attempt and _same(stored, draft):
+                return stored
+        return None
 
     def answers_for(self, round_id: int, user_id: int) -> list[AnswerRecord]:
         """Return a member's answers to a round, by attempt."""

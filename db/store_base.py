@@ -13,6 +13,7 @@ from sqlalchemy.orm import Session, sessionmaker
 
 from bot.core.ports import Clock
 from db.engine import read_only
+from db.retry import retry_on_disconnect
 from db.tables import Base
 
 Upsert = postgresql.Insert | sqlite.Insert
@@ -74,6 +75,7 @@ class StoreBase:
         with self._read_engine.begin() as connection:
             yield connection
 
+    @retry_on_disconnect
     def _fetch(self, stmt: Executable, params: Mapping[str, Any] | None = None) -> list[Any]:
         """Return the rows of one prebuilt read-only statement."""
         with self._reading() as connection:

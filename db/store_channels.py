@@ -9,6 +9,7 @@ from sqlalchemy import ColumnElement, Table, bindparam, select
 from sqlalchemy.orm import Session
 
 from bot.core.models import ChannelDefaults, ChannelSettings, ChannelUpdate, Member, week_start
+from db.retry import retry_on_disconnect
 from db.store_answers import lock_channel_answers, recount_week
 from db.store_base import StoreBase, batches
 from db.tables import ChannelRow, UserRow, WorkspaceRow
@@ -68,6 +69,7 @@ def _channels(session: Session, *where: ColumnElement[bool]) -> list[ChannelSett
 class ChannelStore(StoreBase):
     """Channels and members of the QuizStore port."""
 
+    @retry_on_disconnect
     def ensure_channel(
         self, platform: str, external_id: str, workspace_external_id: str, defaults: ChannelDefaults
     ) -> ChannelSettings:
@@ -102,6 +104,7 @@ class ChannelStore(StoreBase):
         found = self._fetch(_CHANNEL, {"channel_id": channel_id})
         return _settings(found[0], found[0].workspace_external_id) if found else None
 
+    @retry_on_disconnect
     def get_channels(self, channel_ids: Sequence[int]) -> dict[int, ChannelSettings]:
         """Return the channels among these ids that exist, by id, in a few queries at most."""
         found: dict[int, ChannelSettings] = {}
@@ -110,6 +113,7 @@ class ChannelStore(StoreBase):
                 found.update((c.id, c) for c in _channels(session, ChannelRow.id.in_(chunk)))
         return found
 
+    @retry_on_disconnect
     def find_channel(self, platform: str, external_id: str) -> ChannelSettings | None:
         """Return the channel known by this platform id, if any."""
         with self._read() as session:
@@ -118,12 +122,14 @@ class ChannelStore(StoreBase):
             )
         return found[0] if found else None
 
+    @retry_on_disconnect
     def list_channels(self, *, enabled_only: bool = True) -> list[ChannelSettings]:
         """Return channels in id order."""
         where = [ChannelRow.enabled.is_(True)] if enabled_only else []
         with self._read() as session:
             return _channels(session, *where)
 
+    @retry_on_disconnect
     def update_channel(self, channel_id: int, update: ChannelUpdate) -> ChannelSettings:
         """Apply the non-None fields of ``update`` and return the new settings.
 
@@ -147,6 +153,7 @@ class ChannelStore(StoreBase):
             [channel] = _channels(session, ChannelRow.id == channel_id)
             return channel
 
+    @retry_on_disconnect
     def ensure_member(self, platform: str, external_id: str, display_name: str) -> Member:
         """Return the member, creating it or refreshing its display name."""
         insert = self._upsert(UserRow).values(

@@ -8,11 +8,13 @@ import secrets
 
 from sqlalchemy import and_, delete, exists, insert, or_, select, update
 from sqlalchemy.exc import IntegrityError
-from sqlalchemy.orm import aliased
+from sqlalchemy.orm import Session, aliased
 
 from bot.core.models import AnswerDraft, AnswerMode, PendingAnswer, PendingDraft
-from db.store_base import StoreBase, rowcount
-from db.tables import RESPONSE_MAX_CHARS, AnswerRow, ChannelRow, PendingAnswerRow, RoundRow
+from db.retry import retry_on_disconnect, run_retrying
+from db.store_answers import AnswerStore
+from db.store_base import rowcount
+from db.tables import ChannelRow, PendingAnswerRow, RoundRow
 
 log = logging.getLogger(__name__)
 
@@ -33,8 +35,15 @@ def _pending(row: PendingAnswerRow) -> PendingAnswer:
     )
 
 
-class PendingStore(StoreBase):
-    """Pending answers of the QuizStore port: add, claim, release, resolve."""
+class _AlreadyRecorded(Exception):
+    """The attempt a pending answer was graded as is already stored: roll back, keep it."""
+
+
+class PendingStore(AnswerStore):
+    """Pending answers of the QuizStore port: add, claim, release, resolve.
+
+    An AnswerStore: a resolved pending answer is recorded as every answer is, totals included.
+    """
 
     def add_pending(self, draft: PendingDraft) -> PendingAnswer:
         """Store a code answer to grade later."""
@@ -53,6 +62,17 @@ class PendingStore(StoreBase):
         with self._transaction() as session:
             return _pending(session.scalars(stmt).one())
 
+    def _done_before(self, session: Session, pending_id: int, draft: AnswerDraft | None) -> bool:
+        """Return whether this resolution's first try committed: the row gone, the answer in.
+
+        Only our claim could delete the row in the seconds a retry takes (another replica
+        reclaims a pending answer only once its claim is stale, minutes later).
+        """
+        if session.get(PendingAnswerRow, pending_id) is not None:
+            return False
+        return draft is None or self.stored_as(draft) is not None
+
+    @retry_on_disconnect
     def pending_for(self, round_id: int, user_id: int) -> list[PendingAnswer]:
         """Return a member's pending answers to a round, oldest first."""
         stmt = (
@@ -97,6 +117,7 @@ class PendingStore(StoreBase):
                     return _pending(row)
         return None
 
+    @retry_on_disconnect
     def release_pending(self, pending_id: int, claim: str) -> None:
         """Give a claimed pending answer back, to be graded on a later sweep."""
         with self._transaction() as session:
@@ -105,26 +126,35 @@ class PendingStore(StoreBase):
                      .values(claim=None, claimed_at=None))
 
     def resolve_pending(self, pending_id: int, claim: str, draft: AnswerDraft | None) -> bool:
-        """Remove a claimed pending answer and record ``draft`` (if any) in one transaction."""
+        """Remove a claimed pending answer and record ``draft`` (if any) in one transaction.
+
+        Retried once when the connection drops (db.retry): a first try that committed
+        unseen is recognised by its work being done (see _done_before), not taken for
+        another replica's.
+        """
+        return run_retrying(
+            self._engine, "resolve_pending",
+            lambda retried: self._resolve(pending_id, claim, draft, retried),
+        )
+
+    def _resolve(
+        self, pending_id: int, claim: str, draft: AnswerDraft | None, retried: bool
+    ) -> bool:
         ours = and_(PendingAnswerRow.id == pending_id, PendingAnswerRow.claim == claim)
         try:
             with self._transaction() as session:
                 if rowcount(session, delete(PendingAnswerRow).where(ours)) != 1:
+                    if retried and self._done_before(session, pending_id, draft):
+                        log.info("pending answer %s was resolved before the connection dropped",
+                                 pending_id)
+                        return True
                     log.info("pending answer %s was resolved by another claim", pending_id)
                     return False
-                if draft is not None:
-                    session.execute(insert(AnswerRow).values(
-                        round_id=draft.round_id,
-                        user_id=draft.user_id,
-                        attempt=draft.attempt,
-                        mode=draft.mode.value,
-                        response=draft.response[:RESPONSE_MAX_CHARS],
-                        correct=draft.correct,
-                        points=draft.points,
-                        verdict_status=draft.verdict_status,
-                        submitted_at=draft.submitted_at,
-                    ))
-        except IntegrityError:
+                # The answer is recorded with its totals, as record_answer does; a duplicate
+                # undoes the deletion too, as before.
+                if draft is not None and self._record(session.connection(), draft) is None:
+                    raise _AlreadyRecorded
+        except (IntegrityError, _AlreadyRecorded):
             # That attempt was recorded meanwhile: nothing changed; the claim lapses and the
             # answer is graded again, as the member's next attempt.
             log.warning("pending answer %s: attempt %s already recorded", pending_id,

@@ -7,6 +7,7 @@ import datetime as dt
 from sqlalchemy import delete, insert, select, update
 
 from bot.core.models import PracticeSession, Review
+from db.retry import retry_on_disconnect
 from db.store_base import StoreBase, rowcount
 from db.tables import PracticeResultRow, PracticeSessionRow, ReviewRow
 
@@ -37,6 +38,7 @@ def _review(row: ReviewRow) -> Review:
 class PracticeStore(StoreBase):
     """Practice and reviews of the QuizStore port."""
 
+    @retry_on_disconnect
     def start_practice(self, session: PracticeSession) -> None:
         """Make ``session`` the member's current practice question (replacing any)."""
         values = {
@@ -53,6 +55,7 @@ class PracticeStore(StoreBase):
         with self._transaction() as db:
             db.execute(stmt)
 
+    @retry_on_disconnect
     def current_practice(self, user_id: int) -> PracticeSession | None:
         """Return the member's current practice question, if any."""
         with self._read() as db:
@@ -98,12 +101,14 @@ class PracticeStore(StoreBase):
             attempts = db.scalars(stmt).one_or_none()
         return attempts if attempts is not None else 0
 
+    @retry_on_disconnect
     def get_review(self, user_id: int, item_id: str) -> Review | None:
         """Return the member's review state for an item, if any."""
         with self._read() as db:
             row = db.get(ReviewRow, (user_id, item_id))
             return _review(row) if row is not None else None
 
+    @retry_on_disconnect
     def save_review(self, review: Review) -> None:
         """Insert or replace the review state of (user, item)."""
         values = {
@@ -120,6 +125,7 @@ class PracticeStore(StoreBase):
         with self._transaction() as db:
             db.execute(stmt)
 
+    @retry_on_disconnect
     def reviews(self, user_id: int) -> list[Review]:
         """Return all the member's review states, soonest due first."""
         stmt = (

@@ -10,6 +10,7 @@ from __future__ import annotations
 from sqlalchemy import func, select
 
 from bot.core.models import Attempts, Resolved
+from db.retry import retry_on_disconnect
 from db.store_base import StoreBase
 from db.store_channels import PLATFORM_KEY, _channels, _member
 from db.store_rounds import _round
@@ -19,6 +20,7 @@ from db.tables import AnswerRow, ChannelRow, PendingAnswerRow, RoundRow, UserRow
 class RequestStore(StoreBase):
     """Resolve who and where a request comes from, and what the member tried before."""
 
+    @retry_on_disconnect  # an upsert and reads: the same result when run twice
     def resolve(
         self,
         platform: str,
@@ -59,6 +61,7 @@ class RequestStore(StoreBase):
                 found = []
             return Resolved(member, found[0] if found else None, rnd)
 
+    @retry_on_disconnect
     def attempts(self, round_id: int, user_id: int) -> Attempts:
         """Return the member's recorded answers to the round and how many still wait."""
         with self._read() as session:

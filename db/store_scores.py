@@ -9,6 +9,7 @@ from typing import Any
 from sqlalchemy import and_, bindparam, case, distinct, func, select
 
 from bot.core.models import ItemResult, ScoreRow, Tally
+from db.retry import retry_on_disconnect
 from db.store_answers import TotalsTable
 from db.store_base import StoreBase
 from db.tables import (
@@ -97,6 +98,7 @@ class ScoreStore(StoreBase):
             stmt = stmt.where(AnswerRow.submitted_at >= since)
         return [_score(row) for row in self._fetch(stmt)]
 
+    @retry_on_disconnect
     def top_scores(
         self, channel_id: int, week_start: dt.datetime | None, limit: int | None
     ) -> list[ScoreRow]:
@@ -138,6 +140,7 @@ class ScoreStore(StoreBase):
         )
         return [day for _, day in rows]
 
+    @retry_on_disconnect
     def recent_solved_dates(
         self, channel_id: int, user_ids: Collection[int], since: dt.date | None
     ) -> dict[int, list[dt.date]]:
@@ -155,6 +158,7 @@ class ScoreStore(StoreBase):
                     found.setdefault(user_id, []).append(day)
         return found
 
+    @retry_on_disconnect
     def item_results(self, user_id: int, channel_id: int | None = None) -> list[ItemResult]:
         """Return the member's final outcome per daily round and practice answer.
 

@@ -2,6 +2,7 @@
 # Start or stop a throwaway PostgreSQL cluster for the test suite.
 #
 #   scripts/pg-test-server.sh start DIR   # prints the database URL on stdout (also in DIR/url)
+#   scripts/pg-test-server.sh restart DIR # pg_ctl restart -m fast: drops every connection
 #   scripts/pg-test-server.sh stop DIR    # stops the cluster and removes DIR
 #
 # The cluster trades durability for speed (fsync, full_page_writes and synchronous_commit off),
@@ -113,6 +114,16 @@ EOF
     say "started on 127.0.0.1:$port (data in $data)"
 }
 
+cmd_restart() {
+    local dir=$1 run
+    [[ -f $dir/runtime ]] || die "no cluster in $dir"
+    run=$(cat "$dir/runtime")
+    # A fast restart ends every session as a real server restart does; the port is kept
+    # (pg_ctl reuses the options the server was started with).
+    as_owner "$(find_bindir)/pg_ctl" restart -m fast -w -t 30 -D "$run/data" \
+        -l "$run/postgres.log" >/dev/null || die "pg_ctl restart failed"
+}
+
 cmd_stop() {
     local dir=$1 quiet=${2:-} run bindir
     [[ -d $dir ]] || return 0
@@ -129,6 +140,7 @@ cmd_stop() {
 
 case ${1:-} in
     start) [[ $# -eq 2 ]] || die "usage: $0 start DIR"; cmd_start "$2" ;;
+    restart) [[ $# -eq 2 ]] || die "usage: $0 restart DIR"; cmd_restart "$2" ;;
     stop) [[ $# -eq 2 ]] || die "usage: $0 stop DIR"; cmd_stop "$2" ;;
-    *) die "usage: $0 start|stop DIR" ;;
+    *) die "usage: $0 start|restart|stop DIR" ;;
 esac
