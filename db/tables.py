@@ -11,6 +11,7 @@ from sqlalchemy import (
     Date,
     DateTime,
     Dialect,
+    Float,
     ForeignKey,
     Index,
     Integer,
@@ -208,10 +209,14 @@ class ReviewRow(Base):
 
     user_id: Mapped[int] = mapped_column(ForeignKey("users.id"), primary_key=True)
     item_id: Mapped[str] = mapped_column(String(128), primary_key=True)
-    box: Mapped[int] = mapped_column(Integer)
+    # The FSRS card (migration 0005 turned the Leitner boxes into these).
+    state: Mapped[int] = mapped_column(Integer)
+    step: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    stability: Mapped[float | None] = mapped_column(Float, nullable=True)
+    difficulty: Mapped[float | None] = mapped_column(Float, nullable=True)
     due_at: Mapped[dt.datetime] = mapped_column(UtcDateTime)
     last_correct: Mapped[bool] = mapped_column(Boolean)
-    reviewed_at: Mapped[dt.datetime] = mapped_column(UtcDateTime)
+    reviewed_at: Mapped[dt.datetime | None] = mapped_column(UtcDateTime, nullable=True)
 
 
 class ScoreTotalRow(Base):

@@ -157,10 +157,29 @@ _STRINGS: dict[str, dict[str, str]] = {
         "en": " (code: /practice followed by the code)",
         "zh-CN": "（代码题：/practice 后接代码）",
     },
-    "practice.review": {
-        "en": "You missed this one before; let's review it.",
-        "zh-CN": "这道题你之前答错过，来复习一下。",
+    "practice.kind.review": {
+        "en": "Review · due since {since}",
+        "zh-CN": "复习 · 已到期 {since}",
     },
+    "practice.kind.review_now": {"en": "Review · due now", "zh-CN": "复习 · 现在到期"},
+    "practice.kind.new_weak": {
+        "en": "New · your weakest topic: {topic}",
+        "zh-CN": "新题 · 你最薄弱的主题：{topic}",
+    },
+    "practice.kind.new_untried": {
+        "en": "New · a topic you have not tried yet: {topic}",
+        "zh-CN": "新题 · 你还没练过的主题：{topic}",
+    },
+    "practice.kind.ahead": {
+        "en": "Review ahead of time · due in {when} (nothing else is due or new)",
+        "zh-CN": "提前复习 · {when}后到期（没有其他到期题或新题）",
+    },
+    "time.day": {"en": "1 day", "zh-CN": "1 天"},
+    "time.hour": {"en": "1 hour", "zh-CN": "1 小时"},
+    "time.minute": {"en": "1 minute", "zh-CN": "1 分钟"},
+    "time.days": {"en": "{n} days", "zh-CN": "{n} 天"},
+    "time.hours": {"en": "{n} hours", "zh-CN": "{n} 小时"},
+    "time.minutes": {"en": "{n} minutes", "zh-CN": "{n} 分钟"},
     "practice.none": {
         "en": "No practice question matches '{topic}'. Topics: {topics}.",
         "zh-CN": "没有与「{topic}」匹配的练习题。可选主题：{topics}。",
@@ -170,8 +189,8 @@ _STRINGS: dict[str, dict[str, str]] = {
         "zh-CN": "你当前没有练习题。用 /quiz [主题] 开始一题。",
     },
     "practice.correct": {
-        "en": "Correct! Next review of this one in {days} days.",
-        "zh-CN": "答对了！{days} 天后会再复习这道题。",
+        "en": "Correct! Next review of this one in {when}.",
+        "zh-CN": "答对了！{when}后会再复习这道题。",
     },
     "practice.wrong": {
         "en": "Not quite. {left} tries left.",

@@ -212,14 +212,22 @@ class ItemResult:
 
 @dataclass(frozen=True)
 class Review:
-    """Spaced-repetition state of one item for one member (a Leitner box)."""
+    """One member's FSRS card for one item: its memory state and when it is due again.
+
+    ``state`` is FSRS's (1 learning, 2 review, 3 relearning); ``step`` the learning step while
+    learning; ``stability`` (days until recall drops to 90 %) and ``difficulty`` (1-10) are
+    None until the first review has set them.
+    """
 
     user_id: int
     item_id: str
-    box: int  # 1 (review soon) .. 5 (well known)
+    state: int
+    step: int | None
+    stability: float | None
+    difficulty: float | None
     due_at: dt.datetime
+    reviewed_at: dt.datetime | None
     last_correct: bool
-    reviewed_at: dt.datetime
 
 
 @dataclass(frozen=True)

@@ -11,6 +11,7 @@ from bot.core.explain import ExplainService
 from bot.core.models import ChannelSettings
 from bot.core.ports import Clock, Executor, QuizStore
 from bot.core.practice import PracticeService
+from bot.core.reviews import ReviewScheduler
 from bot.core.service import QuizService
 from content.loader import Bank
 
@@ -35,9 +36,10 @@ def build_quiz(
 ) -> Quiz:
     """Assemble the core from its ports (called by the composition root and by tests)."""
     topics = {topic for q in bank.questions.values() for topic in q.topics}
+    reviews = ReviewScheduler()  # one FSRS scheduler for daily answers and practice alike
     return Quiz(
-        rounds=QuizService(store, bank, clock, executor),
-        practice=PracticeService(store, bank, clock, executor),
+        rounds=QuizService(store, bank, clock, executor, reviews),
+        practice=PracticeService(store, bank, clock, executor, reviews),
         explain=ExplainService(bank.cards),
         board=BoardService(store, bank, clock),
         setup=SetupService(store, topics, on_settings_changed),

@@ -38,6 +38,7 @@ from bot.core.pending import PendingGrader, PrivateDelivery
 from bot.core.ports import Clock, Executor, QuizStore
 from bot.core.practice import daily_pick
 from bot.core.recording import AnswerRecorder
+from bot.core.reviews import ReviewScheduler
 from bot.core.scoring import MAX_ATTEMPTS
 from content.loader import Bank
 
@@ -100,12 +101,13 @@ class QuizService:
         bank: Bank,
         clock: Clock,
         executor: Executor | None = None,
+        reviews: ReviewScheduler | None = None,
     ) -> None:
         self.store = store
         self.bank = bank
         self.clock = clock
         self.executor = executor
-        self._recorder = AnswerRecorder(store, bank, clock)
+        self._recorder = AnswerRecorder(store, bank, clock, reviews)
         self._pending = PendingGrader(store, bank, clock, executor, self._recorder)
 
     # ---------------------------------------------------------------- channels and members
