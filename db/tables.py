@@ -136,7 +136,9 @@ class RoundRow(Base):
     opened_at: Mapped[dt.datetime] = mapped_column(UtcDateTime)
     closes_at: Mapped[dt.datetime] = mapped_column(UtcDateTime)
     closed_at: Mapped[dt.datetime | None] = mapped_column(UtcDateTime)
-    message_ref: Mapped[str | None] = mapped_column(String(255))
+    message_ref: Mapped[str | None] = mapped_column(String(255))  # the platform's, once posted
+    # When a replica claimed the round's post; null once posted (or never claimed).
+    post_claimed_at: Mapped[dt.datetime | None] = mapped_column(UtcDateTime)
 
 
 class AnswerRow(Base):

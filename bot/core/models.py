@@ -10,10 +10,6 @@ from zoneinfo import ZoneInfo
 SUPPORTED_LOCALES: tuple[str, ...] = ("en", "zh-CN")
 
 
-# A round's message ref while a replica posts it: "posting:<ISO time>". Claimed, not yet out.
-POSTING_PREFIX = "posting:"
-
-
 def week_start(now: dt.datetime, timezone: str) -> dt.datetime:
     """Return Monday 00:00 of the week holding ``now`` in the channel's zone, as UTC.
 
@@ -107,7 +103,10 @@ class Round:
     status: RoundStatus
     opened_at: dt.datetime
     closes_at: dt.datetime
-    message_ref: str | None = None
+    message_ref: str | None = None  # where the platform shows the post, once it went out
+    # When a replica claimed the post (null once posted): a claim older than the post lease
+    # was abandoned, and the post may or may not have reached the platform.
+    post_claimed_at: dt.datetime | None = None
 
 
 @dataclass(frozen=True)
@@ -120,7 +119,7 @@ class RoundClaim:
     item_version: int
     opened_at: dt.datetime
     closes_at: dt.datetime
-    message_ref: str | None = None
+    post_claimed_at: dt.datetime | None = None  # the post is claimed with the round
 
 
 @dataclass(frozen=True)

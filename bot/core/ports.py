@@ -162,19 +162,21 @@ class QuizStore(Protocol):
         ...
 
     def set_round_message(self, round_id: int, message_ref: str) -> None:
-        """Remember where the round was posted, so the reveal can reply in its thread."""
+        """Remember where the round was posted (ending its post claim), for edits and reveal."""
         ...
 
-    def claim_round_post(self, round_id: int, expected: str | None, message_ref: str) -> bool:
-        """Move the round's message ref from ``expected`` to ``message_ref`` atomically.
+    def claim_round_post(
+        self, round_id: int, expected: dt.datetime | None, claimed_at: dt.datetime
+    ) -> bool:
+        """Move the unposted round's post claim from ``expected`` to ``claimed_at`` atomically.
 
-        Return False when another caller moved it first: the claim that makes posting (and
-        re-posting after a crash) happen once across replicas.
+        Return False when another caller moved it first, or the round was posted meanwhile:
+        the claim that makes re-posting after a crash happen once across replicas.
         """
         ...
 
-    def unposted_rounds(self, now: dt.datetime) -> list[Round]:
-        """Return open rounds whose post never went out (no message ref, or only a claim)."""
+    def unposted_rounds(self, now: dt.datetime, stale_before: dt.datetime) -> list[Round]:
+        """Return unposted open rounds, unclaimed or claimed before ``stale_before``."""
         ...
 
     def get_round(self, round_id: int) -> Round | None:

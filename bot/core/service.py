@@ -22,7 +22,6 @@ from bot.core.errors import GradingUnavailable, NotFound
 from bot.core.i18n import t
 from bot.core.messages import Form, Message, Tone, answer_action, form_action
 from bot.core.models import (
-    POSTING_PREFIX,
     Actor,
     AnswerMode,
     ChannelDefaults,
@@ -47,31 +46,25 @@ log = logging.getLogger(__name__)
 Question = ChoiceItem | TextItem | CodeItem
 __all__ = ["AnswerOutcome", "PrivateDelivery", "QuizService", "Reveal", "RoundPost", "round_seed"]
 # How long a replica's claim to post a round holds before another may post it instead (it
-# crashed, or the platform refused the post). Platforms deduplicate a repeated post inside
-# this window (Discord's enforced nonce), so even a post that went out just before a crash
-# is not shown twice.
+# crashed, or the platform refused the post or did not answer in time). A post taken over
+# this way may have reached the platform already, so the publisher looks for it first
+# (RoundPost.repost); the settings can shorten it (TORCHQUIZ_POST_LEASE_S).
 POST_LEASE = dt.timedelta(minutes=2)
-
-
-def posting_mark(now: dt.datetime) -> str:
-    """Return the message ref that claims a round's post for a replica until the lease ends."""
-    return POSTING_PREFIX + now.isoformat()
-
-
-def _claimed_at(message_ref: str) -> dt.datetime | None:
-    try:
-        return dt.datetime.fromisoformat(message_ref.removeprefix(POSTING_PREFIX))
-    except ValueError:
-        return None
 
 
 @dataclass(frozen=True)
 class RoundPost:
-    """A round that was just claimed and must now be posted by the adapter."""
+    """A round that was just claimed and must now be posted by the adapter.
+
+    ``repost`` says an earlier claim of this round ran out: that attempt may have reached the
+    platform (a crash or a client timeout after the platform accepted it), so the publisher
+    must look for the round's own post before posting it again.
+    """
 
     channel: ChannelSettings
     round: Round
     message: Message
+    repost: bool = False
 
 
 @dataclass(frozen=True)
@@ -102,11 +95,13 @@ class QuizService:
         bank: Bank,
         clock: Clock,
         executor: Executor | None = None,
+        post_lease: dt.timedelta = POST_LEASE,
     ) -> None:
         self.store = store
         self.bank = bank
         self.clock = clock
         self.executor = executor
+        self.post_lease = post_lease
         self._recorder = AnswerRecorder(store, bank, clock)
         self._pending = PendingGrader(store, bank, clock, executor, self._recorder)
 
@@ -179,7 +174,6 @@ class QuizService:
         # Another replica usually got there first: skip picking a question for those.
         taken = self.store.rounds_exist(list(days.items()))
         used = self.store.used_items_of([c for c, day in days.items() if (c, day) not in taken])
-        mark = posting_mark(now)  # the post is claimed with the round: one write, not two
         claims = []
         for channel_id in dict.fromkeys(channel_ids):
             channel = channels.get(channel_id)
@@ -196,7 +190,8 @@ class QuizService:
                 continue
             item = self.bank.question(item_id)
             claims.append(RoundClaim(channel.id, today, item.id, item.version, now,
-                                     now + dt.timedelta(hours=channel.round_hours), mark))
+                                     now + dt.timedelta(hours=channel.round_hours),
+                                     post_claimed_at=now))  # claimed with the round: one write
         posts = []
         for claimed in self.store.claim_rounds(claims):
             channel = channels[claimed.channel_id]
@@ -212,31 +207,31 @@ class QuizService:
 
         A round is claimed, then posted; a crash (or a platform outage) in between leaves it
         claimed and unposted. Once the claim's lease has run out, the first replica to ask
-        takes it over and posts it.
+        takes it over and posts it, after looking for the earlier attempt's post.
         """
         now = self.clock.now()
+        stale = self.store.unposted_rounds(now, now - self.post_lease)
+        if not stale:
+            return []
+        channels = self.store.get_channels(sorted({rnd.channel_id for rnd in stale}))
         posts = []
-        for rnd in self.store.unposted_rounds(now):
-            channel = self.get_channel(rnd.channel_id)
-            if channel.platform != platform:
+        for rnd in stale:
+            channel = channels.get(rnd.channel_id)
+            if channel is None or channel.platform != platform:
                 continue
-            if rnd.message_ref is not None:
-                claimed_at = _claimed_at(rnd.message_ref)
-                if claimed_at is not None and now - claimed_at < POST_LEASE:
-                    continue  # another replica is posting it right now
-            mark = posting_mark(now)
-            if not self.store.claim_round_post(rnd.id, rnd.message_ref, mark):
-                continue
+            if not self.store.claim_round_post(rnd.id, rnd.post_claimed_at, now):
+                continue  # another replica took it over first
             log.warning("round %s of channel %s was never posted; posting it now", rnd.id,
                         channel.id)
-            claimed = replace(rnd, message_ref=mark)
-            posts.append(RoundPost(channel, claimed, self.round_message(claimed, channel)))
+            claimed = replace(rnd, post_claimed_at=now)
+            posts.append(RoundPost(channel, claimed, self.round_message(claimed, channel),
+                                   repost=True))
         return posts
 
     def post_for(self, round_id: int) -> tuple[ChannelSettings, str, Message] | None:
         """Return a posted round's channel, message ref and post as it should look now."""
         rnd = self.store.get_round(round_id)
-        if rnd is None or rnd.message_ref is None or rnd.message_ref.startswith(POSTING_PREFIX):
+        if rnd is None or rnd.message_ref is None:
             return None
         channel = self.get_channel(rnd.channel_id)
         return channel, rnd.message_ref, self.round_message(rnd, channel)
