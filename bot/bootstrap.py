@@ -9,6 +9,7 @@ from typing import Any
 
 from sqlalchemy import Engine
 
+from bot.charts import MatplotlibCharts
 from bot.core.app import Quiz, build_quiz
 from bot.core.clock import SystemClock
 from bot.core.models import ChannelSettings
@@ -120,5 +121,6 @@ def build_app(
         executor, problem, close_executor = build_executor(settings, bank)
         closers.append(close_executor)
     clock = clock or SystemClock()
-    quiz = build_quiz(SqlStore(engine, clock=clock), bank, clock, executor, on_settings_changed)
+    quiz = build_quiz(SqlStore(engine, clock=clock), bank, clock, executor, on_settings_changed,
+                      charts=MatplotlibCharts())
     return App(quiz, bank, settings, executor, problem, closers, engine=engine)

@@ -9,7 +9,7 @@ from bot.core.board import BoardService
 from bot.core.channel_setup import SetupService
 from bot.core.explain import ExplainService
 from bot.core.models import ChannelSettings
-from bot.core.ports import Clock, Executor, QuizStore
+from bot.core.ports import ChartRenderer, Clock, Executor, QuizStore
 from bot.core.practice import PracticeService
 from bot.core.service import QuizService
 from content.loader import Bank
@@ -32,6 +32,7 @@ def build_quiz(
     clock: Clock,
     executor: Executor | None = None,
     on_settings_changed: Callable[[ChannelSettings], None] | None = None,
+    charts: ChartRenderer | None = None,
 ) -> Quiz:
     """Assemble the core from its ports (called by the composition root and by tests)."""
     topics = {topic for q in bank.questions.values() for topic in q.topics}
@@ -39,6 +40,6 @@ def build_quiz(
         rounds=QuizService(store, bank, clock, executor),
         practice=PracticeService(store, bank, clock, executor),
         explain=ExplainService(bank.cards),
-        board=BoardService(store, bank, clock),
+        board=BoardService(store, bank, clock, charts),
         setup=SetupService(store, topics, on_settings_changed),
     )

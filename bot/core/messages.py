@@ -71,6 +71,7 @@ class Message:
     round_id: int | None = None  # the round a post or its thread belongs to
     image_png: bytes | None = None
     image_name: str = ""
+    image_alt: str = ""  # what the image shows, for screen readers (Discord, Slack alt text)
     form: Form | None = None
 
 

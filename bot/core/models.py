@@ -7,6 +7,8 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from zoneinfo import ZoneInfo
 
+from bot.core.messages import Message
+
 SUPPORTED_LOCALES: tuple[str, ...] = ("en", "zh-CN")
 
 
@@ -277,3 +279,50 @@ class Stats:
     streak: int
     best_streak: int
     mastery: tuple[TopicMastery, ...] = field(default_factory=tuple)
+
+
+@dataclass(frozen=True)
+class RoundPost:
+    """A round that was just claimed and must now be posted by the adapter.
+
+    ``repost`` says an earlier claim of this round ran out: that attempt may have reached the
+    platform (a crash or a client timeout after the platform accepted it), so the publisher
+    must look for the round's own post before posting it again.
+    """
+
+    channel: ChannelSettings
+    round: Round
+    message: Message
+    repost: bool = False
+
+
+@dataclass(frozen=True)
+class Reveal:
+    """A round that was just closed, with the reveal to post in its thread."""
+
+    channel: ChannelSettings
+    round: Round
+    message: Message
+
+
+@dataclass(frozen=True)
+class PrivateDelivery:
+    """A private message for one member, sent later (the result of a pending answer).
+
+    The ids are the platform's own, so the adapter of ``platform`` can deliver it without
+    asking the core anything else.
+    """
+
+    platform: str
+    channel_external_id: str
+    member_external_id: str
+    message: Message
+    round_id: int
+
+
+@dataclass(frozen=True)
+class Chart:
+    """A rendered chart image and the file name to attach it under."""
+
+    png: bytes
+    name: str

@@ -1,6 +1,7 @@
-"""The core's ports: what it needs from storage, the executor and the clock, as Protocols.
+"""The core's ports: what it needs from storage, the executor, the clock, the platforms and charts.
 
-db/ implements QuizStore, executors/ implements Executor; the composition root passes them in.
+db/ implements QuizStore, executors/ implements Executor, each chat adapter a Publisher,
+bot/charts.py the ChartRenderer; the composition root passes them in.
 """
 
 from __future__ import annotations
@@ -9,20 +10,26 @@ import datetime as dt
 from collections.abc import Collection, Sequence
 from typing import Protocol
 
+from bot.core.messages import Message
 from bot.core.models import (
     AnswerDraft,
     AnswerRecord,
     ChannelDefaults,
     ChannelSettings,
     ChannelUpdate,
+    Chart,
     ItemResult,
+    LeaderboardRow,
     Member,
     PendingAnswer,
     PendingDraft,
     PracticeSession,
+    PrivateDelivery,
+    Reveal,
     Review,
     Round,
     RoundClaim,
+    RoundPost,
     ScoreRow,
     Tally,
 )
@@ -33,6 +40,47 @@ class Clock(Protocol):
 
     def now(self) -> dt.datetime:
         """Return the current instant in UTC."""
+        ...
+
+
+class Publisher(Protocol):
+    """What a platform adapter offers the scheduler: post into a channel, return a reference.
+
+    Each method sends one thing and raises on failure; the scheduler logs the failure with
+    ids and carries on, so one platform error never stops the other channels' jobs.
+    """
+
+    async def publish_round(self, post: RoundPost) -> str:
+        """Post a new round and return the platform's reference to the message."""
+        ...
+
+    async def publish_reveal(self, reveal: Reveal) -> None:
+        """Post the reveal in the round's thread."""
+        ...
+
+    async def publish_board(self, channel: ChannelSettings, message: Message) -> None:
+        """Post the weekly leaderboard to the channel."""
+        ...
+
+    async def deliver_private(self, delivery: PrivateDelivery) -> None:
+        """Send ``delivery.message`` to the member privately, where they answered.
+
+        ``delivery`` names the platform's own channel and member ids. Show it the way the
+        adapter shows a private answer reply (Discord: a DM or an ephemeral follow-up; Slack:
+        chat.postEphemeral in the channel), with ``detail`` and ``output`` through the
+        sanitiser like any verdict. It is called after the answer was recorded: a failure
+        loses the message, never the answer.
+        """
+        ...
+
+
+class ChartRenderer(Protocol):
+    """Draw the weekly leaderboard's chart as an image."""
+
+    def leaderboard(
+        self, rows: Sequence[LeaderboardRow], *, title: str, week_start: dt.date, locale: str
+    ) -> Chart:
+        """Return the top members' points for the week as a PNG, titled with the week."""
         ...
 
 

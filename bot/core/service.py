@@ -28,15 +28,19 @@ from bot.core.models import (
     ChannelSettings,
     Member,
     PendingDraft,
+    PrivateDelivery,
+    Reveal,
     Round,
     RoundClaim,
+    RoundPost,
     RoundStatus,
     Tally,
 )
-from bot.core.pending import PendingGrader, PrivateDelivery
+from bot.core.pending import PendingGrader
 from bot.core.ports import Clock, Executor, QuizStore
 from bot.core.practice import daily_pick
 from bot.core.recording import AnswerRecorder
+from bot.core.schedule import Missed, missed_post
 from bot.core.scoring import MAX_ATTEMPTS
 from content.loader import Bank
 from content.schema import ChoiceItem, CodeItem, TextItem
@@ -50,30 +54,6 @@ __all__ = ["AnswerOutcome", "PrivateDelivery", "QuizService", "Reveal", "RoundPo
 # this way may have reached the platform already, so the publisher looks for it first
 # (RoundPost.repost); the settings can shorten it (TORCHQUIZ_POST_LEASE_S).
 POST_LEASE = dt.timedelta(minutes=2)
-
-
-@dataclass(frozen=True)
-class RoundPost:
-    """A round that was just claimed and must now be posted by the adapter.
-
-    ``repost`` says an earlier claim of this round ran out: that attempt may have reached the
-    platform (a crash or a client timeout after the platform accepted it), so the publisher
-    must look for the round's own post before posting it again.
-    """
-
-    channel: ChannelSettings
-    round: Round
-    message: Message
-    repost: bool = False
-
-
-@dataclass(frozen=True)
-class Reveal:
-    """A round that was just closed, with the reveal to post in its thread."""
-
-    channel: ChannelSettings
-    round: Round
-    message: Message
 
 
 @dataclass(frozen=True)
@@ -201,6 +181,32 @@ class QuizService:
             message = self.round_message(claimed, channel, Tally(solved=0, attempted=0))
             posts.append(RoundPost(channel, claimed, message))
         return posts
+
+    def platform_channels(self, platform: str) -> list[ChannelSettings]:
+        """Return the enabled channels on ``platform``, in id order (what a scheduler runs)."""
+        return [c for c in self.store.list_channels() if c.platform == platform]
+
+    def catch_up(self, platform: str, grace: dt.timedelta) -> list[RoundPost]:
+        """Claim today's post of each channel whose post time passed while no bot ran.
+
+        A post missed by at most ``grace`` is claimed now (once, like any post); a later one
+        is skipped and logged, unless the day's round exists already.
+        """
+        now = self.clock.now()
+        due, late = [], []
+        for channel in self.platform_channels(platform):
+            decision = missed_post(channel, now, grace)
+            if decision is Missed.POST:
+                due.append(channel.id)
+            elif decision is Missed.SKIP:
+                late.append(channel)
+        if late:
+            posted = self.store.rounds_exist([(c.id, self.local_date(c, now)) for c in late])
+            for channel in late:
+                if (channel.id, self.local_date(channel, now)) not in posted:
+                    log.warning("missed post skipped channel=%s (more than %s late)",
+                                channel.id, grace)
+        return self.post_rounds(due) if due else []
 
     def unposted_rounds(self, platform: str) -> list[RoundPost]:
         """Claim and return open rounds whose post never went out, so they are posted once.

@@ -9,7 +9,8 @@ from apscheduler.schedulers.asyncio import AsyncIOScheduler
 from apscheduler.triggers.date import DateTrigger
 
 from bot.core.models import ChannelDefaults, ChannelUpdate
-from bot.scheduling import QuizScheduler, missed_post, post_trigger
+from bot.core.schedule import missed_post
+from bot.scheduling import QuizScheduler, post_trigger
 
 
 @dataclass
@@ -65,6 +66,19 @@ def test_start_catches_up_once_and_two_replicas_post_once(quiz, clock):
     posted = (first.rounds or second.rounds)[0]
     assert quiz.rounds.store.get_round(posted.round.id).message_ref == f"msg-{posted.round.id}"
     assert posted.channel.id == channel.id
+
+
+def test_a_post_missed_beyond_the_grace_is_skipped_and_logged_once_not_posted(
+        quiz, clock, caplog):
+    clock.set(dt.datetime(2026, 3, 2, 13, tzinfo=dt.UTC))  # four hours after 09:00
+    late = quiz.rounds.channel("slack", "C1", "T1", ChannelDefaults(timezone="UTC"))
+    due = quiz.rounds.channel("slack", "C2", "T1", ChannelDefaults(timezone="Asia/Tokyo",
+                                                                   post_time=dt.time(21, 30)))
+    posts = quiz.rounds.catch_up("slack", dt.timedelta(hours=3))
+    assert [p.channel.id for p in posts] == [due.id]  # 22:00 in Tokyo: half an hour late
+    assert [r.getMessage() for r in caplog.records if "skipped" in r.getMessage()] == [
+        f"missed post skipped channel={late.id} (more than 3:00:00 late)"]
+    assert quiz.rounds.catch_up("slack", dt.timedelta(hours=3)) == []  # claimed once
 
 
 def test_settings_change_moves_the_job_and_disabling_removes_it(quiz):

@@ -17,7 +17,6 @@ from bot.adapters.console.render import render, render_delivery
 from bot.core.app import Quiz
 from bot.core.messages import Audience, Message, Tone
 from bot.core.models import Actor, AnswerMode, ChannelDefaults, ChannelSettings
-from bot.scheduling import weekly_board
 
 log = logging.getLogger(__name__)
 
@@ -238,7 +237,7 @@ class ConsoleChannel:
         self.show(self.quiz.board.leaderboard(self._refresh_channel(), period, self._locale()))
 
     def _weekly(self, rest: str, lines: Iterator[str]) -> None:
-        self.show(weekly_board(self.quiz, self._refresh_channel()))
+        self.show(self.quiz.board.weekly_post(self._refresh_channel().id))
 
     def _stats(self, rest: str, lines: Iterator[str]) -> None:
         member = self._actor().member

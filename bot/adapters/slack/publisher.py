@@ -116,4 +116,4 @@ class SlackPublisher:
         await self.client.files_upload_v2(
             token=token, channel=channel.external_id, file=message.image_png,
             filename=message.image_name or "leaderboard.png", title=message.title or "chart",
-            alt_txt=message.title[:1000] or "leaderboard chart")
+            alt_txt=(message.image_alt or message.title)[:1000] or "leaderboard chart")
