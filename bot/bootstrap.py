@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import datetime as dt
 import logging
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -122,5 +123,6 @@ def build_app(
         closers.append(close_executor)
     clock = clock or SystemClock()
     quiz = build_quiz(SqlStore(engine, clock=clock), bank, clock, executor, on_settings_changed,
-                      charts=MatplotlibCharts())
+                      charts=MatplotlibCharts(),
+                      post_lease=dt.timedelta(seconds=settings.post_lease_s))
     return App(quiz, bank, settings, executor, problem, closers, engine=engine)

@@ -156,7 +156,14 @@ class QuizScheduler:
 
     async def _publish(self, post: RoundPost) -> None:
         try:
-            ref = await self.publisher.publish_round(post)
+            # A taken-over claim may have posted already (a crash or a client timeout after
+            # the platform accepted it): adopt that post rather than show the round twice.
+            ref = await self.publisher.find_round(post) if post.repost else None
+            if ref is not None:
+                log.warning("round %s was already posted in channel=%s; keeping that post",
+                            post.round.id, post.channel.id)
+            else:
+                ref = await self.publisher.publish_round(post)
         except Exception:
             # The claim stays: once its lease runs out, post_unposted tries again.
             log.exception("publishing round failed channel=%s round=%s", post.channel.id,

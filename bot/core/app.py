@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import datetime as dt
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -11,7 +12,7 @@ from bot.core.explain import ExplainService
 from bot.core.models import ChannelSettings
 from bot.core.ports import ChartRenderer, Clock, Executor, QuizStore
 from bot.core.practice import PracticeService
-from bot.core.service import QuizService
+from bot.core.service import POST_LEASE, QuizService
 from content.loader import Bank
 
 
@@ -33,11 +34,12 @@ def build_quiz(
     executor: Executor | None = None,
     on_settings_changed: Callable[[ChannelSettings], None] | None = None,
     charts: ChartRenderer | None = None,
+    post_lease: dt.timedelta = POST_LEASE,
 ) -> Quiz:
     """Assemble the core from its ports (called by the composition root and by tests)."""
     topics = {topic for q in bank.questions.values() for topic in q.topics}
     return Quiz(
-        rounds=QuizService(store, bank, clock, executor),
+        rounds=QuizService(store, bank, clock, executor, post_lease),
         practice=PracticeService(store, bank, clock, executor),
         explain=ExplainService(bank.cards),
         board=BoardService(store, bank, clock, charts),

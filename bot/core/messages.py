@@ -109,3 +109,13 @@ def parse_action(action_id: str) -> tuple[str, str, str] | None:
     if len(parts) != 4 or parts[0] != "tq" or parts[1] not in ACTION_KINDS:
         return None
     return parts[1], parts[2], parts[3]
+
+
+def marks_round(action_id: str, round_id: int) -> bool:
+    """Say whether an action id belongs to a daily round's post (its choices or its form).
+
+    Every open round's post carries one, so a publisher recognises the round's own message
+    in a channel's history by it.
+    """
+    parsed = parse_action(action_id)
+    return parsed is not None and parsed[0] in ("answer", "form") and parsed[1] == str(round_id)

@@ -51,7 +51,21 @@ class Publisher(Protocol):
     """
 
     async def publish_round(self, post: RoundPost) -> str:
-        """Post a new round and return the platform's reference to the message."""
+        """Post a new round and return the platform's reference to the message.
+
+        The post carries a marker naming the round (Slack: message metadata; Discord: the
+        components' custom ids), so that ``find_round`` can recognise it later.
+        """
+        ...
+
+    async def find_round(self, post: RoundPost) -> str | None:
+        """Return the reference of this round's post if an earlier attempt made it, else None.
+
+        Called before a ``repost``: the bot's own message carrying the round's marker, among
+        the channel's messages since the round opened. Raise when the platform cannot be asked
+        now (the post is then retried later); answer None where the platform will never tell
+        (no permission to read the channel), after logging it.
+        """
         ...
 
     async def publish_reveal(self, reveal: Reveal) -> None:

@@ -29,6 +29,10 @@ class ConsolePublisher:
         self._print(render(post.message, channel=self._name(post.channel), user=""))
         return f"console:{post.round.id}"
 
+    async def find_round(self, post: RoundPost) -> str | None:
+        """Return None: the terminal keeps no history to look in (a repost prints again)."""
+        return None
+
     async def publish_reveal(self, reveal: Reveal) -> None:
         """Print the reveal as the round's thread would show it."""
         self._print(render(reveal.message, channel=self._name(reveal.channel), user=""))

@@ -193,6 +193,21 @@ def test_a_crash_between_claim_and_post_is_posted_once_on_the_next_start(slack_r
     slack_run(scenario)
 
 
+def test_a_post_slack_accepted_before_a_crash_is_found_not_posted_again(slack_run):
+    async def scenario(h):
+        channel = await h.enable_channel("t.choice-view")
+        claimed = await h.runtime.call(h.quiz.rounds.post_round, channel.id)
+        ref = await h.bot.publisher.publish_round(claimed)  # Slack took it; then "crash"
+        h.clock.advance(minutes=5)  # past the claim's lease
+        await h.restart_bot()
+        await h.restart_bot()
+        assert len(h.fake.posts(GENERAL)) == 1
+        assert h.quiz.rounds.store.get_round(claimed.round.id).message_ref == ref
+        assert h.fake.calls_of("conversations.history")  # it looked before posting
+
+    slack_run(scenario)
+
+
 def test_a_closed_or_unknown_round_gets_a_clear_private_line(slack_run):
     async def scenario(h):
         channel = await h.enable_channel("t.choice-view")
