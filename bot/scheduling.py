@@ -94,6 +94,8 @@ class QuizScheduler:
         await self.post_unposted()
         await self.catch_up()
         await self.deliver_pending()
+        log.info("scheduler started platform=%s jobs=%d", self.platform,
+                 len(self.scheduler.get_jobs()))
 
     def rebuild(self) -> None:
         """Replace every channel's jobs with ones built from the current settings."""

@@ -8,7 +8,7 @@ import io
 from PIL import Image
 
 from safetext.inert import ONE_LINE_CHARS
-from tests.fake_slack import GENERAL, USERS
+from tests.fake_slack import BOT_TOKEN, GENERAL, USERS
 from tests.hostile import invisible_or_control, pings
 
 
@@ -204,6 +204,21 @@ def test_a_post_slack_accepted_before_a_crash_is_found_not_posted_again(slack_ru
         assert len(h.fake.posts(GENERAL)) == 1
         assert h.quiz.rounds.store.get_round(claimed.round.id).message_ref == ref
         assert h.fake.calls_of("conversations.history")  # it looked before posting
+
+    slack_run(scenario)
+
+
+def test_without_the_history_scope_a_taken_over_post_goes_out_unchecked(slack_run):
+    async def scenario(h):
+        h.fake.tokens[BOT_TOKEN]["scopes"].discard("channels:history")  # installed before it
+        channel = await h.enable_channel("t.choice-view")
+        claimed = await h.runtime.call(h.quiz.rounds.post_round, channel.id)  # then "crash"
+        h.clock.advance(minutes=5)
+        await h.restart_bot()
+        assert len(h.fake.posts(GENERAL)) == 1
+        assert [c.answer.get("error") for c in h.fake.calls_of("conversations.history")] == [
+            "missing_scope"]
+        assert h.quiz.rounds.store.get_round(claimed.round.id).message_ref is not None
 
     slack_run(scenario)
 
