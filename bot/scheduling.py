@@ -201,9 +201,8 @@ class QuizScheduler:
 
     async def post_board(self, channel_id: int) -> None:
         """Publish the channel's weekly leaderboard: the table and its chart."""
-        channel = await asyncio.to_thread(self.quiz.rounds.get_channel, channel_id)
-        message = await asyncio.to_thread(self.quiz.board.weekly_post, channel_id)
+        board = await asyncio.to_thread(self.quiz.board.weekly_post, channel_id)
         try:
-            await self.publisher.publish_board(channel, message)
+            await self.publisher.publish_board(board.channel, board.message)
         except Exception:
             log.exception("publishing leaderboard failed channel=%s", channel_id)

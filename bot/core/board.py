@@ -11,7 +11,7 @@ from zoneinfo import ZoneInfo
 from bot.core.errors import NotFound
 from bot.core.i18n import t
 from bot.core.messages import Audience, Message, Tone
-from bot.core.models import ChannelSettings, LeaderboardRow, Member, Stats, TopicMastery
+from bot.core.models import BoardPost, ChannelSettings, LeaderboardRow, Member, Stats, TopicMastery
 from bot.core.ports import ChartRenderer, Clock, QuizStore
 from bot.core.scoring import best_streak, current_streak, rank, streak_run, week_start
 from content.loader import Bank
@@ -114,7 +114,7 @@ class BoardService:
             )
         return Message(title=title, code="\n".join(lines), audience=Audience.PRIVATE)
 
-    def weekly_post(self, channel_id: int) -> Message:
+    def weekly_post(self, channel_id: int) -> BoardPost:
         """Return the channel's weekly leaderboard post: the table, and its chart when drawn.
 
         The chart's alt text reads out what the bars show, in the channel's language.
@@ -131,7 +131,7 @@ class BoardService:
         post = Message(title=t(locale, "leaderboard.weekly", week=week), body=table.body,
                        code=table.code, audience=Audience.CHANNEL)
         if self.charts is None:
-            return post
+            return BoardPost(channel, post)
         shown = rows[:CHART_BARS]
         chart = self.charts.leaderboard(shown, title=t(locale, "leaderboard.title.week"),
                                         week_start=start, locale=locale)
@@ -139,7 +139,8 @@ class BoardService:
                            points=r.points) for r in shown)
         alt = (t(locale, "chart.alt", week=week, bars=bars) if shown
                else t(locale, "chart.alt.empty", week=week))
-        return replace(post, image_png=chart.png, image_name=chart.name, image_alt=alt)
+        return BoardPost(channel, replace(post, image_png=chart.png, image_name=chart.name,
+                                          image_alt=alt))
 
     def stats(self, channel: ChannelSettings, member: Member) -> Stats:
         """Return a member's points, streaks and per-topic mastery in the channel."""

@@ -306,6 +306,14 @@ class Reveal:
 
 
 @dataclass(frozen=True)
+class BoardPost:
+    """A channel's weekly leaderboard post, for the adapter to publish."""
+
+    channel: ChannelSettings
+    message: Message
+
+
+@dataclass(frozen=True)
 class PrivateDelivery:
     """A private message for one member, sent later (the result of a pending answer).
 

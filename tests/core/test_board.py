@@ -159,7 +159,7 @@ def test_weekly_post_draws_the_week_and_says_what_the_chart_shows_in_the_channel
     store.update_channel(channel.id, ChannelUpdate(locale="zh-CN"))
     quiz.rounds.post_round(channel.id)
     _play(quiz, channel, alice, "detach")
-    post = board.weekly_post(channel.id)
+    post = board.weekly_post(channel.id).message
     [(rows, title, start, locale)] = charts.drawn
     assert title == "排行榜 · 本周"
     assert [r.display_name for r in rows] == ["Alice"] and locale == "zh-CN"
@@ -169,6 +169,8 @@ def test_weekly_post_draws_the_week_and_says_what_the_chart_shows_in_the_channel
 
 
 def test_weekly_post_without_a_renderer_is_the_table_alone(quiz, channel):
-    post = quiz.board.weekly_post(channel.id)
+    board = quiz.board.weekly_post(channel.id)
+    post = board.message
+    assert board.channel == channel
     assert post.image_png is None and post.image_alt == ""
     assert post.title.startswith("Weekly leaderboard")

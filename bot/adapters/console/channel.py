@@ -237,7 +237,7 @@ class ConsoleChannel:
         self.show(self.quiz.board.leaderboard(self._refresh_channel(), period, self._locale()))
 
     def _weekly(self, rest: str, lines: Iterator[str]) -> None:
-        self.show(self.quiz.board.weekly_post(self._refresh_channel().id))
+        self.show(self.quiz.board.weekly_post(self._refresh_channel().id).message)
 
     def _stats(self, rest: str, lines: Iterator[str]) -> None:
         member = self._actor().member
