@@ -182,7 +182,3 @@ class BoardService:
         ]
         return Message(title=title, body=summary + "\n\n" + t(locale, "stats.mastery"),
                        code="\n".join(bars) if bars else None)
-
-    def local_now(self, channel: ChannelSettings) -> dt.datetime:
-        """Return the channel's local time now."""
-        return self.clock.now().astimezone(ZoneInfo(channel.timezone))

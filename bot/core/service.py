@@ -271,13 +271,6 @@ class QuizService:
             return None
         return render.answer_form(self.bank.question(rnd.item_id), locale, form_action(rnd.id))
 
-    def open_round(self, channel_id: int) -> Round | None:
-        """Return the channel's round if it still takes answers."""
-        rnd = self.store.latest_round(channel_id)
-        if rnd is None or not self._is_open(rnd):
-            return None
-        return rnd
-
     def _is_open(self, rnd: Round) -> bool:
         return self._recorder.is_open(rnd)
 
