@@ -13,6 +13,7 @@ import logging
 from typing import Any
 
 from slack_sdk.errors import SlackApiError
+from slack_sdk.http_retry.builtin_async_handlers import AsyncConnectionErrorRetryHandler
 from slack_sdk.web.async_client import AsyncWebClient
 
 from bot.adapters.slack.blocks import fallback, render
@@ -78,17 +79,36 @@ class SlackPublisher:
         self.tokens = tokens
         self.runtime = runtime
         self._bot_ids: dict[str, str] = {}  # token -> the bot id its posts carry
+        # Rounds are posted without the client's retry of a dropped connection: Slack may
+        # have taken the first try, and a blind second one would show the round twice.
+        self._round_client = AsyncWebClient(
+            base_url=client.base_url, timeout=client.timeout, ssl=client.ssl, proxy=client.proxy,
+            headers=client.headers, retry_handlers=[h for h in client.retry_handlers
+                            if not isinstance(h, AsyncConnectionErrorRetryHandler)])
 
-    async def _post(self, channel: ChannelSettings, message: Message, **extra: Any) -> str:
+    async def _post(self, channel: ChannelSettings, message: Message, *,
+                    client: AsyncWebClient | None = None, **extra: Any) -> str:
         token = await self.tokens.bot_token(channel.workspace_external_id)
-        sent = await self.client.chat_postMessage(
+        sent = await (client or self.client).chat_postMessage(
             token=token, channel=channel.external_id, text=fallback(message),
             blocks=render(message, channel.locale), **NO_PARSING, **extra)
         return str(sent["ts"])
 
     async def publish_round(self, post: RoundPost) -> str:
         """Post a new round, marked with its id in the message metadata; return where it went."""
-        ts = await self._post(post.channel, post.message, metadata=round_metadata(post.round.id))
+        try:
+            ts = await self._post(post.channel, post.message, client=self._round_client,
+                                  metadata=round_metadata(post.round.id))
+        except SlackApiError:
+            raise  # Slack answered: it refused the post
+        except Exception:
+            # No answer (a timeout, a dropped connection): Slack may have taken the post.
+            found = await self.find_round(post)
+            if found is None:
+                raise  # the claim stays; after the lease the round is looked for again
+            log.warning("round=%s went out although Slack did not answer; keeping it",
+                        post.round.id)
+            return found
         log.info("posted round=%s channel=%s ts=%s", post.round.id, post.channel.external_id, ts)
         return message_ref(post.channel.external_id, ts)
 

@@ -208,6 +208,20 @@ def test_a_post_slack_accepted_before_a_crash_is_found_not_posted_again(slack_ru
     slack_run(scenario)
 
 
+def test_a_post_slack_took_without_answering_in_time_is_kept_not_posted_twice(slack_run):
+    async def scenario(h):
+        channel = await h.enable_channel("t.choice-view")
+        h.fake.hold("chat.postMessage", accepted=True)  # Slack posts it, the answer never comes
+        h.bot.publisher._round_client.timeout = 1  # a client timeout, shortened for the test
+        await h.scheduler.post(channel.id)
+        [post] = h.fake.posts(GENERAL)
+        rnd = h.quiz.rounds.store.latest_round(channel.id)
+        assert rnd.message_ref == f"{GENERAL}:{post.ts}"
+        assert len(h.fake.calls_of("chat.postMessage")) == 1  # no blind retry either
+
+    slack_run(scenario)
+
+
 def test_without_the_history_scope_a_taken_over_post_goes_out_unchecked(slack_run):
     async def scenario(h):
         h.fake.tokens[BOT_TOKEN]["scopes"].discard("channels:history")  # installed before it
