@@ -27,8 +27,8 @@ from bot.core.models import ChannelSettings, RoundPost
 from bot.core.ports import Publisher
 from bot.core.schedule import DEFAULT_GRACE
 
-__all__ = ["DEFAULT_GRACE", "Publisher", "QuizScheduler", "board_job_id", "post_job_id",
-           "post_trigger"]
+__all__ = ["DEFAULT_GRACE", "Publisher", "QuizScheduler", "board_job_id", "board_trigger",
+           "post_job_id", "post_trigger"]
 log = logging.getLogger(__name__)
 
 CLOSE_CHECK_SECONDS = 60
