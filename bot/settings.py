@@ -28,6 +28,10 @@ class Settings(BaseSettings):
     # Runs code answers without isolation. Only for machines that cannot sandbox; never in prod.
     insecure_no_sandbox: bool = False
     log_level: str = "WARNING"
+    # How long a replica's claim to post a round holds before another replica (or this one,
+    # restarted) takes it over, after first looking for the post in the channel. Keep it above
+    # the platform client's own timeout; tests shorten it to restart within seconds.
+    post_lease_s: float = Field(default=120.0, gt=0)
 
     discord_token: SecretStr | None = Field(default=None, validation_alias="DISCORD_TOKEN")
     # REST base including /api/v10 (a proxy, or a local fake in tests); default: Discord's own.

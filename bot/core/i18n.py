@@ -220,6 +220,17 @@ _STRINGS: dict[str, dict[str, str]] = {
     "chart.bar": {"en": "{points} pts · {solved} solved", "zh-CN": "{points} 分 · 答对 {solved}"},
     "chart.x_label": {"en": "Points this week", "zh-CN": "本周积分"},
     "chart.y_label": {"en": "Member", "zh-CN": "成员"},
+    "chart.alt": {
+        "en": "Bar chart of points this week, {week}: {bars}",
+        "zh-CN": "本周积分条形图（{week}）：{bars}",
+    },
+    "chart.alt.bar": {
+        "en": "{rank}. {name}, {points} points", "zh-CN": "{rank}. {name} {points} 分",
+    },
+    "chart.alt.empty": {
+        "en": "Bar chart of points this week, {week}: nobody scored yet",
+        "zh-CN": "本周积分条形图（{week}）：还没有人得分",
+    },
     "form.open": {"en": "Answer", "zh-CN": "作答"},
     "form.title.text": {"en": "Your answer", "zh-CN": "你的答案"},
     "form.title.code": {"en": "Your code", "zh-CN": "你的代码"},

@@ -72,6 +72,7 @@ class Message:
     round_id: int | None = None  # the round a post or its thread belongs to
     image_png: bytes | None = None
     image_name: str = ""
+    image_alt: str = ""  # what the image shows, for screen readers (Discord, Slack alt text)
     form: Form | None = None
 
 
@@ -158,3 +159,13 @@ def parse_submit(submit: str) -> tuple[str, str, str] | None:
     if parts[3] not in ("text", "code") or not _target_ok(parts[1], parts[2]):
         return None
     return parts[1], parts[2], parts[3]
+
+
+def marks_round(action_id: str, round_id: int) -> bool:
+    """Say whether an action id belongs to a daily round's post (its choices or its form).
+
+    Every open round's post carries one, so a publisher recognises the round's own message
+    in a channel's history by it.
+    """
+    parsed = parse_action(action_id)
+    return parsed is not None and parsed[0] in ("answer", "form") and parsed[1] == str(round_id)

@@ -7,11 +7,9 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from zoneinfo import ZoneInfo
 
+from bot.core.messages import Message
+
 SUPPORTED_LOCALES: tuple[str, ...] = ("en", "zh-CN")
-
-
-# A round's message ref while a replica posts it: "posting:<ISO time>". Claimed, not yet out.
-POSTING_PREFIX = "posting:"
 
 
 def week_start(now: dt.datetime, timezone: str) -> dt.datetime:
@@ -107,7 +105,10 @@ class Round:
     status: RoundStatus
     opened_at: dt.datetime
     closes_at: dt.datetime
-    message_ref: str | None = None
+    message_ref: str | None = None  # where the platform shows the post, once it went out
+    # When a replica claimed the post (null once posted): a claim older than the post lease
+    # was abandoned, and the post may or may not have reached the platform.
+    post_claimed_at: dt.datetime | None = None
 
 
 @dataclass(frozen=True)
@@ -120,7 +121,7 @@ class RoundClaim:
     item_version: int
     opened_at: dt.datetime
     closes_at: dt.datetime
-    message_ref: str | None = None
+    post_claimed_at: dt.datetime | None = None  # the post is claimed with the round
 
 
 @dataclass(frozen=True)
@@ -323,3 +324,58 @@ class Attempts:
     solved: bool
     tried: int
     waiting: int
+
+
+@dataclass(frozen=True)
+class RoundPost:
+    """A round that was just claimed and must now be posted by the adapter.
+
+    ``repost`` says an earlier claim of this round ran out: that attempt may have reached the
+    platform (a crash or a client timeout after the platform accepted it), so the publisher
+    must look for the round's own post before posting it again.
+    """
+
+    channel: ChannelSettings
+    round: Round
+    message: Message
+    repost: bool = False
+
+
+@dataclass(frozen=True)
+class Reveal:
+    """A round that was just closed, with the reveal to post in its thread."""
+
+    channel: ChannelSettings
+    round: Round
+    message: Message
+
+
+@dataclass(frozen=True)
+class BoardPost:
+    """A channel's weekly leaderboard post, for the adapter to publish."""
+
+    channel: ChannelSettings
+    message: Message
+
+
+@dataclass(frozen=True)
+class PrivateDelivery:
+    """A private message for one member, sent later (the result of a pending answer).
+
+    The ids are the platform's own, so the adapter of ``platform`` can deliver it without
+    asking the core anything else.
+    """
+
+    platform: str
+    channel_external_id: str
+    member_external_id: str
+    message: Message
+    round_id: int
+
+
+@dataclass(frozen=True)
+class Chart:
+    """A rendered chart image and the file name to attach it under."""
+
+    png: bytes
+    name: str

@@ -1,4 +1,4 @@
-"""Migration 0005: the Leitner boxes become FSRS cards and nothing a member learned is lost."""
+"""Migration 0006: the Leitner boxes become FSRS cards and nothing a member learned is lost."""
 
 import datetime as dt
 
@@ -17,7 +17,7 @@ LEITNER = [("a", 1, 0.04, False), ("b", 2, 2, True), ("c", 3, 4, True), ("d", 5,
 
 
 def _leitner_database(url):
-    migrate.upgrade(url, "0004")
+    migrate.upgrade(url, "0005")
     engine = make_engine(url)
     with engine.begin() as db:
         db.execute(sa.text("INSERT INTO users (id, platform, external_id, display_name) "
@@ -71,7 +71,7 @@ def test_the_downgrade_gives_back_the_box(empty_database_url, box):
     engine = _leitner_database(empty_database_url)
     try:
         migrate.upgrade(empty_database_url)
-        migrate.downgrade(empty_database_url, "0004")
+        migrate.downgrade(empty_database_url, "0005")
         with engine.connect() as db:
             boxes = dict(db.execute(sa.text(
                 "SELECT item_id, box FROM reviews WHERE user_id = 1")).all())

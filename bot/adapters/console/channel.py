@@ -18,7 +18,6 @@ from bot.core.desk import Desk, Reply
 from bot.core.messages import Audience, Message, Tone
 from bot.core.models import Actor, AnswerMode, ChannelDefaults, ChannelSettings, Identity
 from bot.core.quiz import Quiz
-from bot.scheduling import weekly_board
 
 log = logging.getLogger(__name__)
 
@@ -139,7 +138,7 @@ class ConsoleChannel:
 
     def deliver_pending(self) -> None:
         """Grade answers that waited for an executor and print each result to its member."""
-        now = self.quiz.rounds.clock.now()
+        now = self.quiz.rounds.now()
         if self._graded_pending_at is not None and now - self._graded_pending_at < PENDING_EVERY:
             return
         self._graded_pending_at = now
@@ -207,11 +206,11 @@ class ConsoleChannel:
         return self.state.channel.locale
 
     def _today(self, rest: str, lines: Iterator[str]) -> None:
-        rnd = self.quiz.rounds.store.latest_round(self.state.channel.id)
-        if rnd is None:
+        post = self.quiz.rounds.latest_post(self.state.channel.id)
+        if post is None:
             self.say("No question has been posted in this channel yet.", Tone.WARNING)
             return
-        self.show(self.quiz.rounds.round_message(rnd))
+        self.show(post)
 
     def _answer(self, rest: str, lines: Iterator[str], mode: AnswerMode = AnswerMode.TEXT) -> None:
         self.show_reply(self.desk.answer_today(self._who(), rest, mode))
@@ -250,7 +249,7 @@ class ConsoleChannel:
         self.show_reply(self.desk.command(self._who(), "leaderboard", rest))
 
     def _weekly(self, rest: str, lines: Iterator[str]) -> None:
-        self.show(weekly_board(self.quiz, self._refresh_channel()))
+        self.show(self.quiz.board.weekly_post(self._refresh_channel().id).message)
 
     def _stats(self, rest: str, lines: Iterator[str]) -> None:
         self.show_reply(self.desk.command(self._who(), "stats", rest))
