@@ -11,6 +11,7 @@ import shutil
 import subprocess
 import sys
 import textwrap
+import threading
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
@@ -18,10 +19,11 @@ import pytest
 
 from content.loader import load_bank
 from executors.cli import exec_command as cli
+from executors.grading import wire
 from executors.isolation.cgroups import CgroupManager, new_zygote_name
 from executors.isolation.limits import Limits
 from executors.zygote.supervisor import START_ATTEMPTS, Zygote, ZygoteError
-from tests.executors.conftest import REPO, folder_exists
+from tests.executors.conftest import REPO, decode_records, folder_exists
 
 CHALLENGE = "code.one-hot"  # cheap to run: no gradient check
 # Runs only inside the sandbox, where it can reach nothing but its own run's processes.
@@ -172,9 +174,11 @@ def _exec_in_pid_namespace(files: list[str]) -> subprocess.CompletedProcess[str]
 @pytest.mark.sandbox
 @pytest.mark.slow
 @pytest.mark.parametrize("round_", range(3))
-def test_two_executors_in_separate_pid_namespaces_each_answer_every_file(tmp_path, round_):
+def test_two_executors_in_separate_pid_namespaces_each_answer_every_file(
+        tmp_path, sandbox_zygote, round_):
     # Each `torchquiz exec` is pid 1 of its own namespace, so both zygotes have the same pid
-    # there: pid-named cgroups were shared (a run's folder made twice) or reaped by the other.
+    # there: pid-named cgroups were shared (a run's folder made twice), and each reaped the
+    # folders of every zygote outside its namespace, such as this host's, serving meanwhile.
     needs_root_and_cgroups().close()
     solution = load_bank().questions[CHALLENGE].code.solution
     kinds = ["honest", "hostile", "honest", "hostile", "honest"]
@@ -186,8 +190,20 @@ def test_two_executors_in_separate_pid_namespaces_each_answer_every_file(tmp_pat
             path.write_text(solution if kind == "honest" else KILL_EVERYTHING)
             files.append(str(path))
         batches.append(files)
-    with ThreadPoolExecutor(max_workers=2) as pool:
+    host_pid = sandbox_zygote.pid
+    request = wire.encode({"code": "def f():\n    return 7\n", "entrypoint": "f",
+                           "device": "cpu", "cases": [{"args": [], "kwargs": {}}]})
+    host_outputs, stop = [], threading.Event()
+
+    def host_runs() -> None:
+        while not stop.is_set():
+            host_outputs.append(decode_records(sandbox_zygote.run(request).result)[1]["output"])
+
+    with ThreadPoolExecutor(max_workers=3) as pool:
+        host = pool.submit(host_runs)
         done = list(pool.map(_exec_in_pid_namespace, batches))
+        stop.set()
+        host.result()
     for result in done:
         assert result.returncode == 0, result.stderr[-4000:]
         verdicts = [json.loads(line) for line in result.stdout.splitlines()]
@@ -198,3 +214,5 @@ def test_two_executors_in_separate_pid_namespaces_each_answer_every_file(tmp_pat
                 assert verdict["status"] == "passed", verdict
             else:
                 assert verdict["status"] != "passed", verdict
+    assert host_outputs and set(host_outputs) == {7}
+    assert sandbox_zygote.pid == host_pid  # the host's zygote was never hurt
