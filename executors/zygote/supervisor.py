@@ -220,10 +220,11 @@ class Zygote:
                     self._spawn()
                     return
                 except ZygoteError as exc:
-                    tail = "\n".join(self._stderr_tail) or "(nothing)"
-                    log.error("zygote start %s of %s failed: %s; its stderr:\n%s",
-                              attempt, START_ATTEMPTS, exc, tail)  # fmt: skip
-                    if attempt == START_ATTEMPTS:
+                    last = attempt == START_ATTEMPTS
+                    log.log(logging.ERROR if last else logging.WARNING,
+                            "zygote start %s of %s failed: %s; its stderr:\n%s", attempt,
+                            START_ATTEMPTS, exc, "\n".join(self._stderr_tail) or "(nothing)")
+                    if last:
                         raise
 
     def _spawn(self) -> None:
