@@ -3,6 +3,7 @@ retried once, and `torchquiz exec` still gives every file a verdict."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import logging
 import os
@@ -117,6 +118,26 @@ def test_a_dead_zygotes_cgroups_are_reaped_from_another_pid_namespace():
     assert reaper.returncode == 0, reaper.stderr
     assert int(reaper.stdout) >= 1
     assert not folder_exists(name)
+
+
+@pytest.mark.sandbox
+def test_reaper_leaves_the_pid_named_folders_of_older_executors_alone():
+    # An older executor still running on the machine names its folder z<pid> and holds no
+    # lock: nothing proves it dead, so its folders are its own reaper's business.
+    manager = needs_root_and_cgroups()
+    legacy = [os.path.join(os.path.dirname(parent), "z4194303", "r1")
+              for parent in set(manager.parents.values())]
+    try:
+        for run in legacy:
+            os.makedirs(run)
+        manager.reap_stale()
+        assert all(os.path.isdir(run) for run in legacy)
+    finally:
+        for run in legacy:
+            for directory in (run, os.path.dirname(run)):
+                with contextlib.suppress(FileNotFoundError):
+                    os.rmdir(directory)
+        manager.close()
 
 
 def failing_interpreter(tmp_path: Path) -> tuple[str, Path]:
