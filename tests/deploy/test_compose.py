@@ -213,7 +213,8 @@ def test_stopping_the_executors_lets_an_admitted_run_finish_with_its_verdict(sta
     assert grading.returncode == 0, out + err
     [verdict] = [Verdict.from_json(v) for v in json.loads(out.strip().splitlines()[-1])[
         "verdicts"]]
-    assert verdict.status is Status.FAILED and not verdict.fault, verdict
+    # Its own verdict (a wrong answer, or over the time limit on a crowded machine), not a fault.
+    assert verdict.status in (Status.FAILED, Status.TIMEOUT) and not verdict.fault, verdict
     # Every replica drained and exited by itself: none was killed when a timeout ran out.
     states = [stack.state(c) for c in stack.containers("executor")]
     assert [(s["Status"], s["ExitCode"], s["OOMKilled"]) for s in states] == [

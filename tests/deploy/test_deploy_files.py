@@ -87,9 +87,10 @@ def _container(deployment: dict) -> dict:
 
 # ---------------------------------------------------------------- linters and validators
 
-def test_hadolint_passes_on_the_dockerfile():
+@pytest.mark.parametrize("dockerfile", ["Dockerfile", "tests/deploy/postgres/Dockerfile"])
+def test_hadolint_passes_on_the_dockerfile(dockerfile):
     result = subprocess.run([_tool("hadolint"), "--config", str(REPO / ".hadolint.yaml"),
-                             str(REPO / "Dockerfile")], capture_output=True, text=True,
+                             str(REPO / dockerfile)], capture_output=True, text=True,
                             check=False)
     assert result.returncode == 0, result.stdout + result.stderr
 
