@@ -416,8 +416,3 @@ class ForgetReport:
     member: Member
     deleted: tuple[tuple[str, int], ...]
     open_rounds: tuple[int, ...] = ()  # open rounds the member had answered: redraw their tally
-
-    @property
-    def total(self) -> int:
-        """Return how many rows were deleted, the member's own row not counted."""
-        return sum(n for _, n in self.deleted)
