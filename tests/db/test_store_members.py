@@ -12,7 +12,14 @@ import pytest
 from sqlalchemy import event, func, select
 from sqlalchemy.exc import IntegrityError
 
-from bot.core.models import AnswerMode, ChannelUpdate, PendingDraft, PracticeSession, Review
+from bot.core.models import (
+    AnswerDraft,
+    AnswerMode,
+    ChannelUpdate,
+    PendingDraft,
+    PracticeSession,
+    Review,
+)
 from bot.core.models import week_start as week_of
 from db.engine import make_engine
 from db.store import SqlStore
@@ -271,3 +278,13 @@ def test_forgetting_a_member_while_their_answer_is_in_flight_leaves_nothing_behi
     assert set(_counts(store, ada.id).values()) == {0}
     assert store.get_member(ada.id) is None
     _assert_boards_equal_a_recount(store, channel, T0 + 25 * HOUR)
+
+
+def test_a_pending_answer_being_graded_when_its_member_is_forgotten_records_nothing(store, world):
+    claimed = store.claim_pending("slack", T0 + 3 * HOUR, T0)
+    ada = world["ada"] if claimed.user_id == world["ada"].id else world["bob"]
+    store.forget_member("slack", ada.external_id)
+    draft = AnswerDraft(claimed.round_id, ada.id, 3, AnswerMode.CODE, claimed.response, True, 10,
+                        claimed.submitted_at, "passed")
+    assert store.resolve_pending(claimed.id, claimed.claim, draft) is False
+    assert set(_counts(store, ada.id).values()) == {0}
