@@ -20,6 +20,7 @@ from concurrent.futures import ThreadPoolExecutor
 from typing import TYPE_CHECKING, Any, ParamSpec, Protocol, TypeVar
 
 from bot.core.desk import Desk
+from bot.core.messages import Message
 from bot.core.models import ChannelSettings
 from bot.core.quiz import Quiz
 
@@ -77,6 +78,10 @@ class ChatRuntime:
         """Run a blocking core call on a worker thread and return its result."""
         loop = asyncio.get_running_loop()
         return await loop.run_in_executor(self._pool, functools.partial(fn, *args, **kwargs))
+
+    async def post_for(self, round_id: int) -> tuple[ChannelSettings, str, Message] | None:
+        """Return a posted round's channel, message ref and post as it should look now."""
+        return await self.call(self.quiz.rounds.post_for, round_id)
 
     async def start(self, publisher: Any) -> Scheduler:
         """Start the scheduler with the platform's publisher (catch-up runs now)."""

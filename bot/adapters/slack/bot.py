@@ -17,7 +17,7 @@ from slack_bolt.authorization.async_authorize import AsyncInstallationStoreAutho
 from slack_bolt.oauth.async_oauth_settings import AsyncOAuthSettings
 from slack_sdk.web.async_client import AsyncWebClient
 
-from bot.adapters.chat.coalesce import EditCoalescer
+from bot.adapters.chat.coalesce import EditCoalescer, RoundRedraw
 from bot.adapters.chat.front import ChatFront
 from bot.adapters.chat.runtime import ChatRuntime
 from bot.adapters.slack import listeners
@@ -86,7 +86,8 @@ class SlackBot:
                             # bolt takes an AsyncAuthorize object as well as a function.
                             oauth_settings=oauth, authorize=authorize)  # type: ignore[arg-type]
         self.publisher = SlackPublisher(self.client, self.tokens, runtime)
-        self.coalescer = EditCoalescer(self.publisher.refresh_round, tally_delay_s)
+        self.coalescer = EditCoalescer(
+            RoundRedraw(runtime.post_for, self.publisher.edit), tally_delay_s)
         self.handlers = Handlers(ChatFront(runtime, self.coalescer), People(settings.slack_admins))
         self.retries = listeners.register(self.app, self.handlers)
 
