@@ -185,6 +185,8 @@ def render(message: Message, locale: str = "en") -> list[Block]:
 
 
 def fallback(message: Message) -> str:
-    """Return the notification text Slack shows where blocks cannot be drawn."""
-    first = message.title or message.body.split("\n", 1)[0] or t("en", "round.answers")
+    """Return the plain text Slack shows in notifications and where blocks cannot be drawn."""
+    first = (message.title or message.body.split("\n", 1)[0]
+             or next((name for name, _ in message.fields), "")
+             or (message.code or "").split("\n", 1)[0] or "torchquiz")
     return _cut(escape(first), FALLBACK_CHARS)

@@ -187,7 +187,7 @@ def home_view(sections: Sequence[tuple[str, Message]], locale: str) -> dict[str,
                            section(mrkdwn(t(locale, "home.intro"))), {"type": "divider"}]
     if not sections:
         blocks.append(section(mrkdwn(t(locale, "home.none"))))
-    for channel_id, stats in sections[:10]:
+    for channel_id, stats in sections:
         # Our own reference to a channel id Slack gave us: it renders as the channel's name.
         blocks.append(section(f"<#{channel_id}>"))
         blocks.extend(render(stats, locale))
