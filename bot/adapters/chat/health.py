@@ -39,15 +39,19 @@ class Health:
         self.runtime = runtime
         self.platform = platform
         self._db = ThreadPoolExecutor(max_workers=1, thread_name_prefix="health-db")
+        self._asking: asyncio.Future[int] | None = None
 
     async def _database_up(self) -> bool:
         probe = self.runtime.probe
         if probe is None:
             return False
-        loop = asyncio.get_running_loop()
+        if self._asking is None or self._asking.done():
+            # One question at a time: probes during a hung query wait for it, not pile up.
+            self._asking = asyncio.get_running_loop().run_in_executor(self._db, probe)
+            # Its failure is read here even when every waiter gave up (no "never retrieved").
+            self._asking.add_done_callback(lambda done: done.cancelled() or done.exception())
         try:
-            pending = await asyncio.wait_for(loop.run_in_executor(self._db, probe),
-                                             DATABASE_TIMEOUT_S)
+            pending = await asyncio.wait_for(asyncio.shield(self._asking), DATABASE_TIMEOUT_S)
         except Exception as exc:  # a timeout, a refused connection, a missing table
             log.warning("health: the database does not answer: %s", type(exc).__name__,
                         extra={"platform": self.runtime.platform})
