@@ -13,12 +13,15 @@ import itertools
 import string
 from pathlib import Path
 
+from slack_sdk.web.async_client import AsyncWebClient
+
 from bot.adapters.slack import blocks, views
 from bot.adapters.slack.blocks import fallback, render
 from bot.adapters.slack.publisher import SlackPublisher
 from bot.core.desk import Desk
 from bot.core.messages import Button, Form, Message
 from bot.core.models import ChannelSettings
+from tests.fake_slack import BOT_TOKEN, GENERAL, FakeSlack
 
 HUGE = "x" * 10_000
 SLACK = Path(__file__).resolve().parents[3] / "bot" / "adapters" / "slack"
@@ -159,31 +162,27 @@ def test_every_slack_call_that_sends_blocks_sends_the_fallback_text_too():
     assert missing == []
 
 
-class _RecordingClient:
-    def __init__(self) -> None:
-        self.calls: list[tuple[str, dict]] = []
-
-    async def chat_postMessage(self, **kwargs):
-        self.calls.append(("chat.postMessage", kwargs))
-        return {"ts": "1.0"}
-
-    async def files_upload_v2(self, **kwargs):
-        self.calls.append(("files.upload", kwargs))
-        return {"ok": True}
-
-
 class _OneToken:
     async def bot_token(self, _workspace: str) -> str:
-        return "xoxb-test"
+        return BOT_TOKEN
 
 
 def test_the_weekly_chart_is_uploaded_with_alt_text_and_the_table_with_fallback_text():
-    client = _RecordingClient()
-    channel = ChannelSettings(id=1, platform="slack", external_id="C1", name="c",
+    channel = ChannelSettings(id=1, platform="slack", external_id=GENERAL, name="general",
                               workspace_external_id="T1")
     board = Message(title="Weekly leaderboard", code="1 alice 30", image_png=b"\x89PNG",
                     image_name="board.png", image_alt="1. alice, 30 points")
-    asyncio.run(SlackPublisher(client, _OneToken(), runtime=None).publish_board(channel, board))
-    (_, posted), (_, uploaded) = client.calls
-    assert posted["text"] == "Weekly leaderboard"
-    assert uploaded["alt_txt"].strip() and len(uploaded["alt_txt"]) <= 1000
+
+    async def scenario():
+        fake = FakeSlack()
+        await fake.start()
+        try:
+            client = AsyncWebClient(base_url=fake.api_url.rstrip("/") + "/")
+            await SlackPublisher(client, _OneToken(), runtime=None).publish_board(channel, board)
+            return fake.posts(GENERAL), list(fake.files.values())
+        finally:
+            await fake.stop()
+
+    posts, files = asyncio.run(scenario())
+    assert [p.text for p in posts] == ["Weekly leaderboard"]
+    assert [f["alt_txt"] for f in files] == ["1. alice, 30 points"]
