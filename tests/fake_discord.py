@@ -23,6 +23,8 @@ from typing import Any
 
 from aiohttp import WSMsgType, web
 
+from tests.fake_server import MAX_BODY, serve_locally, stop_serving
+
 APP_ID = 900000000000000001
 BOT_ID = 900000000000000002
 GUILD_ID = 900000000000000100
@@ -212,21 +214,14 @@ class FakeDiscord:
         return f"http://127.0.0.1:{self.port}/api/v10"
 
     async def start(self) -> None:
-        app = web.Application(client_max_size=32 * 1024 * 1024)
+        app = web.Application(client_max_size=MAX_BODY)
         app.router.add_get("/gateway", self._gateway)
         app.router.add_route("*", "/api/v10/{path:.*}", self._rest)
-        self._runner = web.AppRunner(app)
-        await self._runner.setup()
-        site = web.TCPSite(self._runner, "127.0.0.1", 0)
-        await site.start()
-        self.port = site._server.sockets[0].getsockname()[1]  # type: ignore[union-attr]
+        self._runner, self.port = await serve_locally(app)
 
     async def stop(self) -> None:
         self._released.set()
-        for ws in list(self._sockets):
-            await ws.close()
-        if self._runner is not None:
-            await self._runner.cleanup()
+        await stop_serving(self._runner, self._sockets)
 
     def snowflake(self) -> int:
         return next(self._ids)

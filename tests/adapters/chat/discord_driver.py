@@ -72,32 +72,27 @@ def _image(message: dict[str, Any], uploads: dict[str, bytes]) -> tuple[str, byt
     return None
 
 
-class DiscordDriver(Harness):
+class DiscordDriver(Harness[FakeDiscord]):
     """Drive the Discord bot as the members of the fake's guild would."""
 
     platform = "discord"
 
     def __init__(self, tmp_path: Path, zygote: Zygote) -> None:
         super().__init__(tmp_path, zygote)
-        self.config = self.base_settings()
-        self.fake: FakeDiscord | None = None
         self.bot: QuizBot | None = None
         self._connection: asyncio.Task[None] | None = None
-        self._options: dict[str, Any] = {}
 
     # ------------------------------------------------------------ the process
 
     async def open_fake(self, **options: Any) -> None:
-        self.fake = FakeDiscord()
-        await self.fake.start()
+        self._fake = FakeDiscord()
+        await self._fake.start()
 
     async def close_fake(self) -> None:
-        assert self.fake is not None
         await self.fake.stop()
 
     async def start(self, *, token: str = "good-token", guild_id: int | None = None,
                     **_: Any) -> QuizBot:
-        assert self.fake is not None
         self._options = {"guild_id": guild_id}
         use_api(self.fake.api_url)
         self.runtime, self.bot = build(self, guild_id=guild_id)
@@ -115,10 +110,6 @@ class DiscordDriver(Harness):
             self._connection.cancel()
             await asyncio.gather(self._connection, return_exceptions=True)
         self.bot = None
-
-    async def restart(self, **options: Any) -> None:
-        await self.stop()
-        await self.start(**{**self._options, **options})
 
     # ------------------------------------------------------------ reading the fake
 
@@ -150,7 +141,6 @@ class DiscordDriver(Harness):
         return self._reply(await self.done(record, timeout))
 
     def _post(self, message: dict[str, Any]) -> Post:
-        assert self.fake is not None
         uploads = {name: data for call in self.fake.calls for name, data in call.data.items()}
         return Post(text=message_text(message), buttons=tuple(custom_ids(message)),
                     labels=_labels(message),
@@ -159,42 +149,30 @@ class DiscordDriver(Harness):
                     key=int(message["id"]), image=_image(message, uploads))
 
     def channel_posts(self, channel: str = "general") -> list[Post]:
-        assert self.fake is not None
         return [self._post(m) for m in self.fake.channel_posts(CHANNELS[channel])]
 
-    def current(self, post: Post) -> Post:
-        assert self.fake is not None
-        return self._post(self.fake.messages[post.key])
-
     def edits_of(self, post: Post) -> int:
-        assert self.fake is not None
         return len(self.fake.edits_of(post.key))
 
     def thread_of(self, post: Post) -> list[Post]:
-        assert self.fake is not None
         thread = self.fake.thread_on(post.key)
         return [] if thread is None else [self._post(m) for m in self.fake.channel_posts(thread)]
 
     def mark(self) -> int:
-        assert self.fake is not None
         return len(self.fake.posted)
 
     def private_since(self, mark: int, who: str) -> list[Post]:
-        assert self.fake is not None
         dm = self.fake.dm_channels.get(USERS[who]["id"])
         return [self._post(self.fake.messages[mid]) for mid in self.fake.posted[mark:]
                 if dm is not None and int(self.fake.messages[mid]["channel_id"]) == dm]
 
     def forms_opened(self) -> int:
-        assert self.fake is not None
         return sum(1 for r in self.fake.interactions.values() if r.callback_type == 9)
 
     def rate_limit_posts(self) -> None:
-        assert self.fake is not None
         self.fake.rate_limit("POST", r"/channels/\d+/messages", retry_after=0.5)
 
     def post_attempts(self) -> list[int]:
-        assert self.fake is not None
         return [c.status for c in self.fake.calls
                 if c.method == "POST" and c.path == f"/channels/{GENERAL}/messages"]
 
@@ -216,7 +194,6 @@ class DiscordDriver(Harness):
 
     async def command(self, name: str, who: str = "alice", *, channel: str = "general",
                       **args: Any) -> Reply:
-        assert self.fake is not None
         return await self._answered(await self.fake.slash(
             COMMANDS[name], who, channel_id=CHANNELS[channel], **args))
 
@@ -235,7 +212,6 @@ class DiscordDriver(Harness):
         return await self._answered(await self._click(message, action, who))
 
     async def _click(self, message: Message, action: str, who: str) -> Interaction:
-        assert self.fake is not None
         if isinstance(message, Post):
             return await self.fake.click(message.key, action, who, shown=message.raw)
         reply = next(m for m in message.raw.replies() if action in custom_ids(m))
@@ -251,7 +227,6 @@ class DiscordDriver(Harness):
                     max_length=box.get("max_length", 4000))
 
     async def submit(self, form: Form, text: str, *, forged: bool = False) -> Reply:
-        assert self.fake is not None
         assert forged or len(text) <= form.max_length, "Discord's box takes no more"
         return await self._answered(await self.fake.submit(form.key, text, form.who),
                                     timeout=60)

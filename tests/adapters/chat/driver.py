@@ -21,7 +21,7 @@ import datetime as dt
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any, Generic, Protocol, TypeVar
 
 import pytest
 
@@ -193,7 +193,10 @@ class Switchable:
         return self._executor.supports(challenge_id)
 
 
-class Harness:
+FakeT = TypeVar("FakeT")
+
+
+class Harness(Generic[FakeT]):
     """What both drivers share: the scenario's loop, the clock, the executor, the core."""
 
     platform = ""
@@ -202,8 +205,18 @@ class Harness:
         self.tmp_path = tmp_path
         self.zygote = zygote
         self.clock = FakeClock(START)
+        self.config = self.base_settings()
         self.runtime: Any = None
+        self.bot: Any = None
         self.executor: Switchable | None = None
+        self._fake: FakeT | None = None
+        self._options: dict[str, Any] = {}  # how the app was last started
+
+    @property
+    def fake(self) -> FakeT:
+        """Return the fake platform this scenario runs against."""
+        assert self._fake is not None, "the fake starts with the scenario"
+        return self._fake
 
     # ------------------------------------------------------------ running a scenario
 
@@ -226,6 +239,11 @@ class Harness:
 
     async def stop(self) -> None:
         raise NotImplementedError
+
+    async def restart(self, **options: Any) -> None:
+        """Stop the app and start it again against the same fake and database."""
+        await self.stop()
+        await self.start(**{**self._options, **options})
 
     def run(self, scenario: Scenario, **options: Any) -> None:
         """Start the fake and the app in a fresh loop, run ``scenario(self)``, stop both."""
@@ -318,6 +336,10 @@ class Harness:
         assert len(posts) == before + 1, "the daily post did not go out"
         return posts[-1]
 
+    async def todays_post(self, item_id: str, **changes: Any) -> Post:
+        """Start the quiz in #general on one sample item and return today's post of it."""
+        return await self.post_today(await self.enable_channel(item_id, **changes))
+
     async def post_now(self, channel: Any) -> None:
         """Run the scheduler's daily post, whatever the platform answers."""
         await self.scheduler.post(channel.id)
@@ -362,7 +384,14 @@ class Harness:
         await self.scheduler.post_board(channel.id)
         return self.channel_posts("general")[-1]
 
+    def current(self, post: Post) -> Post:
+        """Return ``post`` as it looks now (each fake keeps its messages by the post's key)."""
+        return self._post(self.fake.messages[post.key])  # type: ignore[attr-defined]
+
     # what the drivers implement (see ChatDriver)
+    def _post(self, message: Any) -> Post:
+        raise NotImplementedError
+
     def channel_posts(self, channel: str = "general") -> list[Post]:
         raise NotImplementedError
 

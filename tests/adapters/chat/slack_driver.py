@@ -28,6 +28,7 @@ from tests.adapters.chat.driver import (
     Post,
     Reply,
 )
+from tests.fake_server import serve_locally, stop_serving
 from tests.fake_slack import (
     APP_TOKEN,
     BOT_TOKEN,
@@ -74,30 +75,33 @@ def _labels(shown: Shown) -> tuple[str, ...]:
                  for e in b.get("elements") or [] if e.get("type") == "button")
 
 
-class SlackDriver(Harness):
+class SlackDriver(Harness[FakeSlack]):
     """Drive the Slack app as the members of the fake's workspace would."""
 
     platform = "slack"
 
     def __init__(self, tmp_path: Path, zygote: Zygote) -> None:
         super().__init__(tmp_path, zygote)
-        self.config = self.base_settings()
-        self.fake: FakeSlack | None = None
-        self.send: Sender | None = None
+        self._send: Sender | None = None
         self.bot: SlackBot | None = None
         self.runner: web.AppRunner | None = None
         self.socket: AsyncSocketModeHandler | None = None
         self.app_url = ""
         self.base_url = ""
-        self._options: dict[str, Any] = {}
+
+    @property
+    def send(self) -> Sender:
+        """Return the sender of requests to the app, as Slack sends them."""
+        assert self._send is not None, "the sender starts with the scenario"
+        return self._send
 
     # ------------------------------------------------------------ the process
 
     async def open_fake(self, *, transport: str = "http", oauth: bool = False,
                         **settings: Any) -> None:
-        self.fake = FakeSlack()
-        await self.fake.start()
-        self.send = Sender(self.fake)
+        self._fake = FakeSlack()
+        await self._fake.start()
+        self._send = Sender(self.fake)
         extra = {"SLACK_API_URL": self.fake.api_url, **settings}
         if oauth:
             extra["SLACK_CLIENT_SECRET"] = CLIENT_SECRET
@@ -105,21 +109,15 @@ class SlackDriver(Harness):
                                            SLACK_SIGNING_SECRET=SIGNING_SECRET, **extra)
 
     async def close_fake(self) -> None:
-        assert self.fake is not None and self.send is not None
         await self.send.close()
         await self.fake.stop()
 
     async def start(self, *, transport: str = "http", oauth: bool = False,
                     **_: Any) -> SlackBot:
-        assert self.fake is not None and self.send is not None
         self._options = {"transport": transport, "oauth": oauth}
         self.runtime, self.bot = build(self, oauth=oauth)
         await self.bot.start()
-        self.runner = web.AppRunner(self.bot.web_app(), shutdown_timeout=1.0)
-        await self.runner.setup()
-        site = web.TCPSite(self.runner, "127.0.0.1", 0)
-        await site.start()
-        port = site._server.sockets[0].getsockname()[1]  # type: ignore[union-attr]
+        self.runner, port = await serve_locally(self.bot.web_app(), shutdown_timeout=1.0)
         self.base_url = f"http://127.0.0.1:{port}"
         self.app_url = f"{self.base_url}/slack/events"
         self.send.app_url = self.app_url
@@ -135,16 +133,11 @@ class SlackDriver(Harness):
         if self.socket is not None:
             await self.socket.close_async()
             self.socket = None
-        if self.runner is not None:
-            await self.runner.cleanup()
-            self.runner = None
+        await stop_serving(self.runner)
+        self.runner = None
         if self.bot is not None:
             await self.bot.close()
             self.bot = None
-
-    async def restart(self, **options: Any) -> None:
-        await self.stop()
-        await self.start(**{**self._options, **options})
 
     # ------------------------------------------------------------ reading the fake
 
@@ -166,7 +159,6 @@ class SlackDriver(Harness):
     async def reply(self, delivery: Delivery, timeout: float = REPLY_TIMEOUT_S) -> Shown:
         """Wait for the private reply the member who sent ``delivery`` gets."""
         self.acked(delivery)
-        assert self.fake is not None
         return await self.fake.wait_for(
             lambda s: s.seq >= delivery.mark and s.user == delivery.user_id
             and s.kind in ("ephemeral", "response"), timeout)
@@ -174,7 +166,6 @@ class SlackDriver(Harness):
     async def modal(self, delivery: Delivery) -> str:
         """Wait for the modal the app opened with the delivery's trigger; return its view id."""
         self.acked(delivery)
-        assert self.fake is not None
         await self.fake.wait_for(lambda s: s.kind == "modal" and s.seq >= delivery.mark
                                  and delivery.trigger_id in self.fake.trigger_views)
         return self.fake.trigger_views[delivery.trigger_id]
@@ -183,7 +174,6 @@ class SlackDriver(Harness):
         """Wait for what answers a delivery: a private reply, a form, or a post for all."""
         self.acked(delivery)
         fake = self.fake
-        assert fake is not None
         return await fake.wait_for(
             lambda s: s.seq >= delivery.mark and (
                 (s.user == delivery.user_id and s.kind in ("ephemeral", "response"))
@@ -202,7 +192,6 @@ class SlackDriver(Harness):
 
     def _image_after(self, shown: Shown) -> tuple[str, bytes] | None:
         # A chart goes up as a file into the channel right after its post.
-        assert self.fake is not None
         for later in self.fake.shown[shown.seq + 1:]:
             if later.channel != shown.channel:
                 continue
@@ -214,40 +203,28 @@ class SlackDriver(Harness):
         return None
 
     def channel_posts(self, channel: str = "general") -> list[Post]:
-        assert self.fake is not None
         return [self._post(s) for s in self.fake.posts(CHANNELS[channel])]
 
-    def current(self, post: Post) -> Post:
-        assert self.fake is not None
-        return self._post(self.fake.messages[post.key])
-
     def edits_of(self, post: Post) -> int:
-        assert self.fake is not None
         return len(self.fake.edits_of(post.raw))
 
     def thread_of(self, post: Post) -> list[Post]:
-        assert self.fake is not None
         return [self._post(s) for s in self.fake.posts(post.raw.channel, thread_ts=post.raw.ts)]
 
     def mark(self) -> int:
-        assert self.fake is not None
         return len(self.fake.shown)
 
     def private_since(self, mark: int, who: str) -> list[Post]:
-        assert self.fake is not None
         return [self._post(s) for s in self.fake.shown[mark:]
                 if s.kind == "ephemeral" and s.user == self.user_id(who)]
 
     def forms_opened(self) -> int:
-        assert self.fake is not None
         return len(self.fake.trigger_views)
 
     def rate_limit_posts(self) -> None:
-        assert self.fake is not None
         self.fake.rate_limit("chat.postMessage", retry_after=1)
 
     def post_attempts(self) -> list[int]:
-        assert self.fake is not None
         return [c.status for c in self.fake.calls_of("chat.postMessage")
                 if c.args.get("channel") == GENERAL]
 
@@ -269,7 +246,6 @@ class SlackDriver(Harness):
 
     async def command(self, name: str, who: str = "alice", *, channel: str = "general",
                       **args: Any) -> Reply:
-        assert self.send is not None
         if name == "stats":
             member = args.get("member")
             text = f"<@{self.user_id(member)}|{member}>" if member else ""
@@ -282,12 +258,10 @@ class SlackDriver(Harness):
         return self._reply(await self.reply(asked))
 
     async def _open_settings(self, who: str) -> tuple[Delivery, Shown]:
-        assert self.send is not None
         asked = await self.send.command("/quiz-settings", who=who)
         return asked, await self._answer(asked)
 
     async def settings(self, who: str, **changes: Any) -> Reply:
-        assert self.fake is not None and self.send is not None
         asked, first = await self._open_settings(who)
         if first.kind != "modal":
             return self._reply(first)  # refused: no form to fill in
@@ -310,11 +284,9 @@ class SlackDriver(Harness):
         return self._reply(first)
 
     async def click(self, message: Message, action: str, who: str = "alice") -> Reply:
-        assert self.send is not None
         return self._reply(await self._answer(await self.send.click(message.raw, action, who)))
 
     async def open_form(self, message: Message, who: str = "alice") -> Form:
-        assert self.fake is not None and self.send is not None
         view_id = await self.modal(await self.send.click(message.raw, message.form_button, who))
         view = self.fake.views[view_id]
         box = view["blocks"][0]["element"]
@@ -323,7 +295,6 @@ class SlackDriver(Harness):
                     max_length=box.get("max_length", 3000))
 
     async def submit(self, form: Form, text: str, *, forged: bool = False) -> Reply:
-        assert self.fake is not None and self.send is not None
         if not forged:
             sent = await self.send.answer(form.key, text, form.who)
         else:  # Slack's box stops at its limit: a hand-made request carries more

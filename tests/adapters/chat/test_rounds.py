@@ -16,8 +16,7 @@ DOUBLE = "def double(x):\n    return x * 2\n"
 
 def test_a_choice_round_from_post_to_thread_reveal(chat):
     async def scenario(d):
-        channel = await d.enable_channel("t.choice-view")
-        post = await d.post_today(channel)
+        post = await d.todays_post("t.choice-view")
         # Options come in the round's own order; each button carries its option's stored key.
         assert sorted(b.rsplit(":", 1)[1] for b in post.buttons) == ["A", "B", "C"]
         assert sorted(post.labels) == ["A", "B", "C"]
@@ -45,8 +44,7 @@ def test_a_choice_round_from_post_to_thread_reveal(chat):
 
 def test_a_text_round_is_answered_in_a_one_line_form(chat):
     async def scenario(d):
-        channel = await d.enable_channel("t.text-detach")
-        post = await d.post_today(channel)
+        post = await d.todays_post("t.text-detach")
         assert post.buttons == (post.form_button,)  # no choices: one button opens the form
         form = await d.open_form(post)
         assert form.mode == "text" and not form.multiline
@@ -58,8 +56,7 @@ def test_a_text_round_is_answered_in_a_one_line_form(chat):
 
 def test_a_code_round_with_three_members_is_graded_by_the_real_sandbox(chat):
     async def scenario(d):
-        channel = await d.enable_channel("t.code-double")
-        post = await d.post_today(channel)
+        post = await d.todays_post("t.code-double")
         answers = {"alice": "def double(x):\n    return 2 * x\n",
                    "bob": "def double(x):\n    return x + 2\n",
                    "admin": DOUBLE}
@@ -93,8 +90,7 @@ def test_what_a_submission_prints_reaches_the_member_inert(chat):
                "    raise ValueError('@here <!here> ```fence``` \\n fake line')\n")
 
     async def scenario(d):
-        channel = await d.enable_channel("t.code-double")
-        post = await d.post_today(channel)
+        post = await d.todays_post("t.code-double")
         reply = await d.submit(await d.open_form(post), hostile)
         assert "ValueError" in reply.text
         assert pings(reply.text) == [] and invisible_or_control(reply.text) == []
@@ -109,8 +105,7 @@ def test_what_a_submission_prints_reaches_the_member_inert(chat):
 
 def test_a_burst_of_fifty_answers_gets_every_reply_in_time_and_few_edits(chat):
     async def scenario(d):
-        channel = await d.enable_channel("t.choice-view")
-        post = await d.post_today(channel)
+        post = await d.todays_post("t.choice-view")
         replies = await asyncio.gather(*(
             d.click(post, post.choice("B" if i % 2 else "C"), f"member{i}") for i in range(50)))
         assert all(r.private and r.text for r in replies)
@@ -123,8 +118,7 @@ def test_a_burst_of_fifty_answers_gets_every_reply_in_time_and_few_edits(chat):
 
 def test_buttons_keep_working_after_a_restart(chat):
     async def scenario(d):
-        channel = await d.enable_channel("t.choice-view")
-        post = await d.post_today(channel)
+        post = await d.todays_post("t.choice-view")
         await d.restart()
         assert "Correct" in (await d.click(post, post.choice("B"))).text
         assert len(d.channel_posts()) == 1  # the restart did not post again
@@ -134,8 +128,7 @@ def test_buttons_keep_working_after_a_restart(chat):
 
 def test_a_closed_or_unknown_round_gets_a_clear_private_line(chat):
     async def scenario(d):
-        channel = await d.enable_channel("t.choice-view")
-        post = await d.post_today(channel)
+        post = await d.todays_post("t.choice-view")
         d.clock.advance(hours=24)
         await d.close_due()
         # A member clicks on a client that still shows the old post, with its buttons.
@@ -150,8 +143,7 @@ def test_a_closed_or_unknown_round_gets_a_clear_private_line(chat):
 
 def test_an_answer_as_long_as_the_box_is_graded_and_a_longer_one_refused(chat):
     async def scenario(d):
-        channel = await d.enable_channel("t.code-double")
-        post = await d.post_today(channel)
+        post = await d.todays_post("t.code-double")
         form = await d.open_form(post)
         limit = form.max_length
         code = DOUBLE + "#" * (limit - len(DOUBLE) - 1) + "\n"
@@ -168,8 +160,7 @@ def test_an_answer_as_long_as_the_box_is_graded_and_a_longer_one_refused(chat):
 
 def test_ten_members_within_a_second_are_all_answered_in_time(chat):
     async def scenario(d):
-        channel = await d.enable_channel("t.code-double")
-        post = await d.post_today(channel)
+        post = await d.todays_post("t.code-double")
         forms = [await d.open_form(post, f"member{i}") for i in range(10)]
         replies = await asyncio.gather(*(d.submit(form, DOUBLE) for form in forms))
         assert all("All 1 hidden tests passed" in r.text for r in replies)
@@ -240,8 +231,7 @@ def test_the_weekly_post_has_a_table_and_a_png_chart(chat):
 
 def test_a_code_answer_sent_during_an_executor_outage_is_graded_later_and_sent_privately(chat):
     async def scenario(d):
-        channel = await d.enable_channel("t.code-double")
-        post = await d.post_today(channel)
+        post = await d.todays_post("t.code-double")
         form = await d.open_form(post)
         d.outage(True)
         assert "delayed" in (await d.submit(form, DOUBLE)).text
