@@ -67,7 +67,7 @@ def test_a_forged_settings_submission_from_a_non_admin_changes_nothing(slack_run
         values = modal_values(h.fake.views[view_id], time="05:00")
         denied = await h.reply(await h.send.submit(view_id, values, who="alice"))
         assert "Only admins" in denied.shown_text
-        assert h.quiz.rounds.get_channel(channel.id).post_time == dt.time(9, 0)
+        assert h.stored_channel().post_time == dt.time(9, 0) == channel.post_time
 
     slack_run(scenario)
 
