@@ -38,7 +38,7 @@ from tests.fake_discord import (
 )
 
 CHANNELS = {"general": GENERAL, "random": RANDOM}
-NO_PINGS = {"parse": []}
+NO_PINGS: dict[str, list[str]] = {"parse": []}
 # The neutral names of settings, as /quiz-settings's options take them.
 SETTING_OPTIONS = {"time": "time", "timezone": "timezone", "language": "language",
                    "topics": "topics", "difficulties": "difficulty",

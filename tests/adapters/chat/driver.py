@@ -40,7 +40,6 @@ REPLY_TIMEOUT_S = 20
 TALLY_DELAY_S = 0.4
 # 09:00 on a Monday in UTC, a channel's default post time.
 START = dt.datetime(2026, 3, 2, 9, 0, 30, tzinfo=dt.UTC)
-CHANNELS = ("general", "random")
 
 
 def _ending(ids: tuple[str, ...], prefix: str, end: str = "") -> str:
@@ -172,6 +171,50 @@ class ChatDriver(Protocol):
 
     def post_attempts(self) -> list[int]:
         """Return the HTTP status of each attempt to post in #general."""
+
+    # What Harness gives both drivers: the core's and the scheduler's side of a scenario.
+
+    async def enable_channel(self, item_id: str | None = None, **changes: Any) -> Any:
+        """Have the admin start the quiz in #general (optionally pinned to one sample item)."""
+
+    async def post_today(self, channel: Any) -> Post:
+        """Run the scheduler's daily post for a channel and return the post."""
+
+    async def todays_post(self, item_id: str, **changes: Any) -> Post:
+        """Start the quiz in #general on one sample item and return today's post of it."""
+
+    async def post_now(self, channel: Any) -> None:
+        """Run the scheduler's daily post, whatever the platform answers."""
+
+    async def claim_without_posting(self, channel: Any) -> int:
+        """Claim today's round as a process that then crashes before posting; return its id."""
+
+    async def close_due(self) -> None:
+        """Run the scheduler's close of rounds whose time is up (the reveal)."""
+
+    async def deliver_pending(self) -> None:
+        """Run the scheduler's delivery of answers graded late."""
+
+    async def post_board(self, channel: Any) -> Post:
+        """Run the scheduler's weekly leaderboard post and return it."""
+
+    async def settle(self, seconds: float = ...) -> None:
+        """Let coalesced tally edits land."""
+
+    def outage(self, down: bool) -> None:
+        """Take the executor down (grading unavailable) or bring it back."""
+
+    def stored_channel(self, name: str = "general") -> Any:
+        """Return the core's settings of a channel, or None if the quiz never knew it."""
+
+    def answers_recorded(self, who: str, round_id: int) -> int:
+        """Return how many answers of ``who`` the core recorded for a round."""
+
+    def next_post_at(self, channel: Any) -> dt.datetime:
+        """Return when the scheduler will next post in a channel."""
+
+    def break_once(self, monkeypatch: pytest.MonkeyPatch) -> None:
+        """Make the core's next /explain raise an unexpected error, and the one after work."""
 
 
 Scenario = Callable[[Any], Awaitable[None]]
