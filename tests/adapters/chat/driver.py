@@ -172,6 +172,9 @@ class ChatDriver(Protocol):
     def post_attempts(self) -> list[int]:
         """Return the HTTP status of each attempt to post in #general."""
 
+    def history_reads(self) -> int:
+        """Return how many times the app read #general's history (looking for its post)."""
+
     # What Harness gives both drivers: the core's and the scheduler's side of a scenario.
 
     async def enable_channel(self, item_id: str | None = None, **changes: Any) -> Any:
@@ -188,6 +191,12 @@ class ChatDriver(Protocol):
 
     async def claim_without_posting(self, channel: Any) -> int:
         """Claim today's round as a process that then crashes before posting; return its id."""
+
+    async def post_then_crash(self, channel: Any) -> tuple[int, str]:
+        """Claim and post today's round, then crash before recording the post."""
+
+    def message_ref(self, round_id: int) -> str | None:
+        """Return the reference to its post the core stored for a round."""
 
     async def close_due(self) -> None:
         """Run the scheduler's close of rounds whose time is up (the reveal)."""
