@@ -125,7 +125,7 @@ class ChatDriver(Protocol):
 
     async def command(self, name: str, who: str = "alice", *, channel: str = "general",
                       **args: Any) -> Reply:
-        """Run explain/quiz/leaderboard/stats (args: topic, period, member) as ``who``."""
+        """Run explain/quiz/leaderboard/stats/forget_me (args: topic, period, member)."""
 
     async def settings(self, who: str, **changes: Any) -> Reply:
         """Change the channel's settings as ``who`` (time, timezone, language, topics...)."""
@@ -218,6 +218,9 @@ class ChatDriver(Protocol):
 
     def answers_recorded(self, who: str, round_id: int) -> int:
         """Return how many answers of ``who`` the core recorded for a round."""
+
+    def answers_kept(self, who: str) -> int | None:
+        """Return how many answers the core keeps about ``who`` (None: nothing at all)."""
 
     def next_post_at(self, channel: Any) -> dt.datetime:
         """Return when the scheduler will next post in a channel."""
@@ -351,6 +354,11 @@ class Harness(Generic[FakeT]):
         # The member's own name: looking them up must not rename them.
         member = self.quiz.rounds.member(self.platform, self.user_id(who), self.display_name(who))
         return len(self.quiz.rounds.store.answers_for(round_id, member.id))
+
+    def answers_kept(self, who: str) -> int | None:
+        """Return how many answers the core keeps about ``who`` (None: nothing at all)."""
+        data = self.quiz.rounds.store.member_data(self.platform, self.user_id(who))
+        return None if data is None else int(data.counts()["answers"])
 
     def next_post_at(self, channel: Any) -> dt.datetime:
         """Return when the scheduler will next post in a channel."""

@@ -250,6 +250,8 @@ class SlackDriver(Harness[FakeSlack]):
             member = args.get("member")
             text = f"<@{self.user_id(member)}|{member}>" if member else ""
             slash = "/quiz-stats"
+        elif name == "forget_me":
+            text, slash = "", "/quiz-forget-me"
         else:
             text = str(args.get({"explain": "topic", "quiz": "topic",
                                  "leaderboard": "period"}[name]) or "")
