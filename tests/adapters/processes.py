@@ -97,6 +97,12 @@ class ThreadedFake(Generic[FakeT]):
         """Run a coroutine on the fake's loop and return its result."""
         return asyncio.run_coroutine_threadsafe(coro, self.loop).result(60)
 
+    def call(self, fn: Callable[[], T]) -> T:
+        """Run ``fn`` on the fake's loop (its state belongs to that thread)."""
+        async def run() -> T:
+            return fn()
+        return self.run(run())
+
     def close(self) -> None:
         self.run(self.fake.stop())
         self.loop.call_soon_threadsafe(self.loop.stop)
