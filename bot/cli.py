@@ -172,7 +172,7 @@ def _bench(argv: list[str]) -> int:
               "       torchquiz bench core [--answers N] [--postgres-url URL] [--json]",
               file=sys.stderr)
         return 2
-    from executors.cli.bench import main as bench_main
+    from bench.executor import main as bench_main
 
     return bench_main(argv[1:])
 
