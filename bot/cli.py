@@ -9,7 +9,7 @@ import sys
 from collections.abc import Sequence
 from typing import Any
 
-from bot import logs, members_cli
+from bot import logs, members_cli, reports_cli
 from bot.settings import Settings
 from content.loader import Bank, ContentError, Question
 from content.schema import CodeItem, ExplainCard
@@ -38,6 +38,7 @@ def _parser() -> argparse.ArgumentParser:
     validate.add_argument(
         "--no-fixtures", action="store_true",
         help="skip the fixture submissions (they live in tests/, which images do not ship)")
+    reports_cli.add_parser(content_commands)
 
     database = commands.add_parser("db", help="database maintenance")
     db_commands = database.add_subparsers(dest="db_command", required=True)
@@ -122,6 +123,8 @@ def main(argv: Sequence[str] | None = None) -> int:
 
         return slack_main(settings, lambda: slack_bot(settings), http=args.http, host=args.host,
                           port=args.port)
+    if args.command == "content" and args.content_command == "reports":
+        return reports_cli.run(settings, args)
     if args.command == "content":
         return _content(settings, args)
     if args.command == "member":

@@ -9,6 +9,7 @@ from db.store_channels import ChannelStore
 from db.store_members import MemberStore
 from db.store_pending import PendingStore
 from db.store_practice import PracticeStore
+from db.store_reports import ReportStore
 from db.store_requests import RequestStore
 from db.store_rounds import RoundStore
 from db.store_scores import ScoreStore
@@ -21,7 +22,7 @@ if TYPE_CHECKING:
 
 class SqlStore(
     RequestStore, ChannelStore, RoundStore, PendingStore, AnswerStore, ScoreStore, PracticeStore,
-    MemberStore,
+    MemberStore, ReportStore,
 ):
     """Persist the quiz's state; every method is one transaction, claims are race-safe.
 

@@ -34,6 +34,7 @@ from db.tables import (
     PendingAnswerRow,
     PracticeResultRow,
     PracticeSessionRow,
+    ReportRow,
     ReviewRow,
     RoundRow,
     ScoreTotalRow,
@@ -148,6 +149,17 @@ def _review_cards(session: Session, user_id: int, _workspace_id: int | None) -> 
     return _rows(session, stmt)
 
 
+def _reports(session: Session, user_id: int, _workspace_id: int | None) -> list[Row]:
+    stmt = (
+        select(ReportRow.item_id, ReportRow.item_version, ReportRow.reason, ReportRow.note,
+               ReportRow.platform, ReportRow.workspace, ReportRow.status, ReportRow.created_at,
+               ReportRow.closed_at, ReportRow.close_reason)
+        .where(ReportRow.user_id == user_id)
+        .order_by(ReportRow.created_at, ReportRow.id)
+    )
+    return _rows(session, stmt)
+
+
 # Every table that holds rows about a member, in the order an export lists them. A table added
 # later (reports, reminders, privacy settings) joins with one reader and one line here.
 SECTIONS: tuple[Section, ...] = (
@@ -158,6 +170,8 @@ SECTIONS: tuple[Section, ...] = (
     Section("practice_session", PracticeSessionRow, _practice_session),
     Section("practice_results", PracticeResultRow, _practice_results),
     Section("review_cards", ReviewRow, _review_cards),
+    # A report's workspace is the platform's id, not a channel: it belongs to the member.
+    Section("reports", ReportRow, _reports),
 )
 
 

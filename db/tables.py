@@ -270,3 +270,28 @@ class WeekTotalRow(Base):
     first_try: Mapped[int] = mapped_column(Integer)
     attempted: Mapped[int] = mapped_column(Integer)
     last_solved_at: Mapped[dt.datetime | None] = mapped_column(UtcDateTime)
+
+
+class ReportRow(Base):
+    """A member's report of one question version; one per (member, item, version)."""
+
+    __tablename__ = "reports"
+    __table_args__ = (
+        UniqueConstraint("user_id", "item_id", "item_version"),
+        # Analytics and the admin list read open reports per item.
+        Index("ix_reports_status_item_id", "status", "item_id"),
+    )
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id"))
+    item_id: Mapped[str] = mapped_column(String(128))
+    item_version: Mapped[int] = mapped_column(Integer)
+    round_id: Mapped[int | None] = mapped_column(ForeignKey("rounds.id"), nullable=True)
+    reason: Mapped[str] = mapped_column(String(32))
+    note: Mapped[str] = mapped_column(Text)  # the member's words, capped; shown only inert
+    platform: Mapped[str] = mapped_column(String(32))
+    workspace: Mapped[str] = mapped_column(String(128))  # the platform's id, where filed
+    status: Mapped[str] = mapped_column(String(16))
+    created_at: Mapped[dt.datetime] = mapped_column(UtcDateTime)
+    closed_at: Mapped[dt.datetime | None] = mapped_column(UtcDateTime, nullable=True)
+    close_reason: Mapped[str | None] = mapped_column(Text, nullable=True)

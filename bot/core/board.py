@@ -13,6 +13,7 @@ from bot.core.i18n import t
 from bot.core.messages import Audience, Message, Tone
 from bot.core.models import BoardPost, ChannelSettings, LeaderboardRow, Member, Stats, TopicMastery
 from bot.core.ports import ChartRenderer, Clock, QuizStore
+from bot.core.reports import week_extras
 from bot.core.scoring import best_streak, current_streak, rank, streak_run, week_start
 from content.loader import Bank
 
@@ -128,8 +129,11 @@ class BoardService:
         week = week_range(start)
         rows = self.rows(channel, "week")
         table = self._table(rows, "week", locale)
+        # What the week's closed rounds taught: its misconception and its hardest question.
+        tries = self.store.week_first_tries(channel.id, start, start + dt.timedelta(days=7))
         post = Message(title=t(locale, "leaderboard.weekly", week=week), body=table.body,
-                       code=table.code, audience=Audience.CHANNEL)
+                       code=table.code, audience=Audience.CHANNEL,
+                       fields=week_extras(tries, self.bank, locale))
         if self.charts is None:
             return BoardPost(channel, post)
         shown = rows[:CHART_BARS]

@@ -12,11 +12,20 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from bot.core.channel_setup import matching_zones
 from bot.core.i18n import t
-from bot.core.messages import Form, Message, Tone, parse_action, parse_submit, round_id_of
+from bot.core.messages import (
+    Button,
+    Form,
+    Message,
+    Tone,
+    parse_action,
+    parse_submit,
+    report_action,
+    round_id_of,
+)
 from bot.core.models import (
     Actor,
     AnswerMode,
@@ -28,11 +37,12 @@ from bot.core.models import (
 )
 from bot.core.people import PeopleService
 from bot.core.quiz import Quiz
+from bot.core.reports import ReportService, Where
 
 log = logging.getLogger(__name__)
 
 COMMAND_CHARS = 500  # a topic, a period or a member: anything longer is a paste gone wrong
-COMMANDS = ("explain", "quiz", "leaderboard", "stats", "forget-me")
+COMMANDS = ("explain", "quiz", "leaderboard", "stats", "forget-me", "reports")
 
 
 @dataclass(frozen=True)
@@ -76,6 +86,8 @@ class Desk:
         self.quiz = quiz
         self.store = quiz.rounds.store
         self.people = PeopleService(self.store)
+        rounds = quiz.rounds
+        self.reports = ReportService(self.store, rounds.bank, rounds.clock)
 
     # ------------------------------------------------------------ resolving
     def _resolve(self, who: Identity, round_id: int | None = None) -> tuple[Resolved, Actor]:
@@ -112,6 +124,8 @@ class Desk:
             return self._open_form(who, kind, target)
         if kind == "forget":
             return self._forget_click(who, target, key)
+        if kind in ("report", "preport"):
+            return self._report_form(who, kind, target)
         # share: a card for the whole channel, in the language of where it is shared
         _, actor = self._resolve(who)
         locale = actor.locale or "en"
@@ -120,12 +134,17 @@ class Desk:
             return self._warning(locale, "explain.gone")
         return Reply(locale, card, public=True)
 
-    def submit(self, who: Identity, submit_id: str, text: str) -> Reply:
-        """Handle a submitted answer form (its id says what it answers and how)."""
+    def submit(self, who: Identity, submit_id: str, text: str, choice: str = "") -> Reply:
+        """Handle a submitted form (its id says what it answers and how).
+
+        ``choice`` is the value picked in the form's list, if it has one (a report's reason).
+        """
         parsed = parse_submit(submit_id)
         if parsed is None:
             return self._warning(who.locale or "en", "action.unknown")
         kind, target, mode_name = parsed
+        if kind in ("reported", "preported"):
+            return self._file_report(who, kind, target, choice, text)
         mode = AnswerMode.CODE if mode_name == "code" else AnswerMode.TEXT
         if kind == "submit":
             return self._answer(who, target, text, mode)
@@ -138,7 +157,8 @@ class Desk:
         if found.channel is None:
             return self._warning(locale, "channel.no_quiz")
         outcome = self.quiz.rounds.submit_answer(found.channel.id, actor, response, mode)
-        return Reply(locale, outcome.reply,
+        return Reply(locale, self._reportable(outcome.reply, outcome.round_id, outcome.recorded,
+                                              locale),
                      redraw_round=outcome.round_id if outcome.tally_changed else None)
 
     def practice_answer(self, who: Identity, response: str, mode: AnswerMode) -> Reply:
@@ -154,8 +174,18 @@ class Desk:
         if found.round is None or found.channel is None:
             return self._warning(locale, "answer.no_round")
         outcome = self.quiz.rounds.answer(found.round, found.channel, actor, response, mode)
-        return Reply(locale, outcome.reply,
+        return Reply(locale, self._reportable(outcome.reply, outcome.round_id, outcome.recorded,
+                                              locale),
                      redraw_round=outcome.round_id if outcome.tally_changed else None)
+
+    @staticmethod
+    def _reportable(reply: Message, round_id: int | None, recorded: bool,
+                    locale: str) -> Message:
+        """Add the Report button to the private feedback on a recorded daily answer."""
+        if not recorded or round_id is None:
+            return reply
+        button = Button(report_action(round_id), t(locale, "report.button"))
+        return replace(reply, buttons=(*reply.buttons, button))
 
     def _practice_answer(self, who: Identity, item_id: str, response: str,
                          mode: AnswerMode) -> Reply:
@@ -178,17 +208,59 @@ class Desk:
             return self._warning(locale, "practice.nothing_pending")
         return Reply(locale, form=form)
 
+    # ------------------------------------------------------------ reports
+    def _report_form(self, who: Identity, kind: str, target: str) -> Reply:
+        round_id = round_id_of(target) if kind == "report" else None
+        _, actor = self._resolve(who, round_id)
+        locale = actor.locale or "en"
+        form = (self.reports.form_for_round(round_id, locale) if round_id is not None
+                else self.reports.form_for_item(target, locale))
+        if form is None:
+            return self._warning(locale, "report.gone")
+        return Reply(locale, form=form)
+
+    def _file_report(self, who: Identity, kind: str, target: str, reason: str,
+                     note: str) -> Reply:
+        round_id = round_id_of(target) if kind == "reported" else None
+        found, actor = self._resolve(who, round_id)
+        locale = actor.locale or "en"
+        where = Where(who.platform, who.workspace)
+        if round_id is not None:
+            message = self.reports.file_for_round(found.member, where, round_id, reason, note,
+                                                  locale)
+        else:
+            message = self.reports.file_for_item(found.member, where, target, reason, note,
+                                                 locale)
+        return Reply(locale, message)
+
+    def _reports(self, who: Identity, argument: str, _whom: Identity | None) -> Reply:
+        """List the workspace's open reports, or close one: admins only, checked here."""
+        locale = self._locale_without_member(who)
+        if not who.is_admin:
+            return self._warning(locale, "report.denied")
+        where = Where(who.platform, who.workspace)
+        words = argument.split(maxsplit=2)
+        if not words:
+            return Reply(locale, self.reports.listing(where, locale))
+        if words[0].lower() != "close" or len(words) < 3 or not words[1].lstrip("#").isdigit():
+            return self._warning(locale, "report.close.usage")
+        report_id = int(words[1].lstrip("#")[:10])
+        return Reply(locale, self.reports.close(where, report_id, words[2], locale))
+
     # ------------------------------------------------------------ commands
     def command(self, who: Identity, name: str, argument: str = "",
                 whom: Identity | None = None) -> Reply:
-        """Handle /explain, /quiz, /leaderboard, /stats or /forget-me (``whom``: whose stats)."""
+        """Handle /explain, /quiz, /leaderboard, /stats, /forget-me or /quiz-reports.
+
+        ``whom``: whose stats.
+        """
         refusal = self.command_too_long(argument, who.locale or "en")
         if refusal is not None:
             return refusal
         argument = argument.strip()
         handlers: Mapping[str, Callable[[Identity, str, Identity | None], Reply]] = {
             "explain": self._explain, "quiz": self._practice, "leaderboard": self._leaderboard,
-            "stats": self._stats, "forget-me": self._forget_command,
+            "stats": self._stats, "forget-me": self._forget_command, "reports": self._reports,
         }
         handler = handlers.get(name)
         if handler is None:

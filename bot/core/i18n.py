@@ -367,6 +367,89 @@ _STRINGS: dict[str, dict[str, str]] = {
     "data.practice_results.other": {"en": "{n} practice results", "zh-CN": "{n} 条练习记录"},
     "data.review_cards.one": {"en": "{n} review card", "zh-CN": "{n} 张复习卡片"},
     "data.review_cards.other": {"en": "{n} review cards", "zh-CN": "{n} 张复习卡片"},
+    "data.reports.one": {"en": "{n} question report", "zh-CN": "{n} 条题目报告"},
+    "data.reports.other": {"en": "{n} question reports", "zh-CN": "{n} 条题目报告"},
+    # Reports of faulty questions (bot/core/reports.py).
+    "report.button": {"en": "Report", "zh-CN": "报告问题"},
+    "report.title": {"en": "Report this question", "zh-CN": "报告题目问题"},
+    "report.reason": {"en": "What is wrong?", "zh-CN": "哪里有问题？"},
+    "report.note": {
+        "en": "Note (optional, up to {limit} characters)",
+        "zh-CN": "补充说明（可选，最多 {limit} 个字符）",
+    },
+    "report.reason.incorrect": {"en": "The marked answer is incorrect",
+                                "zh-CN": "标注的答案不正确"},
+    "report.reason.ambiguous": {"en": "The question is ambiguous", "zh-CN": "题目有歧义"},
+    "report.reason.several_correct": {"en": "More than one answer is correct",
+                                      "zh-CN": "不止一个答案正确"},
+    "report.reason.outdated": {"en": "Outdated for today's PyTorch",
+                               "zh-CN": "对当前的 PyTorch 已过时"},
+    "report.reason.translation": {"en": "A translation problem", "zh-CN": "翻译有问题"},
+    "report.reason.other": {"en": "Something else", "zh-CN": "其他问题"},
+    "report.thanks": {
+        "en": "Thank you: your report is recorded and an admin will look at it.",
+        "zh-CN": "谢谢！你的报告已记录，管理员会查看。",
+    },
+    "report.already": {
+        "en": "You already reported this version of the question; nothing was changed.",
+        "zh-CN": "你已经报告过这道题的这个版本，本次未做任何更改。",
+    },
+    "report.gone": {
+        "en": "That question cannot be reported any more.",
+        "zh-CN": "这道题已无法报告。",
+    },
+    "report.bad_reason": {
+        "en": "Pick a reason: {reasons}.", "zh-CN": "请选择一个原因：{reasons}。",
+    },
+    "report.denied": {
+        "en": "Only admins can list and close question reports.",
+        "zh-CN": "只有管理员可以查看和关闭题目报告。",
+    },
+    "report.list.title": {"en": "Open question reports", "zh-CN": "待处理的题目报告"},
+    "report.list.empty": {"en": "No open reports.", "zh-CN": "没有待处理的报告。"},
+    "report.list.line": {
+        "en": "#{id} · {item} v{version} · {reason} · {date}",
+        "zh-CN": "#{id} · {item} 第 {version} 版 · {reason} · {date}",
+    },
+    "report.list.more": {
+        "en": "…and {more} more (`torchquiz content reports` lists them all).",
+        "zh-CN": "……还有 {more} 条（`torchquiz content reports` 可列出全部）。",
+    },
+    "report.list.how": {
+        "en": "Close one with `/quiz-reports close ID REASON`.",
+        "zh-CN": "用 `/quiz-reports close 编号 原因` 关闭一条报告。",
+    },
+    "report.close.usage": {
+        "en": "Use `/quiz-reports` to list, `/quiz-reports close ID REASON` to close one.",
+        "zh-CN": "用 `/quiz-reports` 列出报告，用 `/quiz-reports close 编号 原因` 关闭一条。",
+    },
+    "report.close.none": {
+        "en": "There is no open report #{id} here.", "zh-CN": "这里没有编号为 #{id} 的待处理报告。",
+    },
+    "report.close.done": {"en": "Report #{id} is closed.", "zh-CN": "报告 #{id} 已关闭。"},
+    "reveal.distribution": {"en": "First tries", "zh-CN": "首次作答分布"},
+    "reveal.wrong_answers": {
+        "en": "Most common wrong answers (first tries):",
+        "zh-CN": "最常见的错误答案（首次作答）：",
+    },
+    "weekly.misconception": {"en": "Misconception of the week", "zh-CN": "本周易错点"},
+    "weekly.misconception.text": {
+        "en": "{n} members first picked “{option}” for: {prompt}",
+        "zh-CN": "{n} 位成员首次作答时在「{prompt}」中选了「{option}」",
+    },
+    "weekly.misconception.why": {"en": "Why it is wrong: {why}", "zh-CN": "错在哪里：{why}"},
+    "weekly.hardest": {"en": "Hardest question of the week", "zh-CN": "本周最难的题"},
+    "weekly.hardest.text": {
+        "en": "{prompt} · {share}% right on the first try ({n} answered)",
+        "zh-CN": "{prompt} · 首次作答正确率 {share}%（{n} 人作答）",
+    },
+    "weekly.hardest.more": {
+        "en": "Learn more: /explain {card}", "zh-CN": "延伸阅读：/explain {card}",
+    },
+    "help.reports": {
+        "en": "open reports of faulty questions, and closing them (admins)",
+        "zh-CN": "查看并关闭题目问题报告（管理员）",
+    },
     "help.forget": {
         "en": "see and delete everything the quiz keeps about you",
         "zh-CN": "查看并删除本机器人保存的关于你的全部数据",

@@ -47,6 +47,11 @@ class Form:
     code: bool = False
     prefill: str = ""
     max_chars: int = 4000
+    # A pick-one list above the text field (value, label), e.g. a report's reason: chat
+    # platforms draw a select menu, the console takes the value as its first word.
+    choices: tuple[tuple[str, str], ...] = ()
+    choice_label: str = ""
+    optional: bool = False  # the text field may stay empty (a report's note)
 
 
 @dataclass(frozen=True)
@@ -74,6 +79,9 @@ class Message:
     image_name: str = ""
     image_alt: str = ""  # what the image shows, for screen readers (Discord, Slack alt text)
     form: Form | None = None
+    # Members' own words quoted by the bot (a report's note, a common wrong answer), each with
+    # the bot's label: (label, member text). Shown only through ``safetext.inert``, one line each.
+    quotes: tuple[tuple[str, str], ...] = ()
 
 
 def answer_action(round_id: int, key: str) -> str:
@@ -110,9 +118,22 @@ def forget_action(owner_tag: str, key: str) -> str:
     return f"tq:forget:{owner_tag}:{key}"
 
 
-ACTION_KINDS = ("answer", "practice", "form", "pform", "share", "forget")
-SUBMIT_KINDS = ("submit", "psubmit")
-ROUND_KINDS = ("answer", "form", "submit")  # their target is a round id; the others an item's
+def report_action(round_id: int) -> str:
+    """Return the action id that opens the report form for a daily round's question."""
+    return f"tq:report:{round_id}:open"
+
+
+def practice_report_action(item_id: str) -> str:
+    """Return the action id that opens the report form for a practice question."""
+    return f"tq:preport:{item_id}:open"
+
+
+ACTION_KINDS = ("answer", "practice", "form", "pform", "share", "forget", "report", "preport")
+SUBMIT_KINDS = ("submit", "psubmit", "reported", "preported")
+# Their target is a round id; the others an item's (or, for forget, an owner tag).
+ROUND_KINDS = ("answer", "form", "submit", "report", "reported")
+# What a form opened by each kind comes back as when submitted.
+_SUBMIT_OF = {"form": "submit", "pform": "psubmit", "report": "reported", "preport": "preported"}
 MAX_ROUND_ID = 2**31 - 1  # the rounds table's integer key
 _ROUND_ID = re.compile(r"[1-9][0-9]{0,9}")
 _ITEM_ID = re.compile(r"[a-z0-9][a-z0-9._-]{0,99}")
@@ -160,7 +181,7 @@ def parse_action(action_id: str) -> tuple[str, str, str] | None:
 def submit_id(form: Form) -> str:
     """Return the id a form comes back with when submitted: what it answers and how."""
     kind, target, _ = parse_action(form.action_id) or ("", "", "")
-    submit = "submit" if kind == "form" else "psubmit"
+    submit = _SUBMIT_OF.get(kind, "psubmit")
     return f"tq:{submit}:{target}:{'code' if form.code else 'text'}"
 
 
@@ -172,6 +193,8 @@ def parse_submit(submit: str) -> tuple[str, str, str] | None:
     if len(parts) != 4 or parts[0] != "tq" or parts[1] not in SUBMIT_KINDS:
         return None
     if parts[3] not in ("text", "code") or not _target_ok(parts[1], parts[2]):
+        return None
+    if parts[1] in ("reported", "preported") and parts[3] != "text":
         return None
     return parts[1], parts[2], parts[3]
 

@@ -416,3 +416,81 @@ class ForgetReport:
     member: Member
     deleted: tuple[tuple[str, int], ...]
     open_rounds: tuple[int, ...] = ()  # open rounds the member had answered: redraw their tally
+
+
+# Reports of faulty questions (bot/core/reports.py): one per member per item version.
+REPORT_REASONS: tuple[str, ...] = (
+    "incorrect", "ambiguous", "several_correct", "outdated", "translation", "other",
+)
+
+
+@dataclass(frozen=True)
+class ReportDraft:
+    """A member's report of a question version, about to be stored.
+
+    ``note`` is the member's own words (already capped): every front end shows it only
+    through ``safetext.inert``. ``platform``/``workspace`` say where it was filed, so a chat
+    admin lists only their own workspace's reports.
+    """
+
+    user_id: int
+    item_id: str
+    item_version: int
+    reason: str
+    note: str
+    platform: str
+    workspace: str
+    created_at: dt.datetime
+    round_id: int | None = None
+
+
+@dataclass(frozen=True)
+class Report:
+    """A stored report; ``status`` is open until an admin closes it with a reason."""
+
+    id: int
+    user_id: int
+    item_id: str
+    item_version: int
+    reason: str
+    note: str
+    platform: str
+    workspace: str
+    created_at: dt.datetime
+    status: str = "open"
+    round_id: int | None = None
+    closed_at: dt.datetime | None = None
+    close_reason: str = ""
+
+
+@dataclass(frozen=True)
+class ReportCounts:
+    """The open reports of one item version, counted by reason (what item analytics read)."""
+
+    item_id: str
+    item_version: int
+    by_reason: tuple[tuple[str, int], ...]
+
+    @property
+    def total(self) -> int:
+        """Return how many open reports the version has."""
+        return sum(n for _, n in self.by_reason)
+
+    def count(self, reason: str) -> int:
+        """Return how many open reports give ``reason``."""
+        return dict(self.by_reason).get(reason, 0)
+
+
+@dataclass(frozen=True)
+class FirstTries:
+    """How many members answered ``response`` on their first try at a round.
+
+    ``response`` is what storage keeps: a choice option's stored key, or folded text.
+    """
+
+    round_id: int
+    item_id: str
+    item_version: int
+    response: str
+    correct: bool
+    count: int

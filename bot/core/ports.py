@@ -19,6 +19,7 @@ from bot.core.models import (
     ChannelSettings,
     ChannelUpdate,
     Chart,
+    FirstTries,
     ForgetReport,
     ItemResult,
     LeaderboardRow,
@@ -28,6 +29,9 @@ from bot.core.models import (
     PendingDraft,
     PracticeSession,
     PrivateDelivery,
+    Report,
+    ReportCounts,
+    ReportDraft,
     Resolved,
     Reveal,
     Review,
@@ -435,5 +439,45 @@ class QuizStore(Protocol):
         """Delete the member and every row about them in one transaction; None if unknown.
 
         The channels' kept totals stay equal to a recount of the answers that remain.
+        """
+        ...
+
+    # reports of faulty questions (bot/core/reports.py) and the answer counts shown beside them
+    def add_report(self, draft: ReportDraft) -> Report | None:
+        """Store the report; None when the member already reported this item version."""
+        ...
+
+    def reports(
+        self, *, status: str | None = "open", platform: str | None = None,
+        workspace: str | None = None, limit: int | None = None,
+    ) -> list[Report]:
+        """Return reports, oldest first: open ones by default, of one workspace if named."""
+        ...
+
+    def count_reports(self, *, platform: str | None = None, workspace: str | None = None) -> int:
+        """Return how many open reports there are (of one workspace if named)."""
+        ...
+
+    def close_report(
+        self, report_id: int, reason: str, at: dt.datetime, *,
+        platform: str | None = None, workspace: str | None = None,
+    ) -> Report | None:
+        """Close an open report with a reason; None when there is no such open report (there)."""
+        ...
+
+    def open_reports(self, item_id: str | None = None) -> list[ReportCounts]:
+        """Return the open reports per item version (of ``item_id`` only if named), by reason."""
+        ...
+
+    def first_tries(self, round_id: int) -> list[FirstTries]:
+        """Return how many members gave each response on their first try at the round."""
+        ...
+
+    def week_first_tries(
+        self, channel_id: int, since: dt.date, until: dt.date
+    ) -> list[FirstTries]:
+        """Return ``first_tries`` of the channel's closed rounds from ``since`` to ``until``.
+
+        ``until`` is excluded; rounds still open are left out, so nothing is spoiled.
         """
         ...

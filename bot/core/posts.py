@@ -7,9 +7,13 @@ draws, lettered A, B, ... in that order; every function that shows a letter take
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from bot.core.answers import MAX_CODE_CHARS, MAX_TEXT_CHARS
 from bot.core.i18n import t
-from bot.core.messages import Audience, Button, Form, Message, Tone
+from bot.core.messages import Audience, Button, Form, Message, Tone, report_action
+from bot.core.models import FirstTries
+from bot.core.reports import distribution
 from bot.core.scoring import BASE_POINTS
 from content.options import display_order
 from content.schema import ChoiceItem, CodeItem, ExplainCard, Question, TextItem
@@ -110,9 +114,14 @@ def answer_text(item: Question, locale: str, *, seed: int | None) -> str:
 
 
 def reveal(
-    item: Question, locale: str, *, title: str, tally: str, round_id: int, seed: int | None
+    item: Question, locale: str, *, title: str, tally: str, round_id: int, seed: int | None,
+    tries: Sequence[FirstTries] = (),
 ) -> Message:
-    """Return the thread reply that reveals the answer, lettered as the round showed it."""
+    """Return the thread reply that reveals the answer, lettered as the round showed it.
+
+    ``tries`` (the round's first tries) add how the members answered: every option's count
+    under its shown letter, or the most common wrong texts as quotes; and a Report button.
+    """
     lines = [t(locale, "reveal.answer", answer=answer_text(item, locale, seed=seed)), "",
              item.explanation.get(locale)]
     if isinstance(item, ChoiceItem):
@@ -128,9 +137,15 @@ def reveal(
         code = item.code.solution
     if item.explain_links:
         lines += ["", t(locale, "reveal.more", topics=", ".join(item.explain_links))]
+    letters = ({c.key: shown for shown, c in display_order(item, seed).labelled()}
+               if isinstance(item, ChoiceItem) else {})
+    fields, heading, quotes = distribution(item, tries, letters, locale)
+    if heading:
+        lines += ["", heading]
     return Message(
-        title=title, body="\n".join(lines), code=code, fields=((tally, ""),),
-        tone=Tone.INFO, audience=Audience.THREAD, round_id=round_id,
+        title=title, body="\n".join(lines), code=code, fields=((tally, ""), *fields),
+        tone=Tone.INFO, audience=Audience.THREAD, round_id=round_id, quotes=quotes,
+        buttons=(Button(report_action(round_id), t(locale, "report.button")),),
     )
 
 

@@ -14,7 +14,15 @@ from bot.core.answers import gradable, hidden_test_seed, judge
 from bot.core.errors import GradingUnavailable
 from bot.core.i18n import t
 from bot.core.matching import fold
-from bot.core.messages import Form, Message, Tone, practice_action, practice_form_action
+from bot.core.messages import (
+    Button,
+    Form,
+    Message,
+    Tone,
+    practice_action,
+    practice_form_action,
+    practice_report_action,
+)
 from bot.core.models import AnswerMode, ItemResult, Member, PracticeSession, Review
 from bot.core.ports import Clock, Executor, QuizStore
 from bot.core.reviews import ReviewScheduler
@@ -241,7 +249,8 @@ class PracticeService:
             if tries < limit:
                 head = t(locale, "practice.wrong", left=limit - tries)
                 return Message(body="\n".join((head, *judgement.lines)), tone=Tone.WARNING,
-                               detail=judgement.detail, output=judgement.output or None)
+                               detail=judgement.detail, output=judgement.output or None,
+                               buttons=(self._report_button(item.id, locale),))
         if not self.store.finish_practice(member.id, item.id):
             return Message(body=t(locale, "practice.nothing_pending"), tone=Tone.WARNING)
         self.store.record_practice_result(member.id, item.id, item.version, judgement.correct, now)
@@ -259,4 +268,10 @@ class PracticeService:
             detail=judgement.detail,
             output=judgement.output or None,
             tone=Tone.SUCCESS if judgement.correct else Tone.WARNING,
+            buttons=(self._report_button(item.id, locale),),
         )
+
+    @staticmethod
+    def _report_button(item_id: str, locale: str) -> Button:
+        """Return the Report button of the feedback on a judged practice answer."""
+        return Button(practice_report_action(item_id), t(locale, "report.button"))

@@ -321,7 +321,7 @@ class QuizService:
             item, channel.locale,
             title=t(channel.locale, "reveal.title", date=rnd.local_date.isoformat()),
             tally=self._tally_line(rnd.id, channel.locale), round_id=rnd.id,
-            seed=round_seed(rnd),
+            seed=round_seed(rnd), tries=self.store.first_tries(rnd.id),
         )
         log.info("round closed channel=%s round=%s", channel.id, rnd.id)
         return Reveal(channel, closed, message)

@@ -55,10 +55,11 @@ class ChatFront:
             return self._answered(who, "button", started, reply)
         return self._redraw(reply)
 
-    async def submit(self, who: Identity, submit_id: str, text: str) -> Reply:
-        """Handle a submitted answer form."""
+    async def submit(self, who: Identity, submit_id: str, text: str,
+                     choice: str = "") -> Reply:
+        """Handle a submitted form (``choice``: the value picked in its list, if any)."""
         started = time.perf_counter()
-        reply = await self.runtime.call(self.desk.submit, who, submit_id, text)
+        reply = await self.runtime.call(self.desk.submit, who, submit_id, text, choice)
         parsed = parse_submit(submit_id)
         if parsed is not None and parsed[0] == "submit":
             return self._answered(who, parsed[2], started, reply)
@@ -66,7 +67,7 @@ class ChatFront:
 
     async def command(self, who: Identity, name: str, argument: str = "",
                       whom: Identity | None = None) -> Reply:
-        """Handle /explain, /quiz, /leaderboard or /stats."""
+        """Handle /explain, /quiz, /leaderboard, /stats, /forget-me or /quiz-reports."""
         return await self.runtime.call(self.desk.command, who, name, argument, whom)
 
     async def settings(self, who: Identity, target: str, target_name: str,

@@ -15,7 +15,7 @@ from typing import TextIO
 
 from bot.adapters.console.text import render, render_delivery
 from bot.core.desk import Desk, Reply
-from bot.core.messages import Audience, Message, Tone
+from bot.core.messages import Audience, Message, Tone, parse_action, report_action, submit_id
 from bot.core.models import Actor, AnswerMode, ChannelDefaults, ChannelSettings, Identity
 from bot.core.quiz import Quiz
 
@@ -40,6 +40,8 @@ Commands (this terminal stands in for a team channel):
   /stats                 your points, streaks and mastery by topic
   /setup [key=value ...] show or change the channel settings, e.g. /setup lang=zh-CN time=09:30
   /forget-me             what the quiz keeps about you; /forget-me yes deletes all of it
+  /report [REASON] [NOTE] report the question you were just shown (no reason: the reasons)
+  /reports [close ID REASON]  open question reports, or close one (admin)
   /as NAME               play as someone else (several people in one terminal)
   /help                  this list
   /quit                  leave"""
@@ -69,6 +71,7 @@ class ConsoleChannel:
                                       defaults or ChannelDefaults(name=channel_name))
         self.state = ConsoleState(channel, user_name)
         self._tried_posting_on: dt.date | None = None
+        self._report_target = ""  # the action of the last Report button shown here
         self._graded_pending_at: dt.datetime | None = None
 
     # -------------------------------------------------------------- plumbing
@@ -95,6 +98,10 @@ class ConsoleChannel:
 
     def show(self, message: Message) -> None:
         """Print a message the way the channel would show it (images go to files)."""
+        for button in message.buttons:
+            parsed = parse_action(button.action_id)
+            if parsed is not None and parsed[0] in ("report", "preport"):
+                self._report_target = button.action_id
         image_path = None
         if message.image_png and self.chart_dir is not None:
             self.chart_dir.mkdir(parents=True, exist_ok=True)
@@ -197,6 +204,8 @@ class ConsoleChannel:
             "/stats": self._stats,
             "/setup": self._setup,
             "/forget-me": self._forget_me,
+            "/report": self._report,
+            "/reports": self._reports,
             "/as": self._as,
         }
 
@@ -281,6 +290,30 @@ class ConsoleChannel:
             return
         self.show_reply(replace(reply, message=replace(reply.message, buttons=())))
         self.say("Type /forget-me yes to delete it, or anything else to keep it.")
+
+    def _report(self, rest: str, lines: Iterator[str]) -> None:
+        # As a chat's Report button would: open the form of the last question shown, fill it.
+        target = self._report_target
+        if not target:
+            latest = self.quiz.rounds.latest_post(self.state.channel.id)
+            if latest is None or latest.round_id is None:
+                self.say("There is no question to report yet.", Tone.WARNING)
+                return
+            target = report_action(latest.round_id)
+        opened = self.desk.click(self._who(), target)
+        if opened.form is None:
+            self.show_reply(opened)
+            return
+        reason, _, note = rest.partition(" ")
+        if not reason:
+            choices = "\n".join(f"  {value:<16} {label}" for value, label in opened.form.choices)
+            self.say(f"{opened.form.title}: /report REASON [NOTE], the reason one of\n{choices}")
+            return
+        self.show_reply(self.desk.submit(self._who(), submit_id(opened.form), note.strip(),
+                                         choice=reason))
+
+    def _reports(self, rest: str, lines: Iterator[str]) -> None:
+        self.show_reply(self.desk.command(self._who(), "reports", rest))
 
     def _as(self, rest: str, lines: Iterator[str]) -> None:
         name = " ".join(rest.split())[:40]

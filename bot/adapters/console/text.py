@@ -7,6 +7,8 @@ from bot.core.pending import PrivateDelivery
 from safetext.inert import inert
 
 _TONE_MARK = {Tone.INFO: "", Tone.SUCCESS: "✔ ", Tone.WARNING: "! ", Tone.ERROR: "✘ "}
+_QUOTE_CHARS = 500  # a report's note is capped there
+REPORT_HINT = "(something wrong with this question? /report REASON [NOTE])"
 _AUDIENCE_MARK = {
     Audience.CHANNEL: "[#{channel}]",
     Audience.PRIVATE: "[private to {user}]",
@@ -22,6 +24,9 @@ def render(message: Message, *, channel: str, user: str, image_path: str | None 
         lines.append(f"== {message.title} ==")
     if message.body:
         lines.append(_TONE_MARK[message.tone] + message.body)
+    # Members' own words (report notes, wrong answers): one inert line each.
+    lines.extend(f"  {label} {inert(text, one_line=True, limit=_QUOTE_CHARS)}"
+                 for label, text in message.quotes)
     # What the member's code produced: one line for the explanation, a fenced block for prints.
     if message.detail:
         lines.append(inert(message.detail, one_line=True, limit=1000))
@@ -32,10 +37,15 @@ def render(message: Message, *, channel: str, user: str, image_path: str | None 
                   message.code.rstrip("\n"), "```"]
     for name, value in message.fields:
         lines.append(f"{name}: {value}" if value else name)
-    # Choice letters only: the terminal is the channel already, so "share" means nothing here.
-    letters = [b for b in message.buttons if b.action_id.split(":")[1:2] != ["share"]]
+    # Choice letters only: the terminal is the channel already, so "share" means nothing here;
+    # a Report button is the /report command.
+    kinds = [b.action_id.split(":")[1:2] for b in message.buttons]
+    letters = [b for b, kind in zip(message.buttons, kinds, strict=True)
+               if kind not in (["share"], ["report"], ["preport"])]
     if letters:
         lines.append("  ".join(f"[{b.label}]" for b in letters))
+    if ["report"] in kinds or ["preport"] in kinds:
+        lines.append(REPORT_HINT)
     if message.footer:
         lines.append(message.footer)
     if message.image_png:

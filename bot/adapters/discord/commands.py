@@ -16,7 +16,8 @@ PERIODS = [app_commands.Choice(name="this week", value="week"),
 LANGUAGES = [app_commands.Choice(name="English", value="en"),
              app_commands.Choice(name="简体中文", value="zh-CN")]
 DAYS = [app_commands.Choice(name=day, value=day) for day in WEEKDAYS]
-COMMAND_NAMES = ("explain", "quiz", "leaderboard", "stats", "quiz-settings", "quiz-forget-me")
+COMMAND_NAMES = ("explain", "quiz", "leaderboard", "stats", "quiz-settings", "quiz-forget-me",
+                 "quiz-reports")
 
 
 def timezone_choices(current: str) -> list[app_commands.Choice[str]]:
@@ -106,6 +107,19 @@ def register(tree: app_commands.CommandTree[discord.Client], handlers: Handlers)
         target = channel.id if channel is not None else None
         name = channel.name if channel is not None else getattr(interaction.channel, "name", "")
         await handlers.settings(interaction, target, name or "", changes)
+
+    @tree.command(name="quiz-reports",
+                  description="Open reports of faulty questions; close one (Manage Server)")
+    @app_commands.guild_only()
+    @app_commands.default_permissions(manage_guild=True)
+    @app_commands.describe(close="the number of a report to close",
+                           reason="why it is closed (needed to close one)")
+    async def quiz_reports(interaction: discord.Interaction,
+                           close: app_commands.Range[int, 1, 2**31 - 1] | None = None,
+                           reason: str | None = None) -> None:
+        # Discord hides the command from members without Manage Server; the core checks again.
+        argument = f"close {close} {reason or ''}".strip() if close is not None else ""
+        await handlers.command(interaction, "reports", argument)
 
     @quiz_settings.autocomplete("timezone")
     async def zones(interaction: discord.Interaction,

@@ -25,6 +25,9 @@ BUTTON_LABEL_CHARS = 80
 MODAL_TITLE_CHARS = 45
 INPUT_LABEL_CHARS = 45
 INPUT_CHARS = 4000
+CHOICE_ID = "choice"
+SELECT_OPTIONS = 25
+OPTION_CHARS = 100
 # What discord.py matches before our parser checks the parts (bounds included).
 _ACTION = (r"tq:(?P<kind>" + "|".join(ACTION_KINDS)
            + r"):(?P<target>[a-z0-9._-]+):(?P<key>[A-Za-z]+)")
@@ -84,15 +87,27 @@ def button_for(action_id: str, label: str) -> ActionButton | None:
 
 
 def answer_modal(form: Form) -> discord.ui.Modal:
-    """Return the modal for a form: a short line for text, a tall box prefilled for code."""
+    """Return the modal for a form: a short line for text, a tall box prefilled for code.
+
+    A form with choices (a report's reason) gets a labelled select menu above its text field.
+    """
     # Answers come back through the client's interaction listener; the modal only collects.
     modal = discord.ui.Modal(title=cut(form.title, MODAL_TITLE_CHARS) or "…",
                              custom_id=submit_id(form)[:CUSTOM_ID_CHARS], timeout=900)
+    if form.choices:
+        select: discord.ui.Select[Any] = discord.ui.Select(
+            custom_id=CHOICE_ID, min_values=1, max_values=1,
+            options=[discord.SelectOption(label=cut(label, OPTION_CHARS) or value,
+                                          value=value[:OPTION_CHARS])
+                     for value, label in form.choices[:SELECT_OPTIONS]])
+        modal.add_item(discord.ui.Label(text=cut(form.choice_label, INPUT_LABEL_CHARS) or "…",
+                                        component=select))
     limit = min(form.max_chars, INPUT_CHARS)
+    paragraph = form.code or form.optional  # a code answer or a note: room for lines
     modal.add_item(discord.ui.TextInput(
         label=cut(form.field_label, INPUT_LABEL_CHARS) or "…", custom_id=FIELD_ID,
-        style=discord.TextStyle.paragraph if form.code else discord.TextStyle.short,
-        default=form.prefill[:limit] or None, required=True, max_length=limit,
+        style=discord.TextStyle.paragraph if paragraph else discord.TextStyle.short,
+        default=form.prefill[:limit] or None, required=not form.optional, max_length=limit,
     ))
     return modal
 
@@ -105,6 +120,17 @@ def _walk(components: Any) -> Iterator[dict[str, Any]]:
         yield components
         yield from _walk(components.get("components"))
         yield from _walk(components.get("component"))
+
+
+def submitted_choice(data: Any) -> str:
+    """Return the value picked in the modal's select menu (a report's reason), or ""."""
+    if not isinstance(data, dict):
+        return ""
+    for component in _walk(data.get("components")):
+        values = component.get("values")
+        if component.get("custom_id") == CHOICE_ID and isinstance(values, list) and values:
+            return str(values[0])[:64]
+    return ""
 
 
 def submitted_text(data: Any) -> str | None:

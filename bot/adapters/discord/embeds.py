@@ -29,6 +29,7 @@ EMBED_CHARS = 6000  # title, description, field names and values and footer toge
 ROW_BUTTONS = 5
 MAX_ROWS = 5
 ALT_TEXT_CHARS = 1024  # an attachment's description, what screen readers read out
+_QUOTE_CHARS = 500  # a report's note is capped there
 _OUTPUT_CHARS = 900  # leaves room in a field for the fence and the escapes inert adds
 
 COLOURS = {
@@ -59,6 +60,11 @@ def _fence(code: str, limit: int = DESCRIPTION_CHARS) -> str:
 def embed(message: Message, locale: str = "en") -> discord.Embed:
     """Return the embed that shows ``message``."""
     parts = [message.body] if message.body else []
+    if message.quotes:
+        # Members' own words (report notes, wrong answers): one inert line each.
+        parts.append("\n".join(
+            f"{label} {inert(text, Surface.DISCORD, one_line=True, limit=_QUOTE_CHARS)}"
+            for label, text in message.quotes))
     if message.detail:
         parts.append("› " + inert(message.detail, Surface.DISCORD, one_line=True, limit=700))
     prose = "\n\n".join(parts)

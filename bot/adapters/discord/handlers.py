@@ -110,7 +110,7 @@ class Handlers:
         """Handle a click on one of our buttons (its custom id is the core's action id)."""
         async def work() -> None:
             # A modal must be the first response, and a shared card a public one: no defer.
-            if kind not in ("form", "pform", "share"):
+            if kind not in ("form", "pform", "share", "report", "preport"):
                 await interaction.response.defer(ephemeral=True, thinking=True)
             await self.show(interaction, await self.front.click(identity(interaction), action_id))
 
@@ -123,11 +123,12 @@ class Handlers:
         if not custom_id.startswith("tq:"):
             return  # not ours
         text = components.submitted_text(data) or ""
+        choice = components.submitted_choice(data)
 
         async def work() -> None:
             await interaction.response.defer(ephemeral=True, thinking=True)
-            await self.show(interaction,
-                            await self.front.submit(identity(interaction), custom_id, text))
+            await self.show(interaction, await self.front.submit(identity(interaction),
+                                                                 custom_id, text, choice))
 
         await self._guarded(interaction, "modal", work)
 

@@ -31,6 +31,7 @@ MAX_FIELDS = 10
 FALLBACK_CHARS = 300
 MORE = "…"
 _DETAIL_CHARS = 700
+_QUOTE_CHARS = 500  # a report's note is capped there
 _OUTPUT_CHARS = 900  # leaves room in a section for the fence and the escapes inert adds
 _CODE_CHUNK = SECTION_CHARS - 10  # the fence takes six characters, newlines two more
 
@@ -156,6 +157,11 @@ def render(message: Message, locale: str = "en") -> list[Block]:
     mark = TONE_MARKS[message.tone]
     if body or (mark and not message.title):
         out.append(section(mark + body))
+    if message.quotes:
+        # Members' own words (report notes, wrong answers): one inert line each.
+        out.append(section("\n".join(
+            f"{mrkdwn(label)} {inert(text, Surface.SLACK, one_line=True, limit=_QUOTE_CHARS)}"
+            for label, text in message.quotes)))
     if message.detail:
         shown = inert(message.detail, Surface.SLACK, one_line=True, limit=_DETAIL_CHARS)
         out.append(section("› " + shown))

@@ -38,7 +38,7 @@ PLATFORM = "slack"
 # Slack's command names, and the core's command each one is.
 COMMANDS = {"/explain": "explain", "/quiz": "quiz", "/leaderboard": "leaderboard",
             "/quiz-stats": "stats", "/quiz-settings": "settings",
-            "/quiz-forget-me": "forget-me"}
+            "/quiz-forget-me": "forget-me", "/quiz-reports": "reports"}
 
 
 def _parsed(parse: Callable[[dict[str, Any]], Any], body: dict[str, Any]) -> Any:
@@ -208,9 +208,10 @@ class Handlers:
         view = body.get("view") or {}
         callback_id = str(view.get("callback_id") or "")
         text = views.submitted_text(view)
+        choice = views.submitted_choice(view)
 
         async def work(who: Identity) -> None:
-            reply = await self.front.submit(who, callback_id, text)
+            reply = await self.front.submit(who, callback_id, text, choice)
             await self.show(client, request, reply, beside_post=True)
 
         await self._guarded(client, request, "modal", work)

@@ -20,6 +20,7 @@ from bot.core.messages import Form, Message, submit_id
 from bot.core.models import ChannelSettings
 
 ANSWER_BLOCK = "answer"
+CHOICE_BLOCK = "choice"
 SETTINGS_CALLBACK = "tq:settings"
 SETTINGS_CHANNEL_ACTION = "tq-settings-channel"
 TZ_ACTION = "tq-settings-tz"
@@ -60,19 +61,28 @@ class Origin:
 
 
 def answer_modal(form: Form, origin: Origin, locale: str) -> dict[str, Any]:
-    """Return the modal for a form: a line for text, a tall box prefilled for code."""
+    """Return the modal for a form: a line for text, a tall box prefilled for code.
+
+    A form with choices (a report's reason) gets a static_select above its text field.
+    """
     element: dict[str, Any] = {
         "type": "plain_text_input", "action_id": ANSWER_BLOCK, "multiline": form.code,
         "max_length": min(form.max_chars, INPUT_CHARS),
     }
     if form.prefill:
         element["initial_value"] = form.prefill[:INPUT_CHARS]
+    blocks: list[Block] = []
+    if form.choices:
+        blocks.append(_input(CHOICE_BLOCK, form.choice_label, {
+            "type": "static_select",
+            "options": [option(label, value) for value, label in form.choices[:MAX_OPTIONS]],
+        }))
+    blocks.append({"type": "input", "block_id": ANSWER_BLOCK, "element": element,
+                   "label": plain(form.field_label, 2000), "optional": form.optional})
     return {
         "type": "modal", "callback_id": submit_id(form), "private_metadata": origin.dump(),
         "title": plain(form.title, TITLE_CHARS), "submit": plain(t(locale, "ui.submit"), 24),
-        "close": plain(t(locale, "ui.cancel"), 24),
-        "blocks": [{"type": "input", "block_id": ANSWER_BLOCK, "element": element,
-                    "label": plain(form.field_label, 2000)}],
+        "close": plain(t(locale, "ui.cancel"), 24), "blocks": blocks,
     }
 
 
@@ -80,6 +90,12 @@ def submitted_text(view: dict[str, Any]) -> str:
     """Return what the member typed into the answer modal."""
     value = _value(view, ANSWER_BLOCK)
     return str(value.get("value") or "")
+
+
+def submitted_choice(view: dict[str, Any]) -> str:
+    """Return the value picked in the modal's list (a report's reason), or ""."""
+    picked = _value(view, CHOICE_BLOCK).get("selected_option") or {}
+    return str(picked.get("value") or "")[:64] if isinstance(picked, dict) else ""
 
 
 def _value(view: dict[str, Any], block_id: str) -> dict[str, Any]:
