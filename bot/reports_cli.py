@@ -13,6 +13,7 @@ import sys
 from typing import Any
 
 from bot.core.models import Report
+from bot.core.reports import CLOSE_REASON_CHARS, storable
 from bot.settings import Settings
 from safetext.inert import inert
 
@@ -55,7 +56,7 @@ def run(settings: Settings, args: argparse.Namespace) -> int:
     try:
         store = SqlStore(engine)
         if args.close is not None:
-            reason = " ".join(args.reason.split())[:300]
+            reason = storable(" ".join(args.reason.split()), CLOSE_REASON_CHARS)
             closed = store.close_report(args.close, reason, SystemClock().now())
             if closed is None:
                 sys.stderr.write(f"torchquiz content reports: no open report {args.close}\n")

@@ -377,10 +377,13 @@ class FakeDiscord:
         return await self._inject(record, payload)
 
     async def submit(self, custom_id: str, value: str, who: str = "alice", *,
-                     channel_id: int = GENERAL) -> Interaction:
-        """Submit a modal whose answer field holds ``value``."""
+                     channel_id: int = GENERAL, choice: str | None = None) -> Interaction:
+        """Submit a modal whose answer field holds ``value`` (and whose menu ``choice``)."""
         data = {"custom_id": custom_id, "components": [
             {"type": 1, "components": [{"type": 4, "custom_id": "answer", "value": value}]}]}
+        if choice is not None:  # a labelled select menu, as Discord sends it back
+            data["components"].insert(0, {"type": 18, "id": 1, "component": {
+                "type": 3, "id": 2, "custom_id": "choice", "values": [choice]}})
         record, payload = self._interaction_base(5, data, who, channel_id,
                                                  LOCALES.get(who, "en-US"))
         return await self._inject(record, payload)

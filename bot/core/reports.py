@@ -39,6 +39,16 @@ PROMPT_CHARS = 120
 WRONG_ANSWERS_SHOWN = 3
 
 
+def storable(text: str, limit: int) -> str:
+    """Return a member's text as storage can keep it: capped, lone surrogates and NUL visible.
+
+    Chat payloads are JSON, which can carry a lone surrogate; neither database stores one, and
+    PostgreSQL stores no NUL. Everything else is kept as typed and made inert when shown.
+    """
+    kept = text.strip()[:limit].encode("utf-8", "backslashreplace").decode("utf-8")
+    return kept.replace("\x00", "\\x00")[:limit]
+
+
 def _short(text: str, limit: int = PROMPT_CHARS) -> str:
     line = " ".join(text.split())
     return line if len(line) <= limit else line[: limit - 1] + "…"
@@ -113,7 +123,7 @@ class ReportService:
                            tone=Tone.WARNING)
         draft = ReportDraft(
             user_id=member.id, item_id=item_id, item_version=version, reason=reason,
-            note=note.strip()[:NOTE_CHARS], platform=where.platform, workspace=where.workspace,
+            note=storable(note, NOTE_CHARS), platform=where.platform, workspace=where.workspace,
             created_at=self.clock.now(), round_id=round_id,
         )
         stored = self.store.add_report(draft)
@@ -148,7 +158,7 @@ class ReportService:
 
     def close(self, where: Where | None, report_id: int, reason: str, locale: str) -> Message:
         """Close an open report with a reason (of the admin's workspace; None: any)."""
-        reason = " ".join(reason.split())[:CLOSE_REASON_CHARS]
+        reason = storable(" ".join(reason.split()), CLOSE_REASON_CHARS)
         if not reason:
             return Message(body=t(locale, "report.close.usage"), tone=Tone.WARNING)
         platform, workspace = (where.platform, where.workspace) if where else (None, None)

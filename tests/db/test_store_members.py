@@ -18,6 +18,7 @@ from bot.core.models import (
     ChannelUpdate,
     PendingDraft,
     PracticeSession,
+    ReportDraft,
     Review,
 )
 from bot.core.models import week_start as week_of
@@ -51,6 +52,8 @@ def _play(store, member, channel, rnd, tag, *, day_offset=0):
     store.save_review(Review(member.id, "tensors.view", state=2, step=None, stability=3.2,
                              difficulty=5.0, due_at=at + 72 * HOUR, reviewed_at=at,
                              last_correct=True))
+    store.add_report(ReportDraft(member.id, f"item-{tag}", 1, "incorrect", f"{tag} note",
+                                 "slack", "W1", at))
 
 
 @pytest.fixture
@@ -95,7 +98,8 @@ def test_export_holds_every_section_with_the_members_rows(store, world):
     assert [s.name for s in data.sections] == [s.name for s in SECTIONS]
     counts = data.counts()
     assert counts == {"answers": 4, "pending_answers": 2, "score_totals": 2, "week_totals": 2,
-                      "practice_session": 1, "practice_results": 2, "review_cards": 1}
+                      "practice_session": 1, "practice_results": 2, "review_cards": 1,
+                      "reports": 2}
     tables = _counts(store, world["ada"].id)
     assert counts == {s.name: tables[s.table.__tablename__] for s in SECTIONS}
     answers = {s.name: s for s in data.sections}["answers"].rows
