@@ -45,7 +45,8 @@ SETTING_OPTIONS = {"time": "time", "timezone": "timezone", "language": "language
                    "board_day": "leaderboard_day", "board_hour": "leaderboard_hour",
                    "enabled": "enabled"}
 COMMANDS = {"explain": "explain", "quiz": "quiz", "leaderboard": "leaderboard",
-            "stats": "stats", "settings": "quiz-settings", "forget_me": "quiz-forget-me"}
+            "stats": "stats", "settings": "quiz-settings", "forget_me": "quiz-forget-me",
+            "reports": "quiz-reports"}
 
 
 def build(harness: DiscordDriver, *, guild_id: int | None = None) -> tuple[Any, QuizBot]:
@@ -217,16 +218,24 @@ class DiscordDriver(Harness[FakeDiscord]):
         reply = next(m for m in message.raw.replies() if action in custom_ids(m))
         return await self.fake.click_ephemeral(reply, action, who)
 
-    async def open_form(self, message: Message, who: str = "alice") -> Form:
-        opened = await self.done(await self._click(message, message.form_button, who))
+    async def open_form(self, message: Message, who: str = "alice",
+                        button: str | None = None) -> Form:
+        opened = await self.done(await self._click(message, button or message.form_button, who))
         assert opened.callback_type == 9, "the form did not open"
         modal = opened.callbacks[0]["data"]
-        box = modal["components"][0]["components"][0]
+        # A row holds the text box; a labelled select menu (type 18, then 3) may come first.
+        parts = [c.get("component") or (c.get("components") or [{}])[0]
+                 for c in modal["components"]]
+        box = next(p for p in parts if p.get("type") == 4)
+        menu = next((p for p in parts if p.get("type") == 3), {})
         return Form(key=modal["custom_id"], who=who, mode=modal["custom_id"].rsplit(":", 1)[1],
                     multiline=box["style"] == 2, prefill=box.get("value") or "",
-                    max_length=box.get("max_length", 4000))
+                    max_length=box.get("max_length", 4000),
+                    choices=tuple(o["value"] for o in menu.get("options") or []))
 
-    async def submit(self, form: Form, text: str, *, forged: bool = False) -> Reply:
+    async def submit(self, form: Form, text: str, *, forged: bool = False,
+                     choice: str | None = None) -> Reply:
         assert forged or len(text) <= form.max_length, "Discord's box takes no more"
-        return await self._answered(await self.fake.submit(form.key, text, form.who),
-                                    timeout=60)
+        assert choice is None or choice in form.choices, "Discord's menu offers no such value"
+        return await self._answered(await self.fake.submit(form.key, text, form.who,
+                                                           choice=choice), timeout=60)

@@ -109,6 +109,7 @@ class Form:
     multiline: bool
     prefill: str
     max_length: int
+    choices: tuple[str, ...] = ()  # the values of its pick-one menu (a report's reasons)
 
 
 class ChatDriver(Protocol):
@@ -136,11 +137,16 @@ class ChatDriver(Protocol):
     async def click(self, message: Message, action: str, who: str = "alice") -> Reply:
         """Click a button on a message as ``who`` sees it (a post, or a private reply)."""
 
-    async def open_form(self, message: Message, who: str = "alice") -> Form:
-        """Click the message's answer-form button and return the form that opened."""
+    async def open_form(self, message: Message, who: str = "alice",
+                        button: str | None = None) -> Form:
+        """Click the message's answer-form button (or ``button``) and return the form."""
 
-    async def submit(self, form: Form, text: str, *, forged: bool = False) -> Reply:
-        """Type ``text`` into the form and send it (``forged``: past the box's limit)."""
+    async def submit(self, form: Form, text: str, *, forged: bool = False,
+                     choice: str | None = None) -> Reply:
+        """Type ``text`` into the form (pick ``choice`` in its menu) and send it.
+
+        ``forged``: past the box's limit.
+        """
 
     def with_buttons(self, post: Post, actions: list[str]) -> Post:
         """Return ``post`` as a tampered client would show it, with these buttons."""

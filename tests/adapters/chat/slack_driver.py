@@ -252,6 +252,10 @@ class SlackDriver(Harness[FakeSlack]):
             slash = "/quiz-stats"
         elif name == "forget_me":
             text, slash = "", "/quiz-forget-me"
+        elif name == "reports":
+            close = args.get("close")
+            text = f"close {close} {args.get('reason') or ''}".strip() if close else ""
+            slash = "/quiz-reports"
         else:
             text = str(args.get({"explain": "topic", "quiz": "topic",
                                  "leaderboard": "period"}[name]) or "")
@@ -288,16 +292,28 @@ class SlackDriver(Harness[FakeSlack]):
     async def click(self, message: Message, action: str, who: str = "alice") -> Reply:
         return self._reply(await self._answer(await self.send.click(message.raw, action, who)))
 
-    async def open_form(self, message: Message, who: str = "alice") -> Form:
-        view_id = await self.modal(await self.send.click(message.raw, message.form_button, who))
+    async def open_form(self, message: Message, who: str = "alice",
+                        button: str | None = None) -> Form:
+        view_id = await self.modal(await self.send.click(message.raw,
+                                                         button or message.form_button, who))
         view = self.fake.views[view_id]
-        box = view["blocks"][0]["element"]
+        # The text box is the last input; a static_select (a report's reason) may come first.
+        box = view["blocks"][-1]["element"]
+        menu = view["blocks"][0]["element"] if len(view["blocks"]) > 1 else {}
         return Form(key=view_id, who=who, mode=view["callback_id"].rsplit(":", 1)[1],
                     multiline=bool(box.get("multiline")), prefill=box.get("initial_value", ""),
-                    max_length=box.get("max_length", 3000))
+                    max_length=box.get("max_length", 3000),
+                    choices=tuple(o["value"] for o in menu.get("options") or []))
 
-    async def submit(self, form: Form, text: str, *, forged: bool = False) -> Reply:
-        if not forged:
+    async def submit(self, form: Form, text: str, *, forged: bool = False,
+                     choice: str | None = None) -> Reply:
+        if choice is not None:
+            assert choice in form.choices, "Slack's menu offers no such value"
+            view = self.fake.views[form.key]
+            values = modal_values(view, **{view["blocks"][0]["block_id"]: choice,
+                                           view["blocks"][-1]["block_id"]: text})
+            sent = await self.send.submit(form.key, values, form.who)
+        elif not forged:
             sent = await self.send.answer(form.key, text, form.who)
         else:  # Slack's box stops at its limit: a hand-made request carries more
             block = self.fake.views[form.key]["blocks"][0]
