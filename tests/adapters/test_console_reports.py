@@ -83,3 +83,10 @@ def test_a_week_with_one_answer_has_no_extras(app):
     posted = run(channel, out, "/today\n")
     text = run(channel, out, f"/answer {letter_of(posted, 'view')}\n/reveal\n/weekly\n")
     assert "Misconception" not in text and "Hardest" not in text
+
+
+def test_an_admin_closes_a_report_with_the_command_the_listing_names(app):
+    channel, out = console(app)
+    run(channel, out, "/report outdated uses the old API\n")
+    text = run(channel, out, "/quiz-reports close 1 fixed in version 2\n/reports\n")
+    assert "Report #1 is closed" in text and "No open reports" in text

@@ -206,6 +206,7 @@ class ConsoleChannel:
             "/forget-me": self._forget_me,
             "/report": self._report,
             "/reports": self._reports,
+            "/quiz-reports": self._reports,  # as the listing's hint names it on chat platforms
             "/as": self._as,
         }
 
