@@ -110,7 +110,12 @@ def forget_action(owner_tag: str, key: str) -> str:
     return f"tq:forget:{owner_tag}:{key}"
 
 
-ACTION_KINDS = ("answer", "practice", "form", "pform", "share", "forget")
+def unpause_action(item_id: str) -> str:
+    """Return the action id of an admin's "unpause" button in /quiz-insights (every version)."""
+    return f"tq:unpause:{item_id}:item"
+
+
+ACTION_KINDS = ("answer", "practice", "form", "pform", "share", "forget", "unpause")
 SUBMIT_KINDS = ("submit", "psubmit")
 ROUND_KINDS = ("answer", "form", "submit")  # their target is a round id; the others an item's
 MAX_ROUND_ID = 2**31 - 1  # the rounds table's integer key

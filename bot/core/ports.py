@@ -10,6 +10,7 @@ import datetime as dt
 from collections.abc import Collection, Sequence
 from typing import Protocol
 
+from bot.core.insights import ItemTally
 from bot.core.messages import Message
 from bot.core.models import (
     AnswerDraft,
@@ -436,4 +437,34 @@ class QuizStore(Protocol):
 
         The channels' kept totals stay equal to a recount of the answers that remain.
         """
+        ...
+
+    # item analytics (bot/core/insights.py)
+    def item_tallies(self, since: dt.date | None = None) -> list[ItemTally]:
+        """Return the sums of each answered item version's first tries at daily rounds.
+
+        One aggregate statement whatever the number of answers: per member and version, then
+        per member, then per version. ``since``: only rounds dated that day or later.
+        """
+        ...
+
+    def open_report_counts(self) -> dict[tuple[str, int], dict[str, int]]:
+        """Return the open reports per (item id, version), counted by reason."""
+        ...
+
+    def paused_items(self) -> set[tuple[str, int]]:
+        """Return the (item id, version) keys no daily pick may choose (one small read)."""
+        ...
+
+    def pause_items(
+        self, keys: Collection[tuple[str, int]], reason: str, at: dt.datetime
+    ) -> list[tuple[str, int]]:
+        """Pause these item versions unless paused (or unpaused) before; return those paused now.
+
+        An admin's unpause is kept: the same version is not paused again by the same evidence.
+        """
+        ...
+
+    def unpause_item(self, item_id: str, at: dt.datetime) -> list[int]:
+        """Unpause every paused version of ``item_id``; return the versions unpaused."""
         ...
