@@ -19,9 +19,10 @@ from typing import TYPE_CHECKING, Any
 
 from bot.core.i18n import t
 from bot.core.messages import Button, Message, Tone, unpause_action
+from bot.core.models import ItemTally
+from bot.core.ports import Clock, QuizStore
 
 if TYPE_CHECKING:
-    from bot.core.ports import Clock, QuizStore
     from content.loader import Bank
 
 log = logging.getLogger(__name__)
@@ -40,28 +41,6 @@ UNPAUSE_BUTTONS = 5
 _SPREAD = 1e-12  # a variance below this is no spread at all (every value the same)
 
 ItemKey = tuple[str, int]
-
-
-@dataclass(frozen=True)
-class ItemTally:
-    """What the store sums for one item version over its answerers (one per member).
-
-    ``x`` is a member's share right among their first tries at this version (0 or 1 unless they
-    met it in several rounds), ``y`` their share right on first tries at every other item.
-    ``answered`` and ``sum_x`` cover every answerer; the rest cover the ``rested`` answerers
-    who have a rest score (they answered some other item too).
-    """
-
-    item_id: str
-    version: int
-    answered: int
-    sum_x: float
-    rested: int = 0
-    rest_sum_x: float = 0.0
-    rest_sum_xx: float = 0.0
-    sum_y: float = 0.0
-    sum_yy: float = 0.0
-    sum_xy: float = 0.0
 
 
 @dataclass(frozen=True)

@@ -10,7 +10,6 @@ import datetime as dt
 from collections.abc import Collection, Sequence
 from typing import Protocol
 
-from bot.core.insights import ItemTally
 from bot.core.messages import Message
 from bot.core.models import (
     AnswerDraft,
@@ -22,6 +21,7 @@ from bot.core.models import (
     Chart,
     ForgetReport,
     ItemResult,
+    ItemTally,
     LeaderboardRow,
     Member,
     MemberData,

@@ -4,7 +4,8 @@ import datetime as dt
 
 import pytest
 
-from bot.core.insights import InsightsService, ItemTally, flags_for, item_stats, point_biserial
+from bot.core.insights import InsightsService, flags_for, item_stats, point_biserial
+from bot.core.models import ItemTally
 from tests.db.builders import answer, make_channel, make_member
 from tests.fakes import CLOCK_START
 

@@ -15,7 +15,7 @@ from typing import TextIO
 
 from bot.adapters.console.text import render, render_delivery
 from bot.core.desk import Desk, Reply
-from bot.core.messages import Audience, Message, Tone
+from bot.core.messages import Audience, Message, Tone, unpause_action
 from bot.core.models import Actor, AnswerMode, ChannelDefaults, ChannelSettings, Identity
 from bot.core.quiz import Quiz
 
@@ -40,6 +40,8 @@ Commands (this terminal stands in for a team channel):
   /stats                 your points, streaks and mastery by topic
   /setup [key=value ...] show or change the channel settings, e.g. /setup lang=zh-CN time=09:30
   /forget-me             what the quiz keeps about you; /forget-me yes deletes all of it
+  /insights              question quality: flagged and paused questions (admin);
+                         /insights unpause ID lets a paused question be posted again
   /as NAME               play as someone else (several people in one terminal)
   /help                  this list
   /quit                  leave"""
@@ -197,6 +199,7 @@ class ConsoleChannel:
             "/stats": self._stats,
             "/setup": self._setup,
             "/forget-me": self._forget_me,
+            "/insights": self._insights,
             "/as": self._as,
         }
 
@@ -281,6 +284,19 @@ class ConsoleChannel:
             return
         self.show_reply(replace(reply, message=replace(reply.message, buttons=())))
         self.say("Type /forget-me yes to delete it, or anything else to keep it.")
+
+    def _insights(self, rest: str, lines: Iterator[str]) -> None:
+        # The terminal has no buttons: "/insights unpause ID" is the unpause button's click.
+        words = rest.split()
+        if len(words) == 2 and words[0].lower() == "unpause":
+            self.show_reply(self.desk.click(self._who(), unpause_action(words[1])))
+            return
+        reply = self.desk.command(self._who(), "insights", rest)
+        if reply.message is None or not reply.message.buttons:
+            self.show_reply(reply)
+            return
+        self.show_reply(replace(reply, message=replace(reply.message, buttons=())))
+        self.say("Type /insights unpause ID to let a paused question be posted again.")
 
     def _as(self, rest: str, lines: Iterator[str]) -> None:
         name = " ".join(rest.split())[:40]

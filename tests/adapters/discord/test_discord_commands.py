@@ -15,7 +15,9 @@ def test_commands_are_registered_with_their_options_and_admin_default(discord_ru
     async def scenario(h):
         names = {c["name"] for c in h.fake.commands}
         assert names == {"explain", "quiz", "leaderboard", "stats", "quiz-settings",
-                         "quiz-forget-me"}
+                         "quiz-forget-me", "quiz-insights"}
+        insights = next(c for c in h.fake.commands if c["name"] == "quiz-insights")
+        assert int(insights["default_member_permissions"]) == 1 << 5  # Manage Server
         settings = next(c for c in h.fake.commands if c["name"] == "quiz-settings")
         assert int(settings["default_member_permissions"]) == 1 << 5  # Manage Server
         options = {o["name"] for o in settings["options"]}
