@@ -60,9 +60,10 @@ def _tallies(since: dt.date | None) -> Select[Any]:
     firsts = [answers.c.attempt == 1]
     if since is not None:
         firsts.append(rounds.c.local_date >= since)
+    # Floats from the first sums on: PostgreSQL would carry sums of sums as numeric, slowly.
     per_item = (
         select(answers.c.user_id, rounds.c.item_id, rounds.c.item_version,
-               func.count().label("n"), func.sum(right).label("c"))
+               cast(func.count(), Float).label("n"), cast(func.sum(right), Float).label("c"))
         .select_from(answers.join(rounds, rounds.c.id == answers.c.round_id))
         .where(and_(*firsts))
         .group_by(answers.c.user_id, rounds.c.item_id, rounds.c.item_version)
@@ -74,10 +75,9 @@ def _tallies(since: dt.date | None) -> Select[Any]:
         .group_by(per_item.c.user_id)
         .cte("per_member")
     )
-    rest_n = cast(per_member.c.n - per_item.c.n, Float)
-    x = (cast(per_item.c.c, Float) / cast(per_item.c.n, Float)).label("x")
-    y = case((rest_n > 0, cast(per_member.c.c - per_item.c.c, Float) / rest_n),
-             else_=None).label("y")
+    rest_n = per_member.c.n - per_item.c.n
+    x = (per_item.c.c / per_item.c.n).label("x")
+    y = case((rest_n > 0, (per_member.c.c - per_item.c.c) / rest_n), else_=None).label("y")
     obs = (
         select(per_item.c.item_id, per_item.c.item_version, x, y)
         .join(per_member, per_member.c.user_id == per_item.c.user_id)
