@@ -159,3 +159,16 @@ def test_insights_message_lists_the_paused_item_first_with_an_unpause_button(
         "tq:unpause:i3:item", "tq:unpause:i2:item", "tq:unpause:i1:item"]
     assert service.unpause_message("i3", "en").body.startswith("`i3` (version 1) is unpaused")
 
+
+
+def _half_right(n):
+    # Half the answerers right with rest score 1, half wrong with rest score 0: r = 1.
+    right = n // 2
+    return ItemTally("x", 1, n, float(right), rested=n, rest_sum_x=float(right),
+                     rest_sum_xx=float(right), sum_y=float(right), sum_yy=float(right),
+                     sum_xy=float(right))
+
+
+def test_discrimination_needs_twenty_answerers_with_a_rest_score():
+    assert point_biserial(_half_right(19)) is None
+    assert point_biserial(_half_right(20)) == pytest.approx(1.0)
