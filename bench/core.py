@@ -36,6 +36,7 @@ from sqlalchemy.engine import make_url
 
 from bench.bulk import BulkAnswer, BulkData, load_first_revision
 from bot.core.board import BoardService
+from bot.core.insights import InsightsService
 from bot.core.models import (
     Actor,
     AnswerDraft,
@@ -56,6 +57,7 @@ from db.tables import ChannelRow, WorkspaceRow
 
 T = TypeVar("T")
 TARGET_MS = 50.0
+CONTENT_STATS_TARGET_MS = 2000.0  # `torchquiz content stats` over every answer
 RECORD_TARGET_MS = 5.0
 # Rounds run daily from here (a Sunday): with 365 rounds the last is a Sunday too, so the
 # week board holds a whole week of rounds.
@@ -336,6 +338,7 @@ def measure_backend(backend: Backend, args: argparse.Namespace, bank: Bank) -> d
         result["queries_per_call"] = {k: v.get("SELECT", 0) for k, v in queries.items()}
         result["queries_per_leaderboard"] = max(result["queries_per_call"]["leaderboard_week"],
                                                 result["queries_per_call"]["leaderboard_all"])
+        result.update(measure_content_stats(store, bank, clock, counter))
         if not args.no_check:
             result["boards_equal_recount"] = check_boards(store, board, channel)
         if args.baseline:
@@ -349,6 +352,18 @@ def measure_backend(backend: Backend, args: argparse.Namespace, bank: Bank) -> d
     finally:
         engine.dispose()
     return result
+
+
+def measure_content_stats(store: SqlStore, bank: Bank, clock: FixedClock,
+                          counter: QueryCounter) -> dict[str, Any]:
+    """Time `content stats` (every item version's p and discrimination) over every answer."""
+    insights = InsightsService(store, bank, clock)
+    samples = timed(insights.stats, 3)
+    with counter.measuring() as sent:
+        found = insights.stats()
+    return {"content_stats_ms": round(statistics.median(samples), 1),
+            "content_stats_queries": sum(sent.values()),
+            "content_stats_items": sum(1 for s in found if s.answered)}
 
 
 def check_boards(store: SqlStore, board: BoardService, channel: ChannelSettings) -> bool:
@@ -552,6 +567,10 @@ def report(result: dict[str, Any]) -> str:
         ms = result[f"{name}_ms"]
         lines.append(f"  {label:40} p50 {ms:8.2f} ms  p95 {result[f'{name}_p95_ms']:8.2f} ms"
                      f"  {q[name]} SELECTs  {verdict(ms, TARGET_MS)}")
+    ms = result["content_stats_ms"]
+    lines.append(f"  {'content stats (' + str(result['content_stats_items']) + ' items)':40}"
+                 f" p50 {ms:8.1f} ms  {result['content_stats_queries']} statements"
+                 f"  {verdict(ms, CONTENT_STATS_TARGET_MS)}")
     ms = result["record_answer_ms"]
     lines.append(f"  {'record_answer':40} p50 {ms:8.2f} ms  p95"
                  f" {result['record_answer_p95_ms']:8.2f} ms  {verdict(ms, RECORD_TARGET_MS)}")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import datetime as dt
 import json
 import logging
 import sys
@@ -34,6 +35,13 @@ def _parser() -> argparse.ArgumentParser:
     show = content_commands.add_parser("show", help="show one item, reference solution included")
     show.add_argument("item_id")
     show.add_argument("--json", action="store_true")
+    stats = content_commands.add_parser(
+        "stats", help="item statistics from first tries at daily rounds; pauses suspect keys")
+    stats.add_argument("--json", action="store_true", help="one JSON array (the contract)")
+    stats.add_argument("--since", type=_date, metavar="DATE",
+                       help="only rounds dated DATE (YYYY-MM-DD) or later")
+    content_commands.add_parser(
+        "unpause", help="let the daily pick choose a paused item again").add_argument("item_id")
     validate = content_commands.add_parser("validate", help="check every file; list all problems")
     validate.add_argument(
         "--no-fixtures", action="store_true",
@@ -245,10 +253,58 @@ def _validate(settings: Settings, bank: Bank, *, fixtures: bool) -> int:
     return 0
 
 
+def _date(text: str) -> dt.date:
+    try:
+        return dt.date.fromisoformat(text)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(f"not a date (YYYY-MM-DD): {text[:40]!r}") from exc
+
+
+def _insights(settings: Settings, bank: Bank, args: argparse.Namespace) -> int:
+    """Run `content stats` or `content unpause ID` against the configured database."""
+    from sqlalchemy.exc import SQLAlchemyError
+
+    from bot.bootstrap import database_url
+    from bot.core.clock import SystemClock
+    from bot.core.insights import InsightsService
+    from db.engine import make_engine
+    from db.store import SqlStore
+
+    engine = make_engine(database_url(settings))
+    try:
+        insights = InsightsService(SqlStore(engine), bank, SystemClock())
+        if args.content_command == "unpause":
+            if args.item_id not in bank.questions:
+                print(f"no question with id {args.item_id!r}", file=sys.stderr)
+                return 1
+            versions = insights.unpause(args.item_id)
+            print(f"unpaused {args.item_id} (version {', '.join(map(str, versions))})"
+                  if versions else f"{args.item_id} was not paused")
+            return 0
+        found = insights.stats(args.since)
+    except SQLAlchemyError as exc:
+        print(f"torchquiz content {args.content_command}: the database failed "
+              f"({type(exc).__name__}); is it migrated (torchquiz db upgrade)?", file=sys.stderr)
+        return 1
+    finally:
+        engine.dispose()
+    if args.json:
+        print(json.dumps([s.as_json() for s in found], ensure_ascii=False, indent=2))
+        return 0
+    for s in found:
+        p = "-" if s.p_correct is None else f"{s.p_correct:.2f}"
+        disc = "n/a" if s.discrimination is None else f"{s.discrimination:+.2f}"
+        print(f"{s.item_id:<36} v{s.version:<3} {s.answered:>6} p {p:>5} disc {disc:>5}"
+              f" reports {s.reports:>3} {','.join(s.flags)}{' PAUSED' if s.paused else ''}")
+    return 0
+
+
 def _content(settings: Settings, args: argparse.Namespace) -> int:
     bank = _load(settings)
     if bank is None:
         return 1
+    if args.content_command in ("stats", "unpause"):
+        return _insights(settings, bank, args)
     if args.content_command == "validate":
         return _validate(settings, bank, fixtures=not args.no_fixtures)
     if args.content_command == "list":

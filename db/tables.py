@@ -295,3 +295,20 @@ class ReportRow(Base):
     created_at: Mapped[dt.datetime] = mapped_column(UtcDateTime)
     closed_at: Mapped[dt.datetime | None] = mapped_column(UtcDateTime, nullable=True)
     close_reason: Mapped[str | None] = mapped_column(Text, nullable=True)
+
+
+class PausedItemRow(Base):
+    """An item version kept out of every channel's daily pick (``suspect_key``), until unpaused.
+
+    Written when the item statistics find the flag; an admin's unpause stamps ``unpaused_at``
+    and the row stays, so the same version is not paused again by the same evidence. A new
+    version of the item (a fixed question) has no row and starts clean.
+    """
+
+    __tablename__ = "paused_items"
+
+    item_id: Mapped[str] = mapped_column(String(128), primary_key=True)
+    item_version: Mapped[int] = mapped_column(Integer, primary_key=True)
+    reason: Mapped[str] = mapped_column(String(32))
+    paused_at: Mapped[dt.datetime] = mapped_column(UtcDateTime)
+    unpaused_at: Mapped[dt.datetime | None] = mapped_column(UtcDateTime)

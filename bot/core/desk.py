@@ -16,6 +16,7 @@ from dataclasses import dataclass, field, replace
 
 from bot.core.channel_setup import matching_zones
 from bot.core.i18n import t
+from bot.core.insights import InsightsService
 from bot.core.messages import (
     Button,
     Form,
@@ -42,7 +43,7 @@ from bot.core.reports import ReportService, Where
 log = logging.getLogger(__name__)
 
 COMMAND_CHARS = 500  # a topic, a period or a member: anything longer is a paste gone wrong
-COMMANDS = ("explain", "quiz", "leaderboard", "stats", "forget-me", "reports")
+COMMANDS = ("explain", "quiz", "leaderboard", "stats", "forget-me", "reports", "insights")
 
 
 @dataclass(frozen=True)
@@ -88,6 +89,7 @@ class Desk:
         self.people = PeopleService(self.store)
         rounds = quiz.rounds
         self.reports = ReportService(self.store, rounds.bank, rounds.clock)
+        self.insights = InsightsService(self.store, rounds.bank, rounds.clock)
 
     # ------------------------------------------------------------ resolving
     def _resolve(self, who: Identity, round_id: int | None = None) -> tuple[Resolved, Actor]:
@@ -126,6 +128,8 @@ class Desk:
             return self._forget_click(who, target, key)
         if kind in ("report", "preport"):
             return self._report_form(who, kind, target)
+        if kind == "unpause":
+            return self._unpause_click(who, target)
         # share: a card for the whole channel, in the language of where it is shared
         _, actor = self._resolve(who)
         locale = actor.locale or "en"
@@ -250,7 +254,7 @@ class Desk:
     # ------------------------------------------------------------ commands
     def command(self, who: Identity, name: str, argument: str = "",
                 whom: Identity | None = None) -> Reply:
-        """Handle /explain, /quiz, /leaderboard, /stats, /forget-me or /quiz-reports.
+        """Handle /explain, /quiz, /leaderboard, /stats, /forget-me, /quiz-reports, /quiz-insights.
 
         ``whom``: whose stats.
         """
@@ -261,6 +265,7 @@ class Desk:
         handlers: Mapping[str, Callable[[Identity, str, Identity | None], Reply]] = {
             "explain": self._explain, "quiz": self._practice, "leaderboard": self._leaderboard,
             "stats": self._stats, "forget-me": self._forget_command, "reports": self._reports,
+            "insights": self._insights,
         }
         handler = handlers.get(name)
         if handler is None:
@@ -334,6 +339,21 @@ class Desk:
             locale = self._locale_without_member(who)
             return Reply(locale, self.people.cancelled(locale))
         return self.forget_me(who, confirmed=True)
+
+    # ------------------------------------------------------------ question quality (admins)
+    def _insights(self, who: Identity, _argument: str, _whom: Identity | None) -> Reply:
+        # Private, admins only: the platform's server said so (Identity.is_admin), never the
+        # client. Nothing about the member is stored to answer it.
+        locale = self._locale_without_member(who)
+        if not who.is_admin:
+            return self._warning(locale, "insights.denied")
+        return Reply(locale, self.insights.message(locale))
+
+    def _unpause_click(self, who: Identity, item_id: str) -> Reply:
+        locale = self._locale_without_member(who)
+        if not who.is_admin:
+            return self._warning(locale, "insights.denied")
+        return Reply(locale, self.insights.unpause_message(item_id, locale))
 
     # ------------------------------------------------------------ settings
     def settings(self, who: Identity, target: str, target_name: str,

@@ -454,6 +454,53 @@ _STRINGS: dict[str, dict[str, str]] = {
         "en": "see and delete everything the quiz keeps about you",
         "zh-CN": "查看并删除本机器人保存的关于你的全部数据",
     },
+    "insights.title": {"en": "Question quality", "zh-CN": "题目质量"},
+    "insights.summary": {
+        "en": "{answered} question versions answered; {enough} with enough answerers "
+            "(at least {minimum}) for a discrimination.",
+        "zh-CN": "共有 {answered} 个题目版本有人作答；其中 {enough} 个的作答人数足够"
+            "（至少 {minimum} 人），可计算区分度。",
+    },
+    "insights.none": {
+        "en": "No question is flagged or reported.",
+        "zh-CN": "没有被标记或被举报的题目。",
+    },
+    "insights.line": {
+        "en": "`{item}` v{version} · {answered} answered · p {p} · discrimination {disc}"
+            " · {reports} open reports",
+        "zh-CN": "`{item}` v{version} · {answered} 人作答 · 正确率 {p} · 区分度 {disc}"
+            " · {reports} 条未处理举报",
+    },
+    "insights.no_data": {"en": "not enough data", "zh-CN": "数据不足"},
+    "insights.paused": {
+        "en": "paused: no daily post picks it", "zh-CN": "已暂停：每日一题不会选它"},
+    "insights.flag.too_easy": {"en": "too easy", "zh-CN": "过于简单"},
+    "insights.flag.too_hard": {"en": "too hard", "zh-CN": "过难"},
+    "insights.flag.weak": {"en": "weak discrimination", "zh-CN": "区分度低"},
+    "insights.flag.suspect_key": {"en": "answer key suspect", "zh-CN": "答案可能有误"},
+    "insights.footer": {
+        "en": "p: share right on the first try in daily rounds. Discrimination: correlation "
+            "of being right here with the answerer's accuracy on other questions.",
+        "zh-CN": "正确率：每日一题中首次作答即答对的比例。区分度：答对本题与作答者在"
+            "其他题目上的正确率之间的相关系数。",
+    },
+    "insights.unpause": {"en": "Unpause {item}", "zh-CN": "恢复 {item}"},
+    "insights.unpaused": {
+        "en": "`{item}` (version {versions}) is unpaused: daily posts may pick it again.",
+        "zh-CN": "`{item}`（版本 {versions}）已恢复：每日一题可以再次选中它。",
+    },
+    "insights.not_paused": {
+        "en": "`{item}` is not paused; nothing changed.",
+        "zh-CN": "`{item}` 没有被暂停，未做任何更改。",
+    },
+    "insights.denied": {
+        "en": "Only admins can see question quality.",
+        "zh-CN": "只有管理员可以查看题目质量。",
+    },
+    "help.insights": {
+        "en": "question quality: flagged and paused questions (admins)",
+        "zh-CN": "题目质量：被标记和被暂停的题目（管理员）",
+    },
     "action.unknown": {
         "en": "That button or form is not one of this bot's, or it is out of date.",
         "zh-CN": "这个按钮或表单不属于本机器人，或已经过期。",

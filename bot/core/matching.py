@@ -24,7 +24,17 @@ _PREFIX = re.compile(
 # Different spellings of one and the same object, written in full (casefolded).
 _SAME_OBJECT = {"torch.version.__version__": "torch.__version__"}
 _CALL_SUFFIX = re.compile(r"\((?:[^()]*)\)$")
-_EDGE_PUNCT = "`'\"“”‘’.,;:!?。，；：！？()[]{}<> "
+# A call with arguments, as a member writes it: "torch.manual_seed(0)", "x.sum(dim=1)".
+_CALL = re.compile(r"^(?P<name>[^\W\d][\w.]*)\s*\((?P<args>.*)\)$")
+_SPACED_EQUALS = re.compile(r"\s*=\s*")
+# Words that only say what a number counts ("256 samples", "2 times", "3 个"): a number written
+# with one is the number, where the item lists the number without a unit.
+_COUNT_WORDS = frozenset({
+    "sample", "samples", "time", "times", "element", "elements", "item", "items", "step",
+    "steps", "batch", "batches", "example", "examples", "value", "values", "x",
+    "次", "个", "步", "倍", "个样本", "样本", "个元素", "元素", "批",
+})
+_EDGE_PUNCT = "`'\"“”‘’「」『』《》【】.,;:!?。，；：！？()[]{}<> "
 _NUMBER = re.compile(
     r"^(?P<value>[-+]?(?:(?:\d+\.?\d*|\.\d+)(?:e[-+]?\d+)?|\d+/\d+))"
     r"\s*(?P<unit>%|[^\W\d_]+)?$"
@@ -47,6 +57,7 @@ def fold(text: str) -> str:
     folded = unicodedata.normalize("NFKC", text).casefold().strip()
     folded = folded.strip(_EDGE_PUNCT)
     folded = _SAME_OBJECT.get(folded, folded)
+    folded = _SPACED_EQUALS.sub("=", folded)  # "dim = 1" is "dim=1"
     while (stripped := _PREFIX.sub("", folded)) != folded:
         folded = stripped
     folded = _CALL_SUFFIX.sub("", folded)
@@ -181,12 +192,23 @@ def _numbers(item: TextItem) -> list[tuple[NumericAnswer, str]]:
 
 
 def _as_shape(text: str) -> tuple[int, ...] | None:
+    text = unicodedata.normalize("NFKC", text)  # "（6，3）" from a Chinese keyboard
     cleaned = re.sub(r"^(?:torch\.)?size\(|\)$", "", text.strip().casefold())
     cleaned = cleaned.strip("[]() ")
     cleaned = re.sub(r"\s*[x×*]\s*", ",", cleaned)
     if not cleaned or not _SHAPE.match(f"({cleaned})"):
         return None
     return tuple(int(n) for n in _INTS.findall(cleaned))
+
+
+def called_name(text: str) -> str | None:
+    """Return the folded name of a call written with arguments ("manual_seed(0)"), else None."""
+    cleaned = unicodedata.normalize("NFKC", text).casefold().strip()
+    cleaned = cleaned.strip("`'\"“”‘’ ").rstrip(".,;:!?。，；：！？ ").strip("`'\"“”‘’ ")
+    call = _CALL.match(cleaned)
+    if call is None or not call.group("args").strip():
+        return None
+    return fold(call.group("name"))
 
 
 def match_text(item: TextItem, response: str) -> Match:
@@ -197,9 +219,12 @@ def match_text(item: TextItem, response: str) -> Match:
     parsed = as_number(response)
     if parsed is not None:
         value, unit = parsed
+        numbers = _numbers(item)
+        if unit in _COUNT_WORDS and {u for _, u in numbers} == {""}:
+            unit = ""  # "256 samples" where the item lists 256: the word names what it counts
         # Only numbers in a unit the author wrote are compared: "2 bits" where "2 bytes" is
         # listed, or "2" where only "2.weight" is, fall through to the listed answers.
-        same_unit = [expected for expected, u in _numbers(item) if u == unit]
+        same_unit = [expected for expected, u in numbers if u == unit]
         if same_unit:
             ok = any(
                 math.isclose(value, e.value, rel_tol=e.rel_tol, abs_tol=e.abs_tol)
@@ -212,6 +237,16 @@ def match_text(item: TextItem, response: str) -> Match:
         return Match(True, True, folded)
     if folded in rejected:
         return Match(True, False, folded)
+    name = called_name(response)
+    if name is not None:
+        # A call with arguments where the item asks for the function: "torch.manual_seed(0)"
+        # names manual_seed. Only an accepted name written without arguments takes it, so
+        # "tensor([4])" never matches a listed "tensor([-4])".
+        bare = {fold(a) for a in item.accepted if called_name(a) is None}
+        if name in rejected:
+            return Match(True, False, name)
+        if name in bare:
+            return Match(True, True, name)
     expected_shape = _as_shape(item.accepted[0])
     if expected_shape is not None:
         given = _as_shape(response)

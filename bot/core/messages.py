@@ -128,7 +128,14 @@ def practice_report_action(item_id: str) -> str:
     return f"tq:preport:{item_id}:open"
 
 
-ACTION_KINDS = ("answer", "practice", "form", "pform", "share", "forget", "report", "preport")
+def unpause_action(item_id: str) -> str:
+    """Return the action id of an admin's "unpause" button in /quiz-insights (every version)."""
+    return f"tq:unpause:{item_id}:item"
+
+
+ACTION_KINDS = (
+    "answer", "practice", "form", "pform", "share", "forget", "report", "preport", "unpause",
+)
 SUBMIT_KINDS = ("submit", "psubmit", "reported", "preported")
 # Their target is a round id; the others an item's (or, for forget, an owner tag).
 ROUND_KINDS = ("answer", "form", "submit", "report", "reported")

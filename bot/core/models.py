@@ -494,3 +494,25 @@ class FirstTries:
     response: str
     correct: bool
     count: int
+
+
+@dataclass(frozen=True)
+class ItemTally:
+    """What the store sums for one item version over its answerers (one per member).
+
+    ``x`` is a member's share right among their first tries at this version (0 or 1 unless they
+    met it in several rounds), ``y`` their share right on first tries at every other item.
+    ``answered`` and ``sum_x`` cover every answerer; the rest cover the ``rested`` answerers
+    who have a rest score (they answered some other item too).
+    """
+
+    item_id: str
+    version: int
+    answered: int
+    sum_x: float
+    rested: int = 0
+    rest_sum_x: float = 0.0
+    rest_sum_xx: float = 0.0
+    sum_y: float = 0.0
+    sum_yy: float = 0.0
+    sum_xy: float = 0.0

@@ -22,6 +22,7 @@ from bot.core.models import (
     FirstTries,
     ForgetReport,
     ItemResult,
+    ItemTally,
     LeaderboardRow,
     Member,
     MemberData,
@@ -480,4 +481,30 @@ class QuizStore(Protocol):
 
         ``until`` is excluded; rounds still open are left out, so nothing is spoiled.
         """
+        ...
+
+    # item analytics (bot/core/insights.py)
+    def item_tallies(self, since: dt.date | None = None) -> list[ItemTally]:
+        """Return the sums of each answered item version's first tries at daily rounds.
+
+        One aggregate statement whatever the number of answers: per member and version, then
+        per member, then per version. ``since``: only rounds dated that day or later.
+        """
+        ...
+
+    def paused_items(self) -> set[tuple[str, int]]:
+        """Return the (item id, version) keys no daily pick may choose (one small read)."""
+        ...
+
+    def pause_items(
+        self, keys: Collection[tuple[str, int]], reason: str, at: dt.datetime
+    ) -> list[tuple[str, int]]:
+        """Pause these item versions unless paused (or unpaused) before; return those paused now.
+
+        An admin's unpause is kept: the same version is not paused again by the same evidence.
+        """
+        ...
+
+    def unpause_item(self, item_id: str, at: dt.datetime) -> list[int]:
+        """Unpause every paused version of ``item_id``; return the versions unpaused."""
         ...

@@ -13,7 +13,7 @@ from bench.core import main
 from bot.cli import main as cli_main
 
 KEYS = {"backend", "answers", "leaderboard_week_ms", "leaderboard_all_ms", "stats_ms",
-        "record_answer_ms", "queries_per_leaderboard"}
+        "record_answer_ms", "queries_per_leaderboard", "content_stats_ms", "content_stats_items"}
 SMALL = ["--answers", "3000", "--members", "60", "--rounds", "40", "--repeat", "2",
          "--record-samples", "5", "--concurrent", "30", "--threads", "8", "--channels", "40",
          "--replicas", "2", "--json"]

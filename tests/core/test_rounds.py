@@ -306,7 +306,8 @@ def test_a_minute_of_channels_is_claimed_together_in_a_few_queries(quiz, store, 
     posts = quiz.rounds.post_rounds([*ids, ids[5], 10_000])  # a repeat, a channel that is gone
     assert sorted(p.channel.id for p in posts) == sorted(set(ids) - {ids[3]})
     queries = [s for s in statements if s.lstrip().upper().startswith(("SELECT", "INSERT"))]
-    assert len(queries) == 4  # channels, rounds taken, used items, one INSERT: none per channel
+    # channels, rounds taken, used items, paused items, one INSERT: none per channel
+    assert len(queries) == 5
     for p in posts:
         assert (p.round.message_ref, p.round.post_claimed_at) == (None, clock.now())  # claimed
         assert store.round_for_date(p.channel.id, p.round.local_date) == p.round

@@ -15,7 +15,15 @@ from typing import TextIO
 
 from bot.adapters.console.text import render, render_delivery
 from bot.core.desk import Desk, Reply
-from bot.core.messages import Audience, Message, Tone, parse_action, report_action, submit_id
+from bot.core.messages import (
+    Audience,
+    Message,
+    Tone,
+    parse_action,
+    report_action,
+    submit_id,
+    unpause_action,
+)
 from bot.core.models import Actor, AnswerMode, ChannelDefaults, ChannelSettings, Identity
 from bot.core.quiz import Quiz
 
@@ -42,6 +50,8 @@ Commands (this terminal stands in for a team channel):
   /forget-me             what the quiz keeps about you; /forget-me yes deletes all of it
   /report [REASON] [NOTE] report the question you were just shown (no reason: the reasons)
   /reports [close ID REASON]  open question reports, or close one (admin)
+  /insights              question quality: flagged and paused questions (admin);
+                         /insights unpause ID lets a paused question be posted again
   /as NAME               play as someone else (several people in one terminal)
   /help                  this list
   /quit                  leave"""
@@ -207,6 +217,7 @@ class ConsoleChannel:
             "/report": self._report,
             "/reports": self._reports,
             "/quiz-reports": self._reports,  # as the listing's hint names it on chat platforms
+            "/insights": self._insights,
             "/as": self._as,
         }
 
@@ -315,6 +326,19 @@ class ConsoleChannel:
 
     def _reports(self, rest: str, lines: Iterator[str]) -> None:
         self.show_reply(self.desk.command(self._who(), "reports", rest))
+
+    def _insights(self, rest: str, lines: Iterator[str]) -> None:
+        # The terminal has no buttons: "/insights unpause ID" is the unpause button's click.
+        words = rest.split()
+        if len(words) == 2 and words[0].lower() == "unpause":
+            self.show_reply(self.desk.click(self._who(), unpause_action(words[1])))
+            return
+        reply = self.desk.command(self._who(), "insights", rest)
+        if reply.message is None or not reply.message.buttons:
+            self.show_reply(reply)
+            return
+        self.show_reply(replace(reply, message=replace(reply.message, buttons=())))
+        self.say("Type /insights unpause ID to let a paused question be posted again.")
 
     def _as(self, rest: str, lines: Iterator[str]) -> None:
         name = " ".join(rest.split())[:40]

@@ -17,7 +17,7 @@ LANGUAGES = [app_commands.Choice(name="English", value="en"),
              app_commands.Choice(name="简体中文", value="zh-CN")]
 DAYS = [app_commands.Choice(name=day, value=day) for day in WEEKDAYS]
 COMMAND_NAMES = ("explain", "quiz", "leaderboard", "stats", "quiz-settings", "quiz-forget-me",
-                 "quiz-reports")
+                 "quiz-reports", "quiz-insights")
 
 
 def timezone_choices(current: str) -> list[app_commands.Choice[str]]:
@@ -71,6 +71,14 @@ def register(tree: app_commands.CommandTree[discord.Client], handlers: Handlers)
     async def forget_me(interaction: discord.Interaction) -> None:
         # Private, and nothing is deleted until the member clicks the confirmation button.
         await handlers.command(interaction, "forget-me")
+
+    @tree.command(name="quiz-insights",
+                  description="Question quality: flagged and paused questions (Manage Server)")
+    @app_commands.guild_only()
+    @app_commands.default_permissions(manage_guild=True)
+    async def quiz_insights(interaction: discord.Interaction) -> None:
+        # Hidden from members by default; the desk checks the permission Discord computed too.
+        await handlers.command(interaction, "insights")
 
     @tree.command(name="quiz-settings",
                   description="Show or change this channel's daily quiz (Manage Server)")

@@ -38,7 +38,8 @@ PLATFORM = "slack"
 # Slack's command names, and the core's command each one is.
 COMMANDS = {"/explain": "explain", "/quiz": "quiz", "/leaderboard": "leaderboard",
             "/quiz-stats": "stats", "/quiz-settings": "settings",
-            "/quiz-forget-me": "forget-me", "/quiz-reports": "reports"}
+            "/quiz-forget-me": "forget-me", "/quiz-reports": "reports",
+            "/quiz-insights": "insights"}
 
 
 def _parsed(parse: Callable[[dict[str, Any]], Any], body: dict[str, Any]) -> Any:

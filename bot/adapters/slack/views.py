@@ -211,7 +211,7 @@ def home_view(sections: Sequence[tuple[str, Message]], locale: str) -> dict[str,
     helps = [("/explain TOPIC", "help.explain"), ("/quiz [TOPIC]", "help.quiz"),
              ("/leaderboard [week|all]", "help.leaderboard"), ("/quiz-stats", "help.stats"),
              ("/quiz-settings", "help.settings"), ("/quiz-forget-me", "help.forget"),
-             ("/quiz-reports", "help.reports")]
+             ("/quiz-reports", "help.reports"), ("/quiz-insights", "help.insights")]
     lines = [f"`{command}`  {mrkdwn(t(locale, key))}" for command, key in helps]
     blocks.append(section(f"*{t(locale, 'home.commands')}*\n" + "\n".join(lines)))
     # Past Slack's 100 blocks: a "…" mark, and the commands still last.

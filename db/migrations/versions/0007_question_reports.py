@@ -4,7 +4,7 @@ Written by hand and checked against db/tables.py (tests/db/test_migrations.py co
 Chained on 0006; another branch may add its own 0007: whoever merges both points
 down_revision at the other's head so the history stays one line.
 
-Revision ID: 0007_reports
+Revision ID: 0007
 Revises: 0006
 Create Date: 2026-12-01
 """
@@ -16,7 +16,7 @@ from collections.abc import Sequence
 import sqlalchemy as sa
 from alembic import op
 
-revision: str = "0007_reports"
+revision: str = "0007"
 down_revision: str | None = "0006"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
