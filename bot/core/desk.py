@@ -31,7 +31,7 @@ from bot.core.quiz import Quiz
 log = logging.getLogger(__name__)
 
 COMMAND_CHARS = 500  # a topic, a period or a member: anything longer is a paste gone wrong
-COMMANDS = ("explain", "quiz", "leaderboard", "stats")
+COMMANDS = ("explain", "quiz", "leaderboard", "stats", "privacy")
 
 
 @dataclass(frozen=True)
@@ -177,14 +177,17 @@ class Desk:
     # ------------------------------------------------------------ commands
     def command(self, who: Identity, name: str, argument: str = "",
                 whom: Identity | None = None) -> Reply:
-        """Handle /explain, /quiz, /leaderboard or /stats (``whom``: another member's stats)."""
+        """Handle /explain, /quiz, /leaderboard, /stats or /privacy.
+
+        ``whom`` names another member for /stats; ``/stats team`` is the team's (admins only).
+        """
         refusal = self.command_too_long(argument, who.locale or "en")
         if refusal is not None:
             return refusal
         argument = argument.strip()
         handlers: Mapping[str, Callable[[Identity, str, Identity | None], Reply]] = {
             "explain": self._explain, "quiz": self._practice, "leaderboard": self._leaderboard,
-            "stats": self._stats,
+            "stats": self._stats, "privacy": self._privacy,
         }
         handler = handlers.get(name)
         if handler is None:
@@ -217,15 +220,26 @@ class Desk:
             return self._warning(actor.locale or "en", "channel.no_quiz")
         period = period.lower() or "week"
         locale = found.channel.locale
-        return Reply(locale, self.quiz.board.leaderboard(found.channel, period, locale))
+        return Reply(locale, self.quiz.board.leaderboard(found.channel, period, locale,
+                                                         viewer=found.member))
 
-    def _stats(self, who: Identity, _argument: str, whom: Identity | None) -> Reply:
+    def _stats(self, who: Identity, argument: str, whom: Identity | None) -> Reply:
         found, actor = self._resolve(who)
         if found.channel is None:
             return self._warning(actor.locale or "en", "channel.no_quiz")
-        member = found.member if whom is None or whom.user == who.user else self._member(whom)
         locale = found.channel.locale
-        return Reply(locale, self.quiz.board.stats_message(found.channel, member, locale))
+        if argument.lower() == "team" and whom is None:
+            if not who.is_admin:
+                return self._warning(locale, "stats.team.denied")
+            return Reply(locale, self.quiz.board.team_stats(found.channel, locale))
+        member = found.member if whom is None or whom.user == who.user else self._member(whom)
+        return Reply(locale, self.quiz.board.stats_message(found.channel, member, locale,
+                                                           viewer=found.member))
+
+    def _privacy(self, who: Identity, choice: str, _whom: Identity | None) -> Reply:
+        found, actor = self._resolve(who)
+        locale = actor.locale or "en"
+        return Reply(locale, self.quiz.board.privacy(found.member, choice.lower(), locale))
 
     # ------------------------------------------------------------ settings
     def settings(self, who: Identity, target: str, target_name: str,

@@ -44,7 +44,7 @@ class ChatFront:
 
     async def command(self, who: Identity, name: str, argument: str = "",
                       whom: Identity | None = None) -> Reply:
-        """Handle /explain, /quiz, /leaderboard or /stats."""
+        """Handle /explain, /quiz, /leaderboard, /stats or /privacy."""
         return await self.runtime.call(self.desk.command, who, name, argument, whom)
 
     async def settings(self, who: Identity, target: str, target_name: str,

@@ -37,7 +37,9 @@ Commands (this terminal stands in for a team channel):
   /practice ANSWER       answer your practice question (/practice alone: code until /end)
   /leaderboard [week|all]
   /weekly                the weekly leaderboard post, with its chart saved as a PNG
-  /stats                 your points, streaks and mastery by topic
+  /stats [team]          your points, streaks, freezes, ranks and mastery chart (PNG);
+                         team: the channel's mastery, weakest first (admin)
+  /privacy [hidden|visible]  keep yourself off the boards, or show again
   /setup [key=value ...] show or change the channel settings, e.g. /setup lang=zh-CN time=09:30
   /as NAME               play as someone else (several people in one terminal)
   /help                  this list
@@ -194,6 +196,7 @@ class ConsoleChannel:
             "/leaderboard": self._leaderboard,
             "/weekly": self._weekly,
             "/stats": self._stats,
+            "/privacy": self._privacy,
             "/setup": self._setup,
             "/as": self._as,
         }
@@ -253,6 +256,9 @@ class ConsoleChannel:
 
     def _stats(self, rest: str, lines: Iterator[str]) -> None:
         self.show_reply(self.desk.command(self._who(), "stats", rest))
+
+    def _privacy(self, rest: str, lines: Iterator[str]) -> None:
+        self.show_reply(self.desk.command(self._who(), "privacy", rest))
 
     def _setup(self, rest: str, lines: Iterator[str]) -> None:
         try:

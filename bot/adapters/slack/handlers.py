@@ -37,7 +37,7 @@ log = logging.getLogger(__name__)
 PLATFORM = "slack"
 # Slack's command names, and the core's command each one is.
 COMMANDS = {"/explain": "explain", "/quiz": "quiz", "/leaderboard": "leaderboard",
-            "/quiz-stats": "stats", "/quiz-settings": "settings"}
+            "/quiz-stats": "stats", "/quiz-settings": "settings", "/quiz-privacy": "privacy"}
 
 
 def _parsed(parse: Callable[[dict[str, Any]], Any], body: dict[str, Any]) -> Any:
@@ -113,7 +113,11 @@ class Handlers:
                 await self._open_settings(client, request, who)
                 return
             whom = None
-            if name == "stats" and text.strip():
+            argument = text
+            if name == "stats":
+                # /quiz-stats team is the team's view; any other text names a member.
+                argument = "team" if text.strip().lower() == "team" else ""
+            if name == "stats" and text.strip() and not argument:
                 other = mentioned_user(text[:200])
                 if other is None:
                     locale = who.locale or "en"
@@ -121,7 +125,7 @@ class Handlers:
                     await replies.reply(client, request, warning, locale)
                     return
                 whom = await self.identity(client, request, other)
-            reply = await self.front.command(who, name, "" if name == "stats" else text, whom)
+            reply = await self.front.command(who, name, argument, whom)
             await self.show(client, request, reply)
 
         await self._guarded(client, request, f"/{name}", work)
