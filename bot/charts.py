@@ -1,4 +1,4 @@
-"""Render the weekly leaderboard and per-topic mastery as PNGs (the core's ChartRenderer) for every platform.
+"""Render the weekly leaderboard and per-topic mastery as PNGs (the core's ChartRenderer).
 
 matplotlib's headless Agg backend draws it, so no display is needed. Member names can be in
 any script: the font list falls back glyph by glyph from DejaVu Sans (Latin, Greek, Cyrillic)

@@ -46,7 +46,7 @@ def _board_with(store, clock, points):
 def test_a_hidden_member_is_on_no_board_and_the_others_rank_among_themselves(store, bank, clock):
     charts = RecordingCharts()
     board = BoardService(store, bank, clock, charts)
-    channel, (top, second, third) = _board_with(store, clock, [30, 20, 10])
+    channel, (top, *_others) = _board_with(store, clock, [30, 20, 10])
     store.set_hidden(top.id, True)
     for period in ("week", "all"):
         rows = board.rows(channel, period)
