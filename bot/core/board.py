@@ -119,24 +119,17 @@ class BoardService:
     def _since(self, channel: ChannelSettings, period: str) -> dt.datetime | None:
         return week_start(self.clock.now(), channel.timezone) if period == "week" else None
 
-    def leaderboard(self, channel: ChannelSettings, period: str, locale: str,
-                    viewer: Member | None = None) -> Message:
+    def leaderboard(self, channel: ChannelSettings, period: str, locale: str) -> Message:
         """Return the leaderboard as a monospace table (private unless posted weekly).
 
-        Hidden members are left out ("+N members hidden"); a hidden ``viewer`` reads their own
-        place among the visible members underneath.
+        Hidden members are left out and counted ("+N members hidden"). Nothing here depends on
+        who asked, since a member may share it: a hidden member reads their place in /stats.
         """
         if period not in PERIODS:
             return Message(body=t(locale, "leaderboard.bad_period"), tone=Tone.WARNING)
         table = self._table(self.rows(channel, period), period, locale)
-        notes = [self._hidden_note(channel, period, locale)]
-        if viewer is not None and viewer.hidden:
-            place = self.store.member_rank(channel.id, viewer.id, self._since(channel, period))
-            shown = (t(locale, "stats.rank", rank=place[0], of=place[1]) if place
-                     else t(locale, "stats.unranked"))
-            notes.append(t(locale, "leaderboard.you_hidden", rank=shown))
-        footer = " · ".join(note for note in notes if note)
-        return replace(table, footer=footer) if footer else table
+        note = self._hidden_note(channel, period, locale)
+        return replace(table, footer=note) if note else table
 
     @staticmethod
     def _table(rows: list[LeaderboardRow], period: str, locale: str) -> Message:
@@ -229,10 +222,11 @@ class BoardService:
         )
 
     def stats_message(self, channel: ChannelSettings, member: Member, locale: str,
-                      viewer: Member | None = None) -> Message:
+                      viewer: Member | None = None, *, chart: bool = True) -> Message:
         """Return a member's stats as a private message: numbers, a mastery chart, its text twin.
 
         ``viewer`` is who asked (the member by default): a hidden member's stats are theirs only.
+        ``chart`` False leaves the image out (an overview that cannot show one).
         """
         title = t(locale, "stats.title", name=member.display_name)
         if member.hidden and viewer is not None and viewer.id != member.id:
@@ -256,6 +250,8 @@ class BoardService:
         lines += ["", t(locale, "stats.mastery")]
         message = Message(title=title, body="\n".join(lines),
                           code=mastery_table(stats.mastery, locale) if stats.mastery else None)
+        if not chart:
+            return message
         return self._with_chart(message, stats.mastery,
                                 t(locale, "stats.chart.title", name=member.display_name), locale)
 

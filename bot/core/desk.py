@@ -220,8 +220,7 @@ class Desk:
             return self._warning(actor.locale or "en", "channel.no_quiz")
         period = period.lower() or "week"
         locale = found.channel.locale
-        return Reply(locale, self.quiz.board.leaderboard(found.channel, period, locale,
-                                                         viewer=found.member))
+        return Reply(locale, self.quiz.board.leaderboard(found.channel, period, locale))
 
     def _stats(self, who: Identity, argument: str, whom: Identity | None) -> Reply:
         found, actor = self._resolve(who)
@@ -287,8 +286,10 @@ class Desk:
         channels = self.quiz.rounds.workspace_channels(who.platform, who.workspace)
         locale = who.locale or (channels[0].locale if channels else "en")
         member = self._member(who)
-        return Home(locale, tuple((c.external_id, self.quiz.board.stats_message(c, member, locale))
-                                  for c in channels))
+        # The home tab shows text only: no chart is drawn for it.
+        return Home(locale, tuple(
+            (c.external_id, self.quiz.board.stats_message(c, member, locale, chart=False))
+            for c in channels))
 
     def explain_choices(self, typed: str, locale: str | None, limit: int) -> list[tuple[str, str]]:
         """Return (label, card id) pairs for the /explain autocomplete."""

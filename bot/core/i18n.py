@@ -299,10 +299,6 @@ _STRINGS: dict[str, dict[str, str]] = {
     "leaderboard.hidden": {
         "en": "+{count} members hidden", "zh-CN": "另有 {count} 名成员已隐藏",
     },
-    "leaderboard.you_hidden": {
-        "en": "You are hidden from this board: you would be {rank}.",
-        "zh-CN": "你在本榜上已隐藏：你的名次是{rank}。",
-    },
     "privacy.hidden": {
         "en": "You are now hidden from the leaderboards, the weekly post and its chart. You "
               "are still scored; /stats shows your rank to you. /quiz-privacy visible undoes it.",
