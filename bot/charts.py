@@ -156,7 +156,8 @@ def _cut(text: str, columns: int) -> str:
     return out
 
 
-def mastery_chart(topics: Sequence[TopicMastery], *, title: str, locale: str) -> Chart:
+def mastery_chart(topics: Sequence[TopicMastery], *, title: str, locale: str,
+                  show_due: bool = True) -> Chart:
     """Draw the share answered right per topic as horizontal bars, with counts and reviews due.
 
     Narrow and tall for a phone: one bar per topic, large type, the numbers printed beside each
@@ -180,7 +181,8 @@ def mastery_chart(topics: Sequence[TopicMastery], *, title: str, locale: str) ->
                     fontfamily=families, fontsize=14)
     axes.invert_yaxis()
     for y, m, share in zip(positions, shown, shares, strict=True):
-        axes.text(share + 2, y, t(locale, "stats.chart.bar", pct=round(share), solved=m.solved,
+        key = "stats.chart.bar" if show_due else "stats.chart.bar.team"
+        axes.text(share + 2, y, t(locale, key, pct=round(share), solved=m.solved,
                                   attempted=m.attempted, due=m.due),
                   va="center", fontsize=12, fontfamily=families)
     axes.set_xlim(0, 200)  # the right half holds the figures printed after each bar
@@ -204,6 +206,7 @@ class MatplotlibCharts:
         """Return the week's leaderboard chart as a PNG."""
         return leaderboard_chart(rows, title=title, week_start=week_start, locale=locale)
 
-    def mastery(self, topics: Sequence[TopicMastery], *, title: str, locale: str) -> Chart:
+    def mastery(self, topics: Sequence[TopicMastery], *, title: str, locale: str,
+                show_due: bool = True) -> Chart:
         """Return the per-topic mastery chart as a PNG."""
-        return mastery_chart(topics, title=title, locale=locale)
+        return mastery_chart(topics, title=title, locale=locale, show_due=show_due)

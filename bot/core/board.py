@@ -256,12 +256,13 @@ class BoardService:
                                 t(locale, "stats.chart.title", name=member.display_name), locale)
 
     def _with_chart(self, message: Message, mastery: Sequence[TopicMastery], title: str,
-                    locale: str) -> Message:
+                    locale: str, *, team: bool = False) -> Message:
         if self.charts is None or not mastery:
             return message
-        chart = self.charts.mastery(mastery, title=title, locale=locale)
+        chart = self.charts.mastery(mastery, title=title, locale=locale, show_due=not team)
+        key = "stats.chart.alt.team" if team else "stats.chart.alt.bar"
         bars = "; ".join(
-            t(locale, "stats.chart.alt.bar", topic=m.topic, pct=round(m.ratio * 100),
+            t(locale, key, topic=m.topic, pct=round(m.ratio * 100),
               solved=m.solved, attempted=m.attempted, due=m.due) for m in mastery)
         return replace(message, image_png=chart.png, image_name=chart.name,
                        image_alt=t(locale, "stats.chart.alt", bars=bars))
@@ -281,13 +282,16 @@ class BoardService:
         if not mastery:
             return Message(title=title, body=t(locale, "stats.team.none"))
         lines = [t(locale, "stats.team.summary")]
-        cards = [card for m in mastery[:2] for card in self._cards_on(m.topic)[:1]]
+        # A card for each of the two weakest topics that have one (a narrow sub-topic such as
+        # "dtypes" may have none: the next weakest then gets its turn).
+        cards = [found[0] for m in mastery if (found := self._cards_on(m.topic))][:2]
         if cards:
             lines.append(t(locale, "stats.team.cards",
                            cards=", ".join(f"/explain {card}" for card in cards)))
         message = Message(title=title, body="\n".join(lines),
-                          code=mastery_table(mastery, locale))
-        return self._with_chart(message, mastery[:TEAM_TOPICS], title, locale)
+                          code=mastery_table(mastery, locale, show_due=False))
+        drawn = self._with_chart(message, mastery[:TEAM_TOPICS], title, locale, team=True)
+        return replace(drawn, image_name="team-mastery.png") if drawn.image_png else drawn
 
     def privacy(self, member: Member, choice: str, locale: str) -> Message:
         """Hide the member from the boards ("hidden"), show them ("visible"), or say which."""
@@ -304,11 +308,13 @@ class BoardService:
         return sorted(card.id for card in self.bank.cards.values() if card.topic == topic)
 
 
-def mastery_table(mastery: Sequence[TopicMastery], locale: str) -> str:
+def mastery_table(mastery: Sequence[TopicMastery], locale: str, *, show_due: bool = True) -> str:
     """Return the text twin of the mastery chart: one line per topic, as a monospace table."""
-    lines = [t(locale, "stats.mastery.header")]
+    topic, accuracy, counts, due = t(locale, "stats.mastery.header").split("|")
+    due = due if show_due else ""
+    lines = [f"{_cell(topic, 22)} {_cell(accuracy, 15)} {_cell(counts, 14)} {due}"]
     for m in mastery:
         bar = "█" * round(m.ratio * 10)
-        lines.append(f"{_cell(m.topic, 22)} {bar:<10}{round(m.ratio * 100):>3}%  "
-                     f"{m.solved:>5}/{m.attempted:<8} {m.due:>4}")
-    return "\n".join(lines)
+        lines.append(f"{_cell(m.topic, 22)} {bar:<10} {round(m.ratio * 100):>3}% "
+                     f"{_cell(f'{m.solved}/{m.attempted}', 14)} {m.due if show_due else ''}")
+    return "\n".join(line.rstrip() for line in lines)

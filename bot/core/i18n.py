@@ -264,14 +264,22 @@ _STRINGS: dict[str, dict[str, str]] = {
         "zh-CN": "该成员设置了不公开个人统计。",
     },
     "stats.mastery.header": {
-        "en": "Topic                  Accuracy    Right/Answered  Due",
-        "zh-CN": "主题                   正确率      答对/作答       待复习",
+        # Column labels, "|"-separated: the table pads them by display width.
+        "en": "Topic|Right|Right/Answered|Due",
+        "zh-CN": "主题|正确率|答对/作答|待复习",
     },
     "stats.chart.title": {"en": "Mastery by topic · {name}", "zh-CN": "各主题掌握度 · {name}"},
     "stats.chart.x_label": {"en": "Answered right (%)", "zh-CN": "正确率（%）"},
     "stats.chart.bar": {
         "en": "{pct}% · {solved}/{attempted} · {due} due",
         "zh-CN": "{pct}% · {solved}/{attempted} · 待复习 {due}",
+    },
+    "stats.chart.bar.team": {
+        "en": "{pct}% · {solved}/{attempted}", "zh-CN": "{pct}% · {solved}/{attempted}",
+    },
+    "stats.chart.alt.team": {
+        "en": "{topic} {pct}% ({solved} of {attempted})",
+        "zh-CN": "{topic} {pct}%（{attempted} 次作答答对 {solved}）",
     },
     "stats.chart.alt": {
         "en": "Bar chart of the share answered right per topic: {bars}",

@@ -100,8 +100,12 @@ class ChartRenderer(Protocol):
         """Return the top members' points for the week as a PNG, titled with the week."""
         ...
 
-    def mastery(self, topics: Sequence[TopicMastery], *, title: str, locale: str) -> Chart:
-        """Return per-topic accuracy, answered count and reviews due as a PNG, in this order."""
+    def mastery(self, topics: Sequence[TopicMastery], *, title: str, locale: str,
+                show_due: bool = True) -> Chart:
+        """Return per-topic accuracy, answered count and reviews due as a PNG, in this order.
+
+        ``show_due`` False leaves the reviews out (a team's chart: reviews are a member's own).
+        """
         ...
 
 

@@ -25,7 +25,7 @@ class RecordingCharts:
         self.boards.append(list(rows))
         return Chart(b"PNG", "leaderboard.png")
 
-    def mastery(self, topics, *, title, locale):
+    def mastery(self, topics, *, title, locale, show_due=True):
         self.masteries.append((list(topics), title, locale))
         return Chart(b"PNG", "mastery.png")
 
