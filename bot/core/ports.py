@@ -19,9 +19,11 @@ from bot.core.models import (
     ChannelSettings,
     ChannelUpdate,
     Chart,
+    ForgetReport,
     ItemResult,
     LeaderboardRow,
     Member,
+    MemberData,
     PendingAnswer,
     PendingDraft,
     PracticeSession,
@@ -451,4 +453,23 @@ class QuizStore(Protocol):
 
     def reviews(self, user_id: int) -> list[Review]:
         """Return all the member's review states, soonest due first."""
+        ...
+
+    # a member's own data: export and forget (bot/core/people.py)
+    def member_data(
+        self, platform: str, external_id: str, workspace: str | None = None
+    ) -> MemberData | None:
+        """Return everything stored about the member, section by section; None if unknown.
+
+        ``workspace`` narrows the sections tied to channels to that workspace's channels (None
+        when the platform has no such workspace); the others belong to the member wherever
+        they are.
+        """
+        ...
+
+    def forget_member(self, platform: str, external_id: str) -> ForgetReport | None:
+        """Delete the member and every row about them in one transaction; None if unknown.
+
+        The channels' kept totals stay equal to a recount of the answers that remain.
+        """
         ...

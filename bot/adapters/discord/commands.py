@@ -18,7 +18,8 @@ LANGUAGES = [app_commands.Choice(name="English", value="en"),
 DAYS = [app_commands.Choice(name=day, value=day) for day in WEEKDAYS]
 PRIVACY = [app_commands.Choice(name="hidden from the boards", value="hidden"),
            app_commands.Choice(name="visible on the boards", value="visible")]
-COMMAND_NAMES = ("explain", "quiz", "leaderboard", "stats", "quiz-settings", "quiz-privacy")
+COMMAND_NAMES = ("explain", "quiz", "leaderboard", "stats", "quiz-settings", "quiz-forget-me",
+                 "quiz-privacy")
 
 
 def timezone_choices(current: str) -> list[app_commands.Choice[str]]:
@@ -75,6 +76,12 @@ def register(tree: app_commands.CommandTree[discord.Client], handlers: Handlers)
     async def quiz_privacy(interaction: discord.Interaction,
                            mode: app_commands.Choice[str] | None = None) -> None:
         await handlers.command(interaction, "privacy", mode.value if mode else "")
+
+    @tree.command(name="quiz-forget-me",
+                  description="See and delete everything the quiz keeps about you")
+    async def forget_me(interaction: discord.Interaction) -> None:
+        # Private, and nothing is deleted until the member clicks the confirmation button.
+        await handlers.command(interaction, "forget-me")
 
     @tree.command(name="quiz-settings",
                   description="Show or change this channel's daily quiz (Manage Server)")
