@@ -45,7 +45,8 @@ SETTING_OPTIONS = {"time": "time", "timezone": "timezone", "language": "language
                    "board_day": "leaderboard_day", "board_hour": "leaderboard_hour",
                    "enabled": "enabled"}
 COMMANDS = {"explain": "explain", "quiz": "quiz", "leaderboard": "leaderboard",
-            "stats": "stats", "settings": "quiz-settings", "forget_me": "quiz-forget-me"}
+            "stats": "stats", "settings": "quiz-settings", "forget_me": "quiz-forget-me",
+            "privacy": "quiz-privacy"}
 
 
 def build(harness: DiscordDriver, *, guild_id: int | None = None) -> tuple[Any, QuizBot]:
