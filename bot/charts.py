@@ -1,4 +1,4 @@
-"""Render the weekly leaderboard as a PNG (the core's ChartRenderer) for every platform.
+"""Render the weekly leaderboard and per-topic mastery as PNGs (the core's ChartRenderer).
 
 matplotlib's headless Agg backend draws it, so no display is needed. Member names can be in
 any script: the font list falls back glyph by glyph from DejaVu Sans (Latin, Greek, Cyrillic)
@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING
 
 from bot.core.board import week_range
 from bot.core.i18n import t
-from bot.core.models import Chart, LeaderboardRow
+from bot.core.models import Chart, LeaderboardRow, TopicMastery
 
 if TYPE_CHECKING:
     from matplotlib.ft2font import FT2Font
@@ -142,6 +142,61 @@ def leaderboard_chart(
     return Chart(buffer.getvalue(), f"leaderboard-{week_start.isoformat()}.png")
 
 
+_MASTERY_COLUMNS = 16  # a topic label's width on a phone (CJK counts double)
+_GOOD, _FAIR, _WEAK = "#2e8b57", "#e0a100", "#c0392b"
+
+
+def _cut(text: str, columns: int) -> str:
+    out, width = "", 0
+    for ch in drawable(text):
+        if width + _columns(ch) > columns:
+            return out.rstrip() + "…"
+        out += ch
+        width += _columns(ch)
+    return out
+
+
+def mastery_chart(topics: Sequence[TopicMastery], *, title: str, locale: str,
+                  show_due: bool = True) -> Chart:
+    """Draw the share answered right per topic as horizontal bars, with counts and reviews due.
+
+    Narrow and tall for a phone: one bar per topic, large type, the numbers printed beside each
+    bar (accuracy, right of answered, reviews due), a colour by band so weak topics stand out.
+    """
+    from matplotlib.figure import Figure
+    from matplotlib.ticker import PercentFormatter
+
+    shown = list(topics)
+    height = 1.6 + 0.62 * max(1, len(shown))
+    figure = Figure(figsize=(6.0, height), dpi=150, layout="constrained")
+    axes = figure.subplots()
+    families = list(font_families())
+    positions = list(range(len(shown)))
+    shares = [m.ratio * 100 for m in shown]
+    colours = [_GOOD if p >= 80 else _FAIR if p >= 50 else _WEAK for p in shares]
+    # A pale track to 100 % behind each bar: a topic at 0 % still shows where its bar would be.
+    axes.barh(positions, [100] * len(shown), color="#eeeeee", height=0.7)
+    axes.barh(positions, shares, color=colours, height=0.7)
+    axes.set_yticks(positions, [_cut(m.topic, _MASTERY_COLUMNS) for m in shown],
+                    fontfamily=families, fontsize=14)
+    axes.invert_yaxis()
+    for y, m, share in zip(positions, shown, shares, strict=True):
+        key = "stats.chart.bar" if show_due else "stats.chart.bar.team"
+        axes.text(share + 2, y, t(locale, key, pct=round(share), solved=m.solved,
+                                  attempted=m.attempted, due=m.due),
+                  va="center", fontsize=12, fontfamily=families)
+    axes.set_xlim(0, 200)  # the right half holds the figures printed after each bar
+    axes.set_xticks([0, 50, 100])
+    axes.xaxis.set_major_formatter(PercentFormatter())
+    axes.set_xlabel(t(locale, "stats.chart.x_label"), fontfamily=families, fontsize=12)
+    axes.spines[["top", "right"]].set_visible(False)
+    axes.tick_params(axis="x", labelsize=12)
+    figure.suptitle(title, fontfamily=families, fontsize=16, x=0.02, ha="left")
+    buffer = io.BytesIO()
+    figure.savefig(buffer, format="png")
+    return Chart(buffer.getvalue(), "mastery.png")
+
+
 class MatplotlibCharts:
     """Draw charts with matplotlib (the core's ChartRenderer port)."""
 
@@ -150,3 +205,8 @@ class MatplotlibCharts:
     ) -> Chart:
         """Return the week's leaderboard chart as a PNG."""
         return leaderboard_chart(rows, title=title, week_start=week_start, locale=locale)
+
+    def mastery(self, topics: Sequence[TopicMastery], *, title: str, locale: str,
+                show_due: bool = True) -> Chart:
+        """Return the per-topic mastery chart as a PNG."""
+        return mastery_chart(topics, title=title, locale=locale, show_due=show_due)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from sqlalchemy import ColumnElement, Table, bindparam, select
+from sqlalchemy import ColumnElement, Table, bindparam, select, update
 from sqlalchemy.orm import Session
 
 from bot.core.models import ChannelDefaults, ChannelSettings, ChannelUpdate, Member, week_start
@@ -51,7 +51,8 @@ def _settings(row: Any, workspace_external_id: str) -> ChannelSettings:
 def _member(row: Any) -> Member:
     """Return the user row as the core's value."""
     return Member(
-        id=row.id, platform=row.platform, external_id=row.external_id, display_name=row.display_name
+        id=row.id, platform=row.platform, external_id=row.external_id,
+        display_name=row.display_name, hidden=bool(row.hidden),
     )
 
 
@@ -174,6 +175,12 @@ class ChannelStore(StoreBase):
                 )
             ).one()
             return _member(row)
+
+    @retry_on_disconnect
+    def set_hidden(self, user_id: int, hidden: bool) -> None:
+        """Keep the member off the public boards (True) or show them again (False)."""
+        with self._transaction() as session:
+            session.execute(update(UserRow).where(UserRow.id == user_id).values(hidden=hidden))
 
     def get_member(self, member_id: int) -> Member | None:
         """Return the member with this id, if any."""

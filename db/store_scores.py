@@ -6,7 +6,7 @@ import datetime as dt
 from collections.abc import Collection, Sequence
 from typing import Any
 
-from sqlalchemy import and_, bindparam, case, distinct, func, select
+from sqlalchemy import and_, bindparam, case, distinct, func, or_, select
 
 from bot.core.models import ItemResult, ScoreRow, Tally
 from db.retry import retry_on_disconnect
@@ -15,6 +15,7 @@ from db.store_base import StoreBase
 from db.tables import (
     AnswerRow,
     PracticeResultRow,
+    ReviewRow,
     RoundRow,
     ScoreTotalRow,
     UserRow,
@@ -128,6 +129,50 @@ class ScoreStore(StoreBase):
         shown = {row[0] for row in rows[:limit]}
         return [_score(row) for row in [*rows[:limit], *(r for r in tied if r[0] not in shown)]]
 
+    @retry_on_disconnect
+    def hidden_with_points(self, channel_id: int, week_start: dt.datetime | None) -> int:
+        """Return how many hidden members have points on the board of that period."""
+        sql = _TOP[week_start is not None]
+        [(count,)] = self._fetch(sql.hidden, {"channel_id": channel_id, "week_start": week_start})
+        return int(count)
+
+    @retry_on_disconnect
+    def member_rank(
+        self, channel_id: int, user_id: int, week_start: dt.datetime | None
+    ) -> tuple[int, int] | None:
+        """Return the member's competition rank among the visible members, and of how many.
+
+        A hidden member gets the place they would take among the visible ones (and counts in
+        "of"); None when the member has no points in the period. Two small reads.
+        """
+        sql = _TOP[week_start is not None]
+        params: dict[str, Any] = {
+            "channel_id": channel_id, "week_start": week_start, "user_id": user_id,
+        }
+        with self._reading() as connection:
+            mine = connection.execute(sql.points_of, params).first()
+            if mine is None:
+                return None
+            _, _, points, solved, _, last, _, hidden = mine
+            mark = {**params, "points": points, "solved": solved, "last": last}
+            visible, ahead = connection.execute(
+                sql.place_unsolved if last is None else sql.place, mark).one()
+        return int(ahead) + 1, int(visible) + int(bool(hidden))
+
+    @retry_on_disconnect
+    def due_review_items(self, user_id: int, now: dt.datetime) -> list[str]:
+        """Return the items whose FSRS card is due for the member at ``now``, soonest first."""
+        return [item for (item,) in self._fetch(_DUE, {"user_id": user_id, "now": now})]
+
+    @retry_on_disconnect
+    def channel_item_results(self, channel_id: int) -> list[tuple[str, int, int]]:
+        """Return (item, answered, solved) over the channel's rounds: member-rounds per item.
+
+        One grouped query; a member's round counts as solved when any attempt was right.
+        """
+        rows = self._fetch(_ITEM_TALLIES, {"channel_id": channel_id})
+        return [(item, int(answered), int(solved or 0)) for item, answered, solved in rows]
+
     def member_score(self, channel_id: int, user_id: int) -> ScoreRow | None:
         """Return the member's all-time totals in the channel, if they ever answered there."""
         rows = self._fetch(_MEMBER_SCORE, {"channel_id": channel_id, "user_id": user_id})
@@ -209,6 +254,24 @@ _DAILY_RESULTS = (
     .where(AnswerRow.user_id == bindparam("user_id"))
     .group_by(RoundRow.id, RoundRow.item_id)
 )
+_DUE = (
+    select(ReviewRow.item_id)
+    .where(ReviewRow.user_id == bindparam("user_id"), ReviewRow.due_at <= bindparam("now"))
+    .order_by(ReviewRow.due_at, ReviewRow.item_id)
+)
+_PER_MEMBER_ROUND = (
+    select(
+        RoundRow.item_id.label("item_id"),
+        func.max(case((AnswerRow.correct, 1), else_=0)).label("solved"),
+    )
+    .join(AnswerRow, AnswerRow.round_id == RoundRow.id)
+    .where(RoundRow.channel_id == bindparam("channel_id"))
+    .group_by(RoundRow.id, RoundRow.item_id, AnswerRow.user_id)
+    .subquery()
+)
+_ITEM_TALLIES = select(
+    _PER_MEMBER_ROUND.c.item_id, func.count(), func.sum(_PER_MEMBER_ROUND.c.solved)
+).group_by(_PER_MEMBER_ROUND.c.item_id)
 _DAILY_RESULTS_IN = _DAILY_RESULTS.where(RoundRow.channel_id == bindparam("channel_id"))
 _PRACTICE = select(
     PracticeResultRow.item_id, PracticeResultRow.correct, PracticeResultRow.answered_at
@@ -226,6 +289,26 @@ class _TopQueries:
         )
         if table is WeekTotalRow:
             query = query.where(WeekTotalRow.week_start == bindparam("week_start"))
+        # Hidden members are counted apart; the board ranks the visible ones among themselves.
+        self.hidden = select(func.count()).select_from(
+            query.where(UserRow.hidden.is_(True)).subquery())
+        self.points_of = query.add_columns(UserRow.hidden).where(
+            table.user_id == bindparam("user_id"))
+        query = query.where(UserRow.hidden.is_(False))
+        # Competition rank: 1 + the visible members strictly ahead (points, then solved, then
+        # the earlier last solve; never having solved comes after every solve), counted with
+        # the visible members in one pass over the channel's totals.
+        level = and_(table.points == bindparam("points"), table.solved == bindparam("solved"))
+        better = or_(
+            table.points > bindparam("points"),
+            and_(table.points == bindparam("points"), table.solved > bindparam("solved")),
+        )
+        earlier = and_(level, table.last_solved_at < bindparam("last"))
+        some_solve = and_(level, table.last_solved_at.is_not(None))
+        self.place = query.with_only_columns(
+            func.count(), func.count(case((or_(better, earlier), 1))))
+        self.place_unsolved = query.with_only_columns(
+            func.count(), func.count(case((or_(better, some_solve), 1))))
         self.every = query.order_by(
             table.points.desc(),
             table.solved.desc(),

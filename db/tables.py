@@ -21,6 +21,7 @@ from sqlalchemy import (
     Time,
     TypeDecorator,
     UniqueConstraint,
+    false,
 )
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
@@ -116,6 +117,10 @@ class UserRow(Base):
     platform: Mapped[str] = mapped_column(String(32))
     external_id: Mapped[str] = mapped_column(String(128))
     display_name: Mapped[str] = mapped_column(String(200))
+    # Off the public boards (still scored); indexed so a board counts its few hidden members.
+    hidden: Mapped[bool] = mapped_column(
+        Boolean, index=True, default=False, server_default=false()
+    )
 
 
 class RoundRow(Base):

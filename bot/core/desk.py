@@ -43,7 +43,8 @@ from bot.core.reports import ReportService, Where
 log = logging.getLogger(__name__)
 
 COMMAND_CHARS = 500  # a topic, a period or a member: anything longer is a paste gone wrong
-COMMANDS = ("explain", "quiz", "leaderboard", "stats", "forget-me", "reports", "insights")
+COMMANDS = ("explain", "quiz", "leaderboard", "stats", "forget-me", "privacy", "reports",
+            "insights")
 
 
 @dataclass(frozen=True)
@@ -254,9 +255,9 @@ class Desk:
     # ------------------------------------------------------------ commands
     def command(self, who: Identity, name: str, argument: str = "",
                 whom: Identity | None = None) -> Reply:
-        """Handle /explain, /quiz, /leaderboard, /stats, /forget-me, /quiz-reports, /quiz-insights.
+        """Handle /explain, /quiz, /leaderboard, /stats, /forget-me, /privacy and admins' lists.
 
-        ``whom``: whose stats.
+        ``whom`` names another member for /stats; ``/stats team`` is the team's (admins only).
         """
         refusal = self.command_too_long(argument, who.locale or "en")
         if refusal is not None:
@@ -266,6 +267,7 @@ class Desk:
             "explain": self._explain, "quiz": self._practice, "leaderboard": self._leaderboard,
             "stats": self._stats, "forget-me": self._forget_command, "reports": self._reports,
             "insights": self._insights,
+            "privacy": self._privacy,
         }
         handler = handlers.get(name)
         if handler is None:
@@ -300,13 +302,23 @@ class Desk:
         locale = found.channel.locale
         return Reply(locale, self.quiz.board.leaderboard(found.channel, period, locale))
 
-    def _stats(self, who: Identity, _argument: str, whom: Identity | None) -> Reply:
+    def _stats(self, who: Identity, argument: str, whom: Identity | None) -> Reply:
         found, actor = self._resolve(who)
         if found.channel is None:
             return self._warning(actor.locale or "en", "channel.no_quiz")
-        member = found.member if whom is None or whom.user == who.user else self._member(whom)
         locale = found.channel.locale
-        return Reply(locale, self.quiz.board.stats_message(found.channel, member, locale))
+        if argument.lower() == "team" and whom is None:
+            if not who.is_admin:
+                return self._warning(locale, "stats.team.denied")
+            return Reply(locale, self.quiz.board.team_stats(found.channel, locale))
+        member = found.member if whom is None or whom.user == who.user else self._member(whom)
+        return Reply(locale, self.quiz.board.stats_message(found.channel, member, locale,
+                                                           viewer=found.member))
+
+    def _privacy(self, who: Identity, choice: str, _whom: Identity | None) -> Reply:
+        found, actor = self._resolve(who)
+        locale = actor.locale or "en"
+        return Reply(locale, self.quiz.board.privacy(found.member, choice.lower(), locale))
 
     # ------------------------------------------------------------ the member's own data
     def forget_me(self, who: Identity, confirmed: bool) -> Reply:
@@ -401,8 +413,10 @@ class Desk:
         channels = self.quiz.rounds.workspace_channels(who.platform, who.workspace)
         locale = who.locale or (channels[0].locale if channels else "en")
         member = self._member(who)
-        return Home(locale, tuple((c.external_id, self.quiz.board.stats_message(c, member, locale))
-                                  for c in channels))
+        # The home tab shows text only: no chart is drawn for it.
+        return Home(locale, tuple(
+            (c.external_id, self.quiz.board.stats_message(c, member, locale, chart=False))
+            for c in channels))
 
     def explain_choices(self, typed: str, locale: str | None, limit: int) -> list[tuple[str, str]]:
         """Return (label, card id) pairs for the /explain autocomplete."""

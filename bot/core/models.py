@@ -92,6 +92,7 @@ class Member:
     platform: str
     external_id: str
     display_name: str
+    hidden: bool = False  # kept off public boards, weekly posts and charts (still scored)
 
 
 @dataclass(frozen=True)
@@ -257,11 +258,12 @@ class LeaderboardRow:
 
 @dataclass(frozen=True)
 class TopicMastery:
-    """How well a member knows one topic."""
+    """How well a member (or a team) knows one topic, and how many of its reviews are due."""
 
     topic: str
     attempted: int
     solved: int
+    due: int = 0
 
     @property
     def ratio(self) -> float:
@@ -288,6 +290,18 @@ class Stats:
     streak: int
     best_streak: int
     mastery: tuple[TopicMastery, ...] = field(default_factory=tuple)
+    freezes: int = 0  # streak freezes held now
+    reviews_due: int = 0  # FSRS cards due now, every topic
+    rank_week: Rank | None = None  # None: no points in that period
+    rank_all: Rank | None = None
+
+
+@dataclass(frozen=True)
+class Rank:
+    """A member's place on a board: ``rank`` among ``of`` visible members with points."""
+
+    rank: int
+    of: int
 
 
 @dataclass(frozen=True)

@@ -41,6 +41,7 @@ from bot.core.models import (
     RoundPost,
     ScoreRow,
     Tally,
+    TopicMastery,
 )
 
 
@@ -98,12 +99,20 @@ class Publisher(Protocol):
 
 
 class ChartRenderer(Protocol):
-    """Draw the weekly leaderboard's chart as an image."""
+    """Draw the weekly leaderboard's chart and the per-topic mastery chart as images."""
 
     def leaderboard(
         self, rows: Sequence[LeaderboardRow], *, title: str, week_start: dt.date, locale: str
     ) -> Chart:
         """Return the top members' points for the week as a PNG, titled with the week."""
+        ...
+
+    def mastery(self, topics: Sequence[TopicMastery], *, title: str, locale: str,
+                show_due: bool = True) -> Chart:
+        """Return per-topic accuracy, answered count and reviews due as a PNG, in this order.
+
+        ``show_due`` False leaves the reviews out (a team's chart: reviews are a member's own).
+        """
         ...
 
 
@@ -227,6 +236,10 @@ class QuizStore(Protocol):
         """Return the member with this id, if any."""
         ...
 
+    def set_hidden(self, user_id: int, hidden: bool) -> None:
+        """Keep the member off every public board (True), or show them again (False)."""
+        ...
+
     # rounds
     def claim_round(
         self,
@@ -326,17 +339,40 @@ class QuizStore(Protocol):
     def top_scores(
         self, channel_id: int, week_start: dt.datetime | None, limit: int | None
     ) -> list[ScoreRow]:
-        """Return the leaderboard's members with points, from totals kept with every answer.
+        """Return the leaderboard's visible members with points, from totals kept with answers.
 
         ``week_start`` is models.week_start of now in the channel's zone for the weekly board,
         None for all time; the rows equal ``scores`` for that period, limited to members whose
         competition rank (points, then solved, then earliest last solve) is within ``limit``,
-        so a tie at the cut comes whole. None means every member with points.
+        so a tie at the cut comes whole. None means every member with points. Hidden members
+        are left out and rank among nobody: the visible ones rank among themselves.
         """
         ...
 
     def member_score(self, channel_id: int, user_id: int) -> ScoreRow | None:
         """Return the member's all-time totals in the channel (None if they never answered)."""
+        ...
+
+    def hidden_with_points(self, channel_id: int, week_start: dt.datetime | None) -> int:
+        """Return how many hidden members have points on the board of that period."""
+        ...
+
+    def member_rank(
+        self, channel_id: int, user_id: int, week_start: dt.datetime | None
+    ) -> tuple[int, int] | None:
+        """Return (competition rank, of how many) among the visible members with points.
+
+        Ranks as ``top_scores`` orders (hidden members never shift a visible one); a hidden
+        member gets the place they would take and counts in "of". None without points.
+        """
+        ...
+
+    def due_review_items(self, user_id: int, now: dt.datetime) -> list[str]:
+        """Return the items whose FSRS card is due for the member at ``now``, soonest first."""
+        ...
+
+    def channel_item_results(self, channel_id: int) -> list[tuple[str, int, int]]:
+        """Return (item, member-rounds answered, solved) per item of the channel's rounds."""
         ...
 
     def solved_dates(self, channel_id: int, user_id: int) -> list[dt.date]:

@@ -30,7 +30,8 @@ def _check(result, backend):
     assert result["answers"] == 3000
     assert all(isinstance(result[k], float | int) for k in KEYS - {"backend"})
     assert result["boards_equal_recount"] is True
-    assert 0 < result["queries_per_leaderboard"] <= 5
+    # latest round, round dates, top totals, hidden members counted, streak dates (two reads)
+    assert 0 < result["queries_per_leaderboard"] <= 6
     assert result["concurrent"]["exactly_once"] is True
     assert result["concurrent"]["totals_equal_recount"] is True
     assert result["concurrent"]["board_equal_recount"] is True

@@ -8,7 +8,7 @@ from bot.core.scoring import (
     current_streak,
     points_for,
     rank,
-    streak_run,
+    streak_window,
     week_start,
 )
 
@@ -81,14 +81,15 @@ def test_members_without_points_are_not_ranked():
     assert rank([_row(1, "a", 0, 0)], {}) == []
 
 
-def test_streak_run_says_a_missed_round_ended_it():
-    assert streak_run(D[:5], [D[3], D[4]], None) == (2, True)
+def test_a_window_with_three_missed_rounds_in_a_row_tells_the_streak():
+    # D0..D2 missed: whatever was held before, no streak survives three misses.
+    assert streak_window(D[:6], [D[3], D[4], D[5]], None, complete=False).current == 3
 
 
-def test_streak_run_says_when_the_rounds_ran_out_first():
-    # Only the latest rounds were passed: the streak may go on further back.
-    assert streak_run(D[2:5], D[:5], None) == (3, False)
+def test_a_window_without_such_a_gap_cannot_tell():
+    # Only the latest rounds were passed: the streak (and its freezes) may go on further back.
+    assert streak_window(D[2:5], D[:5], None, complete=False) is None
 
 
-def test_streak_run_skips_the_open_round_without_ending():
-    assert streak_run(D[:3], D[:2], open_date=D[2]) == (2, False)
+def test_a_complete_window_always_tells_and_skips_the_open_round():
+    assert streak_window(D[:3], D[:2], open_date=D[2], complete=True).current == 2

@@ -67,7 +67,7 @@ class ChatFront:
 
     async def command(self, who: Identity, name: str, argument: str = "",
                       whom: Identity | None = None) -> Reply:
-        """Handle /explain, /quiz, /leaderboard, /stats, /forget-me or /quiz-reports."""
+        """Handle a command: /explain, /quiz, /leaderboard, /stats, /privacy, /forget-me, ..."""
         return await self.runtime.call(self.desk.command, who, name, argument, whom)
 
     async def settings(self, who: Identity, target: str, target_name: str,

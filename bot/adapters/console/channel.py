@@ -45,7 +45,9 @@ Commands (this terminal stands in for a team channel):
   /practice ANSWER       answer your practice question (/practice alone: code until /end)
   /leaderboard [week|all]
   /weekly                the weekly leaderboard post, with its chart saved as a PNG
-  /stats                 your points, streaks and mastery by topic
+  /stats [team]          your points, streaks, freezes, ranks and mastery chart (PNG);
+                         team: the channel's mastery, weakest first (admin)
+  /privacy [hidden|visible]  keep yourself off the boards, or show again
   /setup [key=value ...] show or change the channel settings, e.g. /setup lang=zh-CN time=09:30
   /forget-me             what the quiz keeps about you; /forget-me yes deletes all of it
   /report [REASON] [NOTE] report the question you were just shown (no reason: the reasons)
@@ -212,6 +214,7 @@ class ConsoleChannel:
             "/leaderboard": self._leaderboard,
             "/weekly": self._weekly,
             "/stats": self._stats,
+            "/privacy": self._privacy,
             "/setup": self._setup,
             "/forget-me": self._forget_me,
             "/report": self._report,
@@ -276,6 +279,9 @@ class ConsoleChannel:
 
     def _stats(self, rest: str, lines: Iterator[str]) -> None:
         self.show_reply(self.desk.command(self._who(), "stats", rest))
+
+    def _privacy(self, rest: str, lines: Iterator[str]) -> None:
+        self.show_reply(self.desk.command(self._who(), "privacy", rest))
 
     def _setup(self, rest: str, lines: Iterator[str]) -> None:
         try:

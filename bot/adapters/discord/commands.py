@@ -16,8 +16,10 @@ PERIODS = [app_commands.Choice(name="this week", value="week"),
 LANGUAGES = [app_commands.Choice(name="English", value="en"),
              app_commands.Choice(name="简体中文", value="zh-CN")]
 DAYS = [app_commands.Choice(name=day, value=day) for day in WEEKDAYS]
+PRIVACY = [app_commands.Choice(name="hidden from the boards", value="hidden"),
+           app_commands.Choice(name="visible on the boards", value="visible")]
 COMMAND_NAMES = ("explain", "quiz", "leaderboard", "stats", "quiz-settings", "quiz-forget-me",
-                 "quiz-reports", "quiz-insights")
+                 "quiz-reports", "quiz-insights", "quiz-privacy")
 
 
 def timezone_choices(current: str) -> list[app_commands.Choice[str]]:
@@ -61,10 +63,19 @@ def register(tree: app_commands.CommandTree[discord.Client], handlers: Handlers)
                                share=share)
 
     @tree.command(name="stats", description="Points, streaks and mastery by topic")
-    @app_commands.describe(member="whose stats (you by default)", share="post it for everyone")
+    @app_commands.describe(member="whose stats (you by default)", share="post it for everyone",
+                           team="the team's mastery by topic, weakest first (admins)")
     async def stats(interaction: discord.Interaction, member: discord.Member | None = None,
-                    share: bool = False) -> None:
-        await handlers.command(interaction, "stats", share=share, whom=member)
+                    share: bool = False, team: bool = False) -> None:
+        await handlers.command(interaction, "stats", "team" if team else "", share=share,
+                               whom=None if team else member)
+
+    @tree.command(name="quiz-privacy", description="Hide yourself from the boards, or show again")
+    @app_commands.describe(mode="hidden or visible (empty: say which you are)")
+    @app_commands.choices(mode=PRIVACY)
+    async def quiz_privacy(interaction: discord.Interaction,
+                           mode: app_commands.Choice[str] | None = None) -> None:
+        await handlers.command(interaction, "privacy", mode.value if mode else "")
 
     @tree.command(name="quiz-forget-me",
                   description="See and delete everything the quiz keeps about you")

@@ -39,7 +39,7 @@ PLATFORM = "slack"
 COMMANDS = {"/explain": "explain", "/quiz": "quiz", "/leaderboard": "leaderboard",
             "/quiz-stats": "stats", "/quiz-settings": "settings",
             "/quiz-forget-me": "forget-me", "/quiz-reports": "reports",
-            "/quiz-insights": "insights"}
+            "/quiz-insights": "insights", "/quiz-privacy": "privacy"}
 
 
 def _parsed(parse: Callable[[dict[str, Any]], Any], body: dict[str, Any]) -> Any:
@@ -115,7 +115,11 @@ class Handlers:
                 await self._open_settings(client, request, who)
                 return
             whom = None
-            if name == "stats" and text.strip():
+            argument = text
+            if name == "stats":
+                # /quiz-stats team is the team's view; any other text names a member.
+                argument = "team" if text.strip().lower() == "team" else ""
+            if name == "stats" and text.strip() and not argument:
                 other = mentioned_user(text[:200])
                 if other is None:
                     locale = who.locale or "en"
@@ -123,7 +127,7 @@ class Handlers:
                     await replies.reply(client, request, warning, locale)
                     return
                 whom = await self.identity(client, request, other)
-            reply = await self.front.command(who, name, "" if name == "stats" else text, whom)
+            reply = await self.front.command(who, name, argument, whom)
             await self.show(client, request, reply)
 
         await self._guarded(client, request, f"/{name}", work)

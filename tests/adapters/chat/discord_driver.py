@@ -46,7 +46,7 @@ SETTING_OPTIONS = {"time": "time", "timezone": "timezone", "language": "language
                    "enabled": "enabled"}
 COMMANDS = {"explain": "explain", "quiz": "quiz", "leaderboard": "leaderboard",
             "stats": "stats", "settings": "quiz-settings", "forget_me": "quiz-forget-me",
-            "reports": "quiz-reports"}
+            "reports": "quiz-reports", "privacy": "quiz-privacy"}
 
 
 def build(harness: DiscordDriver, *, guild_id: int | None = None) -> tuple[Any, QuizBot]:

@@ -126,7 +126,10 @@ class ChatDriver(Protocol):
 
     async def command(self, name: str, who: str = "alice", *, channel: str = "general",
                       **args: Any) -> Reply:
-        """Run explain/quiz/leaderboard/stats/forget_me (args: topic, period, member)."""
+        """Run explain/quiz/leaderboard/stats/forget_me/privacy.
+
+        args: topic, period, member, team (stats), mode (privacy: hidden or visible).
+        """
 
     async def settings(self, who: str, **changes: Any) -> Reply:
         """Change the channel's settings as ``who`` (time, timezone, language, topics...)."""

@@ -249,7 +249,10 @@ class SlackDriver(Harness[FakeSlack]):
         if name == "stats":
             member = args.get("member")
             text = f"<@{self.user_id(member)}|{member}>" if member else ""
+            text = "team" if args.get("team") else text
             slash = "/quiz-stats"
+        elif name == "privacy":
+            text, slash = str(args.get("mode") or ""), "/quiz-privacy"
         elif name == "forget_me":
             text, slash = "", "/quiz-forget-me"
         elif name == "reports":

@@ -1,0 +1,38 @@
+"""The mastery chart: a real PNG, narrow for a phone, Chinese topic names drawn, 1 to 20 topics."""
+
+from __future__ import annotations
+
+import struct
+
+from bot.charts import MatplotlibCharts, drawable
+from bot.core.models import TopicMastery
+
+CHINESE = ["张量", "自动求导", "数据加载", "模型部署", "性能优化", "训练循环", "模块与参数",
+           "设备与CUDA", "混合精度", "分布式训练"]
+ENGLISH = ["tensors", "autograd", "data", "deployment", "performance", "training-loop",
+           "nn-module", "devices", "mixed-precision", "distributed"]
+TWENTY = [TopicMastery(name, 3 + 2 * i, i % 3 and (7 * i) % (3 + 2 * i) + 1, i % 4)
+          for i, name in enumerate(CHINESE + ENGLISH)]
+
+
+def _png_size(png: bytes) -> tuple[int, int]:
+    assert png[:8] == b"\x89PNG\r\n\x1a\n"
+    return struct.unpack(">II", png[16:24])
+
+
+def test_twenty_chinese_and_english_topics_fit_a_phone_width_and_grow_in_height():
+    chart = MatplotlibCharts().mastery(TWENTY, title="各主题掌握度 · 王小明", locale="zh-CN")
+    width, height = _png_size(chart.png)
+    assert width <= 1000 and height >= 20 * 80  # narrow, and a readable row per topic
+    assert chart.name == "mastery.png"
+
+
+def test_chinese_topic_names_are_drawable_with_the_installed_fonts():
+    assert all(drawable(name) == name for name in CHINESE)
+
+
+def test_a_member_with_one_answer_gets_a_small_chart():
+    chart = MatplotlibCharts().mastery([TopicMastery("autograd", 1, 1, 0)],
+                                       title="Mastery by topic · Ada", locale="en")
+    width, height = _png_size(chart.png)
+    assert width <= 1000 and 200 <= height <= 600
