@@ -8,6 +8,7 @@ from db.store_answers import AnswerStore
 from db.store_channels import ChannelStore
 from db.store_pending import PendingStore
 from db.store_practice import PracticeStore
+from db.store_reminders import ReminderStore
 from db.store_requests import RequestStore
 from db.store_rounds import RoundStore
 from db.store_scores import ScoreStore
@@ -19,7 +20,8 @@ if TYPE_CHECKING:
 
 
 class SqlStore(
-    RequestStore, ChannelStore, RoundStore, PendingStore, AnswerStore, ScoreStore, PracticeStore
+    RequestStore, ChannelStore, RoundStore, PendingStore, AnswerStore, ScoreStore, PracticeStore,
+    ReminderStore,
 ):
     """Persist the quiz's state; every method is one transaction, claims are race-safe.
 

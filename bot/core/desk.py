@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from bot.core.channel_setup import matching_zones
 from bot.core.i18n import t
@@ -31,7 +31,9 @@ from bot.core.quiz import Quiz
 log = logging.getLogger(__name__)
 
 COMMAND_CHARS = 500  # a topic, a period or a member: anything longer is a paste gone wrong
-COMMANDS = ("explain", "quiz", "leaderboard", "stats")
+COMMANDS = ("explain", "quiz", "leaderboard", "stats", "remind")
+# Replies never shared with the channel: where a member is told their reminders stopped.
+_PRIVATE_COMMANDS = ("explain", "quiz", "remind")
 
 
 @dataclass(frozen=True)
@@ -66,6 +68,7 @@ class Home:
 
     locale: str
     sections: tuple[tuple[str, Message], ...] = field(default_factory=tuple)
+    reviews: str = ""  # the member's due reviews, in a line
 
 
 class Desk:
@@ -108,6 +111,8 @@ class Desk:
             return self._practice_answer(who, target, key, AnswerMode.BUTTON)
         if kind in ("form", "pform"):
             return self._open_form(who, kind, target)
+        if kind == "remind":
+            return self._reminder_button(who, key)
         # share: a card for the whole channel, in the language of where it is shared
         _, actor = self._resolve(who)
         locale = actor.locale or "en"
@@ -177,19 +182,47 @@ class Desk:
     # ------------------------------------------------------------ commands
     def command(self, who: Identity, name: str, argument: str = "",
                 whom: Identity | None = None) -> Reply:
-        """Handle /explain, /quiz, /leaderboard or /stats (``whom``: another member's stats)."""
+        """Handle /explain, /quiz, /leaderboard, /stats or /quiz-remind (``whom``: whose stats)."""
         refusal = self.command_too_long(argument, who.locale or "en")
         if refusal is not None:
             return refusal
         argument = argument.strip()
         handlers: Mapping[str, Callable[[Identity, str, Identity | None], Reply]] = {
             "explain": self._explain, "quiz": self._practice, "leaderboard": self._leaderboard,
-            "stats": self._stats,
+            "stats": self._stats, "remind": self._remind,
         }
         handler = handlers.get(name)
         if handler is None:
             return self._warning(who.locale or "en", "action.unknown")
-        return handler(who, argument, whom)
+        reply = handler(who, argument, whom)
+        return self._with_notice(who, reply) if name in _PRIVATE_COMMANDS else reply
+
+    def _with_notice(self, who: Identity, reply: Reply) -> Reply:
+        # Told once, in the next private reply: a member whose reminders we had to stop.
+        if reply.message is None or reply.public:
+            return reply
+        notice = self.quiz.reminders.notice(who.platform, who.user, reply.locale)
+        if notice is None:
+            return reply
+        body = f"{notice}\n\n{reply.message.body}" if reply.message.body else notice
+        return replace(reply, message=replace(reply.message, body=body))
+
+    def _remind(self, who: Identity, argument: str, _whom: Identity | None) -> Reply:
+        found, actor = self._resolve(who)
+        locale = actor.locale or "en"
+        return Reply(locale, self.quiz.reminders.command(found.member, found.channel, argument,
+                                                         locale))
+
+    def _reminder_button(self, who: Identity, key: str) -> Reply:
+        if key == "start":
+            return self._practice(who, "", None)  # the most overdue review, as /quiz gives
+        found, actor = self._resolve(who)
+        locale = actor.locale or "en"
+        if key == "snooze":
+            return Reply(locale, self.quiz.reminders.snooze(found.member, locale))
+        if key == "stop":
+            return Reply(locale, self.quiz.reminders.stop(found.member, locale))
+        return self._warning(locale, "action.unknown")
 
     @staticmethod
     def command_too_long(argument: str, locale: str) -> Reply | None:
@@ -274,7 +307,8 @@ class Desk:
         locale = who.locale or (channels[0].locale if channels else "en")
         member = self._member(who)
         return Home(locale, tuple((c.external_id, self.quiz.board.stats_message(c, member, locale))
-                                  for c in channels))
+                                  for c in channels),
+                    reviews=self.quiz.reminders.home_line(member, locale))
 
     def explain_choices(self, typed: str, locale: str | None, limit: int) -> list[tuple[str, str]]:
         """Return (label, card id) pairs for the /explain autocomplete."""

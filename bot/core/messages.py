@@ -101,7 +101,12 @@ def share_action(card_id: str) -> str:
     return f"tq:share:{card_id}:card"
 
 
-ACTION_KINDS = ("answer", "practice", "form", "pform", "share")
+def remind_action(key: str) -> str:
+    """Return the action id of a reminder's button: ``start``, ``snooze`` or ``stop``."""
+    return f"tq:remind:reviews:{key}"
+
+
+ACTION_KINDS = ("answer", "practice", "form", "pform", "share", "remind")
 SUBMIT_KINDS = ("submit", "psubmit")
 ROUND_KINDS = ("answer", "form", "submit")  # their target is a round id; the others an item's
 MAX_ROUND_ID = 2**31 - 1  # the rounds table's integer key

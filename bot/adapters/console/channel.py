@@ -38,6 +38,7 @@ Commands (this terminal stands in for a team channel):
   /leaderboard [week|all]
   /weekly                the weekly leaderboard post, with its chart saved as a PNG
   /stats                 your points, streaks and mastery by topic
+  /remind on [HOUR]|off  a private reminder when reviews are due (also: /remind snooze)
   /setup [key=value ...] show or change the channel settings, e.g. /setup lang=zh-CN time=09:30
   /as NAME               play as someone else (several people in one terminal)
   /help                  this list
@@ -124,6 +125,7 @@ class ConsoleChannel:
     def tick(self) -> None:
         """Do what the scheduler would have done by now: deliver results, reveal, post today's."""
         self.deliver_pending()
+        self.remind()
         for reveal in self.quiz.rounds.close_due_rounds(PLATFORM):
             if reveal.channel.id == self.state.channel.id:
                 self.show(reveal.message)
@@ -144,6 +146,12 @@ class ConsoleChannel:
         self._graded_pending_at = now
         for delivery in self.quiz.rounds.grade_pending(PLATFORM):
             print(render_delivery(delivery) + "\n", file=self.out, flush=True)
+
+    def remind(self) -> None:
+        """Print the review reminders whose time came, each to its member, as DMs would go."""
+        for nudge in self.quiz.reminders.due(PLATFORM):
+            print(render(nudge.message, channel="direct message", user=nudge.member_external_id)
+                  + "\n", file=self.out, flush=True)
 
     def run(self, lines: Iterator[str]) -> None:
         """Run commands until /quit or the end of input."""
@@ -194,6 +202,7 @@ class ConsoleChannel:
             "/leaderboard": self._leaderboard,
             "/weekly": self._weekly,
             "/stats": self._stats,
+            "/remind": self._remind,
             "/setup": self._setup,
             "/as": self._as,
         }
@@ -253,6 +262,9 @@ class ConsoleChannel:
 
     def _stats(self, rest: str, lines: Iterator[str]) -> None:
         self.show_reply(self.desk.command(self._who(), "stats", rest))
+
+    def _remind(self, rest: str, lines: Iterator[str]) -> None:
+        self.show_reply(self.desk.command(self._who(), "remind", rest))
 
     def _setup(self, rest: str, lines: Iterator[str]) -> None:
         try:

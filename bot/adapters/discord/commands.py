@@ -16,7 +16,9 @@ PERIODS = [app_commands.Choice(name="this week", value="week"),
 LANGUAGES = [app_commands.Choice(name="English", value="en"),
              app_commands.Choice(name="简体中文", value="zh-CN")]
 DAYS = [app_commands.Choice(name=day, value=day) for day in WEEKDAYS]
-COMMAND_NAMES = ("explain", "quiz", "leaderboard", "stats", "quiz-settings")
+COMMAND_NAMES = ("explain", "quiz", "leaderboard", "stats", "quiz-settings", "quiz-remind")
+SWITCH = [app_commands.Choice(name="on", value="on"), app_commands.Choice(name="off", value="off"),
+          app_commands.Choice(name="snooze a day", value="snooze")]
 
 
 def timezone_choices(current: str) -> list[app_commands.Choice[str]]:
@@ -64,6 +66,17 @@ def register(tree: app_commands.CommandTree[discord.Client], handlers: Handlers)
     async def stats(interaction: discord.Interaction, member: discord.Member | None = None,
                     share: bool = False) -> None:
         await handlers.command(interaction, "stats", share=share, whom=member)
+
+    @tree.command(name="quiz-remind", description="A private reminder when reviews are due")
+    @app_commands.describe(state="on, off, or skip tomorrow",
+                           hour="local hour, 0-23 (the channel's post time by default)")
+    @app_commands.choices(state=SWITCH)
+    async def quiz_remind(interaction: discord.Interaction,
+                          state: app_commands.Choice[str] | None = None,
+                          hour: app_commands.Range[int, 0, 23] | None = None) -> None:
+        words = [state.value if state else ("on" if hour is not None else "")]
+        argument = " ".join([*words, str(hour)] if hour is not None else words)
+        await handlers.command(interaction, "remind", argument)
 
     @tree.command(name="quiz-settings",
                   description="Show or change this channel's daily quiz (Manage Server)")

@@ -37,7 +37,7 @@ log = logging.getLogger(__name__)
 PLATFORM = "slack"
 # Slack's command names, and the core's command each one is.
 COMMANDS = {"/explain": "explain", "/quiz": "quiz", "/leaderboard": "leaderboard",
-            "/quiz-stats": "stats", "/quiz-settings": "settings"}
+            "/quiz-stats": "stats", "/quiz-settings": "settings", "/quiz-remind": "remind"}
 
 
 def _parsed(parse: Callable[[dict[str, Any]], Any], body: dict[str, Any]) -> Any:
@@ -227,6 +227,7 @@ class Handlers:
         async def work(who: Identity) -> None:
             home = await self.front.home(who)
             await client.views_publish(user_id=request.user,
-                                       view=views.home_view(home.sections, home.locale))
+                                       view=views.home_view(home.sections, home.locale,
+                                                            home.reviews))
 
         await self._guarded(client, request, "home", work)

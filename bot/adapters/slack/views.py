@@ -181,10 +181,14 @@ def settings_changes(view: dict[str, Any]) -> tuple[str, dict[str, str]]:
     return channel, {key: value for key, value in changes.items() if value.strip()}
 
 
-def home_view(sections: Sequence[tuple[str, Message]], locale: str) -> dict[str, Any]:
-    """Return the home tab: the member's stats in each quiz channel, then the commands."""
+def home_view(sections: Sequence[tuple[str, Message]], locale: str,
+              reviews: str = "") -> dict[str, Any]:
+    """Return the home tab: due reviews, the member's stats in each quiz channel, the commands."""
     blocks: list[Block] = [{"type": "header", "text": plain(t(locale, "home.title"), 150)},
                            section(mrkdwn(t(locale, "home.intro"))), {"type": "divider"}]
+    if reviews:
+        # Our own sentence (with *bold*), topic names from the bank: kept as mrkdwn.
+        blocks += [section(reviews[:3000]), {"type": "divider"}]
     if not sections:
         blocks.append(section(mrkdwn(t(locale, "home.none"))))
     for channel_id, stats in sections[:10]:
@@ -194,7 +198,7 @@ def home_view(sections: Sequence[tuple[str, Message]], locale: str) -> dict[str,
         blocks.append({"type": "divider"})
     helps = [("/explain TOPIC", "help.explain"), ("/quiz [TOPIC]", "help.quiz"),
              ("/leaderboard [week|all]", "help.leaderboard"), ("/quiz-stats", "help.stats"),
-             ("/quiz-settings", "help.settings")]
+             ("/quiz-settings", "help.settings"), ("/quiz-remind on|off [HOUR]", "help.remind")]
     lines = [f"`{command}`  {mrkdwn(t(locale, key))}" for command, key in helps]
     blocks.append(section(f"*{t(locale, 'home.commands')}*\n" + "\n".join(lines)))
     return {"type": "home", "blocks": blocks[:100]}
