@@ -362,6 +362,10 @@ _STRINGS: dict[str, dict[str, str]] = {
         "en": "*{n} reviews due* · `/quiz` serves the most overdue first",
         "zh-CN": "*{n} 道复习题到期* · `/quiz` 先出最早到期的",
     },
+    "home.review_due_one": {
+        "en": "*1 review due* · `/quiz` serves it",
+        "zh-CN": "*1 道复习题到期* · 用 `/quiz` 开始",
+    },
     "home.reviews_none": {"en": "No reviews due now.", "zh-CN": "现在没有到期的复习题。"},
     "help.remind": {
         "en": "a private reminder when reviews are due (`on [hour]` or `off`)",

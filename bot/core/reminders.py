@@ -211,7 +211,8 @@ class ReminderService:
         for item in items:
             for topic in self._topics_of.get(item, ())[:1]:
                 counts[topic] = counts.get(topic, 0) + 1
-        line = t(locale, "home.reviews_due", n=len(items))
+        line = (t(locale, "home.review_due_one") if len(items) == 1
+                else t(locale, "home.reviews_due", n=len(items)))
         if counts:
             ranked = sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))
             line += "\n" + t(locale, "remind.topics", topics=", ".join(
