@@ -53,6 +53,10 @@ def _percentiles(samples: list[float]) -> tuple[float, float]:
     return ordered[len(ordered) // 2], ordered[min(last, round(0.95 * last))]
 
 
+def _p50_or_none(samples: list[float]) -> float | None:
+    return round(_percentiles(samples)[0], 2) if samples else None
+
+
 def _insert(engine: Engine, table: Any, rows: list[dict[str, Any]]) -> None:
     with engine.begin() as connection:
         for start in range(0, len(rows), CHUNK):
@@ -88,26 +92,32 @@ def measure_practice(url: str, bank: Bank, members: int, now: dt.datetime, repea
         rng = random.Random(seed)  # noqa: S311
         chosen = [store.get_member(rng.randrange(1, members + 1)) for _ in range(repeat + 1)]
         people = [m for m in chosen if m is not None]
-        starts, picks, reads, review_reads = [], [], [], []
+        starts: dict[bool, list[float]] = {True: [], False: []}
+        picks, reads, review_reads = [], [], []
         eligible = practice._eligible(None)
+        allowed = set(eligible)
         for n, member in enumerate(people):
             t0 = time.perf_counter()
             practice.start(member, None, "en")
             t1 = time.perf_counter()
             reviews = store.reviews(member.id)
+            due = any(r.due_at <= now and r.item_id in allowed for r in reviews)
             t_reviews = time.perf_counter()
             results = store.item_results(member.id)
             t2 = time.perf_counter()
             pick(eligible, reviews, results, practice._topics_of, now, f"{member.id}|x")
             t3 = time.perf_counter()
             if n:  # the first call warms the caches
-                starts.append((t1 - t0) * 1000)
+                starts[due].append((t1 - t0) * 1000)
                 reads.append((t2 - t1) * 1000)
                 review_reads.append((t_reviews - t1) * 1000)
                 picks.append((t3 - t2) * 1000)
-        start_p50, start_p95 = _percentiles(starts)
+        start_p50, start_p95 = _percentiles(starts[True] + starts[False])
         return {"practice_start_ms": round(start_p50, 2),
                 "practice_start_p95_ms": round(start_p95, 2),
+                "practice_start_review_due_ms": _p50_or_none(starts[True]),
+                "practice_start_none_due_ms": _p50_or_none(starts[False]),
+                "practice_members_with_review_due": len(starts[True]),
                 "practice_reads_ms": round(_percentiles(reads)[0], 2),
                 "practice_reviews_read_ms": round(_percentiles(review_reads)[0], 2),
                 "practice_pick_ms": round(_percentiles(picks)[0], 3)}
@@ -240,10 +250,17 @@ def report_lines(result: dict[str, Any]) -> list[str]:
     def verdict(ms: float, target: float) -> str:
         return "ok" if ms <= target else f"MISSES by {ms - target:.1f} ms"
 
+    def ms(value: float | None) -> str:
+        return "-" if value is None else f"{value:.2f} ms"
+
     lines = [
         f"  {'/quiz next item (PracticeService.start)':40} p50 {result['practice_start_ms']:8.2f}"
         f" ms  p95 {result['practice_start_p95_ms']:8.2f} ms  {result['review_cards']:,} cards"
         f"  {verdict(result['practice_start_ms'], PICK_TARGET_MS)}",
+        f"  {'  a review due / none due (new item)':40} p50"
+        f" {ms(result['practice_start_review_due_ms'])}"
+        f" / {ms(result['practice_start_none_due_ms'])}"
+        f"  ({result['practice_members_with_review_due']} calls with a review due)",
         f"  {'  of which reads / pick()':40} p50 {result['practice_reads_ms']:8.2f} ms"
         f" / {result['practice_pick_ms']:.3f} ms (the cards alone:"
         f" {result['practice_reviews_read_ms']:.2f} ms)",
