@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime as dt
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from enum import StrEnum
 from zoneinfo import ZoneInfo
@@ -439,3 +440,39 @@ class Nudge:
     workspace_external_id: str
     locale: str
     message: Message
+
+
+# A member's own data (bot/core/people.py): what storage holds about them, as plain values.
+Value = str | int | float | bool | None | dt.datetime | dt.date
+Row = Mapping[str, Value]
+
+
+@dataclass(frozen=True)
+class DataSection:
+    """One kind of row stored about a member; ``by_workspace``: tied to channels, so scopable."""
+
+    name: str
+    rows: tuple[Row, ...]
+    by_workspace: bool = False
+
+
+@dataclass(frozen=True)
+class MemberData:
+    """Everything stored about a member (``workspace``: channel sections narrowed to it)."""
+
+    member: Member
+    sections: tuple[DataSection, ...]
+    workspace: str | None = None
+
+    def counts(self) -> dict[str, int]:
+        """Return how many rows each section holds."""
+        return {s.name: len(s.rows) for s in self.sections}
+
+
+@dataclass(frozen=True)
+class ForgetReport:
+    """What forgetting a member deleted: rows per section, and the rounds whose tally changed."""
+
+    member: Member
+    deleted: tuple[tuple[str, int], ...]
+    open_rounds: tuple[int, ...] = ()  # open rounds the member had answered: redraw their tally

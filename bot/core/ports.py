@@ -20,9 +20,11 @@ from bot.core.models import (
     ChannelUpdate,
     Chart,
     DueReminder,
+    ForgetReport,
     ItemResult,
     LeaderboardRow,
     Member,
+    MemberData,
     Nudge,
     PendingAnswer,
     PendingDraft,
@@ -464,4 +466,23 @@ class QuizStore(Protocol):
 
     def due_review_items(self, user_id: int, now: dt.datetime) -> list[str]:
         """Return the items of the member's reviews due at ``now``, most overdue first."""
+        ...
+
+    # a member's own data: export and forget (bot/core/people.py)
+    def member_data(
+        self, platform: str, external_id: str, workspace: str | None = None
+    ) -> MemberData | None:
+        """Return everything stored about the member, section by section; None if unknown.
+
+        ``workspace`` narrows the sections tied to channels to that workspace's channels (None
+        when the platform has no such workspace); the others belong to the member wherever
+        they are.
+        """
+        ...
+
+    def forget_member(self, platform: str, external_id: str) -> ForgetReport | None:
+        """Delete the member and every row about them in one transaction; None if unknown.
+
+        The channels' kept totals stay equal to a recount of the answers that remain.
+        """
         ...

@@ -31,6 +31,7 @@ from tests.executors.conftest import (
     SMALL_LIMITS,
     assert_nothing_left,
     decode_records,
+    folder_exists,
     run_cgroups,
     sandbox_processes,
 )
@@ -174,8 +175,10 @@ def test_run_is_in_its_own_cgroup_with_limits(run_code):
     assert not os.path.exists("/sys/fs/cgroup/pids" + pids)
 
 
-def test_cgroup_limit_values_are_applied(run_code):
-    # Read the limits from the host while the run is alive.
+def test_cgroup_limit_values_are_applied(run_code, sandbox_zygote):
+    # Read the limits from the host while the run is alive: only this zygote's run, since
+    # another executor on the machine (another test process) runs with other limits.
+    ours = sandbox_zygote.hello["cgroup_name"]
     result = {}
     thread = threading.Thread(target=lambda: result.update(
         out=run_code("import time\ndef f():\n    time.sleep(1.5)\n    return 1\n")))
@@ -187,6 +190,8 @@ def test_cgroup_limit_values_are_applied(run_code):
             with contextlib.suppress(OSError, StopIteration):
                 lines = Path(f"/proc/{pid}/cgroup").read_text().splitlines()
                 paths = {line.split(":")[1]: line.split(":")[2] for line in lines}
+                if ours not in paths["pids"]:
+                    continue
                 values = {
                     "memory.limit_in_bytes": Path(
                         f"/sys/fs/cgroup/memory{paths['memory']}/memory.limit_in_bytes"
@@ -258,16 +263,39 @@ def test_dead_zygote_is_restarted_once_and_the_run_retried():
     zygote = Zygote(SMALL_LIMITS)
     try:
         zygote.start()
-        first = zygote.pid
+        first, first_folder = zygote.pid, zygote.hello["cgroup_name"]
         os.kill(first, signal.SIGKILL)
         request = wire.encode({"code": "def f():\n    return 7\n", "entrypoint": "f",
                                "device": "cpu", "cases": [{"args": [], "kwargs": {}}]})
         raw = zygote.run(request)
         assert decode_records(raw.result)[1]["output"] == 7
         assert zygote.pid not in (None, first)
+        second_folder = zygote.hello["cgroup_name"]
+        assert second_folder != first_folder
+        # The killed zygote could not clean up: its cgroups went when its death was seen.
+        assert not folder_exists(first_folder)
     finally:
         zygote.close()
+    assert not folder_exists(first_folder) and not folder_exists(second_folder)
     assert_nothing_left()
+
+
+def test_a_closed_zygote_leaves_no_process_for_the_hosts_init_to_reap():
+    # The template reaps the children the zygote killed before it exits: an orphan would wait
+    # for the host's init (seconds on a busy machine) as a sandbox process nobody owns.
+    zygote = Zygote(SMALL_LIMITS)
+    try:
+        zygote.start()
+        request = wire.encode({"code": "def f():\n    return 1\n", "entrypoint": "f",
+                               "device": "cpu", "cases": [{"args": [], "kwargs": {}}]})
+        zygote.run(request)
+        template = zygote.hello["template_pid"]
+        with open(f"/proc/{template}/task/{template}/children") as f:
+            children = [int(pid) for pid in f.read().split()]
+        assert children  # the next run's child waits, isolated
+    finally:
+        zygote.close()
+    assert [pid for pid in children if os.path.exists(f"/proc/{pid}")] == []
 
 
 def test_zygote_environment_is_an_allow_list():
@@ -286,12 +314,14 @@ def test_a_closed_zygote_refuses_runs():
         zygote.run(b"")
 
 
-def test_missing_layer_refuses_to_start_and_names_the_flag(monkeypatch):
+def test_missing_layer_refuses_to_start_and_names_no_command_flag(monkeypatch):
+    # Each command adds the options it has: exec names --insecure-no-sandbox, serve has none.
     monkeypatch.setattr(doctor, "probe_layers", lambda z: {
         "seccomp": LayerStatus(False, "off"), "uid": LayerStatus(True, "ok")})
     zygote = Zygote(SMALL_LIMITS)
-    with pytest.raises(SandboxUnavailable, match=r"seccomp.*--insecure-no-sandbox"):
+    with pytest.raises(SandboxUnavailable, match=r"layers missing: seccomp") as raised:
         zygote.start()
+    assert "--" not in str(raised.value)
     assert zygote.pid is None
 
 

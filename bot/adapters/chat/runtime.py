@@ -19,7 +19,9 @@ from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from typing import TYPE_CHECKING, Any, ParamSpec, Protocol, TypeVar
 
+from bot.adapters.chat.metrics import CountingPublisher, Metrics
 from bot.core.desk import Desk
+from bot.core.messages import Message
 from bot.core.models import ChannelSettings
 from bot.core.quiz import Quiz
 
@@ -61,6 +63,7 @@ class ChatRuntime:
         close: Callable[[], object],
         scheduler: Callable[[Any], Scheduler],
         workers: int = DEFAULT_WORKERS,
+        metrics: Metrics | None = None,
     ) -> None:
         self.platform = platform
         self.quiz = quiz
@@ -71,6 +74,12 @@ class ChatRuntime:
         self._make_scheduler = scheduler
         self.scheduler: Scheduler | None = None
         self.engine: Engine | None = None  # the database engine, for a platform's own stores
+        # Counted by the front and the publisher; read by /metrics (and by tests).
+        self.metrics = metrics or Metrics(platform)
+        # A trivial query on the database that returns the platform's pending answers (the
+        # composition root sets it; /healthz asks it on a thread of its own).
+        self.probe: Callable[[], int] | None = None
+        self._scheduling = False
         self._stopped = False
 
     async def call(self, fn: Callable[P, T], *args: P.args, **kwargs: P.kwargs) -> T:
@@ -78,13 +87,23 @@ class ChatRuntime:
         loop = asyncio.get_running_loop()
         return await loop.run_in_executor(self._pool, functools.partial(fn, *args, **kwargs))
 
+    async def post_for(self, round_id: int) -> tuple[ChannelSettings, str, Message] | None:
+        """Return a posted round's channel, message ref and post as it should look now."""
+        return await self.call(self.quiz.rounds.post_for, round_id)
+
     async def start(self, publisher: Any) -> Scheduler:
         """Start the scheduler with the platform's publisher (catch-up runs now)."""
         self._loop = asyncio.get_running_loop()
         self._loop.set_default_executor(self._pool)
-        self.scheduler = self._make_scheduler(publisher)
+        # Every post the scheduler makes goes through the counting wrapper.
+        self.scheduler = self._make_scheduler(CountingPublisher(publisher, self.metrics))
         await self.scheduler.start()
+        self._scheduling = True
         return self.scheduler
+
+    def scheduler_running(self) -> bool:
+        """Say whether the scheduler started and has not been stopped."""
+        return self._scheduling and not self._stopped
 
     def settings_changed(self, channel: ChannelSettings) -> None:
         """Reschedule a channel whose settings changed (the core calls this on a worker thread)."""

@@ -9,7 +9,7 @@ import datetime as dt
 import logging
 import shlex
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TextIO
 
@@ -40,6 +40,7 @@ Commands (this terminal stands in for a team channel):
   /stats                 your points, streaks and mastery by topic
   /remind on [HOUR]|off  a private reminder when reviews are due (also: /remind snooze)
   /setup [key=value ...] show or change the channel settings, e.g. /setup lang=zh-CN time=09:30
+  /forget-me             what the quiz keeps about you; /forget-me yes deletes all of it
   /as NAME               play as someone else (several people in one terminal)
   /help                  this list
   /quit                  leave"""
@@ -204,6 +205,7 @@ class ConsoleChannel:
             "/stats": self._stats,
             "/remind": self._remind,
             "/setup": self._setup,
+            "/forget-me": self._forget_me,
             "/as": self._as,
         }
 
@@ -281,6 +283,16 @@ class ConsoleChannel:
             changes[key.lower()] = value
         self.show_reply(self.desk.settings(self._who(), "", "", changes))
         self._refresh_channel()
+
+    def _forget_me(self, rest: str, lines: Iterator[str]) -> None:
+        # The terminal has no buttons: typing "yes" is the confirmation, for whoever plays now.
+        confirmed = rest.strip().lower() == "yes"
+        reply = self.desk.forget_me(self._who(), confirmed=confirmed)
+        if confirmed or reply.message is None or not reply.message.buttons:
+            self.show_reply(reply)
+            return
+        self.show_reply(replace(reply, message=replace(reply.message, buttons=())))
+        self.say("Type /forget-me yes to delete it, or anything else to keep it.")
 
     def _as(self, rest: str, lines: Iterator[str]) -> None:
         name = " ".join(rest.split())[:40]

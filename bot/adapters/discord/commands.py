@@ -16,7 +16,8 @@ PERIODS = [app_commands.Choice(name="this week", value="week"),
 LANGUAGES = [app_commands.Choice(name="English", value="en"),
              app_commands.Choice(name="简体中文", value="zh-CN")]
 DAYS = [app_commands.Choice(name=day, value=day) for day in WEEKDAYS]
-COMMAND_NAMES = ("explain", "quiz", "leaderboard", "stats", "quiz-settings", "quiz-remind")
+COMMAND_NAMES = ("explain", "quiz", "leaderboard", "stats", "quiz-settings", "quiz-forget-me",
+                 "quiz-remind")
 SWITCH = [app_commands.Choice(name="on", value="on"), app_commands.Choice(name="off", value="off"),
           app_commands.Choice(name="snooze a day", value="snooze")]
 
@@ -66,6 +67,12 @@ def register(tree: app_commands.CommandTree[discord.Client], handlers: Handlers)
     async def stats(interaction: discord.Interaction, member: discord.Member | None = None,
                     share: bool = False) -> None:
         await handlers.command(interaction, "stats", share=share, whom=member)
+
+    @tree.command(name="quiz-forget-me",
+                  description="See and delete everything the quiz keeps about you")
+    async def forget_me(interaction: discord.Interaction) -> None:
+        # Private, and nothing is deleted until the member clicks the confirmation button.
+        await handlers.command(interaction, "forget-me")
 
     @tree.command(name="quiz-remind", description="A private reminder when reviews are due")
     @app_commands.describe(state="on, off, or skip tomorrow",

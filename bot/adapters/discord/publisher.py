@@ -95,16 +95,9 @@ class DiscordPublisher:
                         channel_id, post.round.id)
         return None
 
-    async def refresh_round(self, round_id: int) -> None:
-        """Redraw a posted round (its tally, or its buttons once closed)."""
-        found = await self.runtime.call(self.runtime.quiz.rounds.post_for, round_id)
-        if found is None:
-            return
-        channel, ref, message = found
-        await self._edit(channel, ref, message)
-
-    async def _edit(self, channel: ChannelSettings, ref: str,
-                    message: Message) -> discord.PartialMessage | None:
+    async def edit(self, channel: ChannelSettings, ref: str,
+                   message: Message) -> discord.PartialMessage | None:
+        """Edit a posted round's message to show ``message`` (its tally, or closed)."""
         parsed = parse_ref(ref)
         if parsed is None:
             return None
@@ -124,7 +117,7 @@ class DiscordPublisher:
             return
         closed = await self.runtime.call(self.runtime.quiz.rounds.round_message, reveal.round,
                                          reveal.channel)
-        partial = await self._edit(reveal.channel, ref, closed)
+        partial = await self.edit(reveal.channel, ref, closed)
         assert partial is not None  # noqa: S101 - parse_ref succeeded just above
         name = t(locale, "reveal.title", date=reveal.round.local_date.isoformat())
         try:

@@ -37,7 +37,8 @@ log = logging.getLogger(__name__)
 PLATFORM = "slack"
 # Slack's command names, and the core's command each one is.
 COMMANDS = {"/explain": "explain", "/quiz": "quiz", "/leaderboard": "leaderboard",
-            "/quiz-stats": "stats", "/quiz-settings": "settings", "/quiz-remind": "remind"}
+            "/quiz-stats": "stats", "/quiz-settings": "settings",
+            "/quiz-forget-me": "forget-me", "/quiz-remind": "remind"}
 
 
 def _parsed(parse: Callable[[dict[str, Any]], Any], body: dict[str, Any]) -> Any:

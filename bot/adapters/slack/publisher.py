@@ -155,15 +155,8 @@ class SlackPublisher:
             self._bot_ids[token] = str(identity.get("bot_id") or "")
         return self._bot_ids[token]
 
-    async def refresh_round(self, round_id: int) -> None:
-        """Redraw a posted round (its tally, or its buttons once closed)."""
-        found = await self.runtime.call(self.runtime.quiz.rounds.post_for, round_id)
-        if found is None:
-            return
-        channel, ref, message = found
-        await self._edit(channel, ref, message)
-
-    async def _edit(self, channel: ChannelSettings, ref: str, message: Message) -> None:
+    async def edit(self, channel: ChannelSettings, ref: str, message: Message) -> None:
+        """Edit a posted round's message to show ``message`` (its tally, or closed)."""
         parsed = parse_ref(ref)
         if parsed is None:
             return
@@ -183,7 +176,7 @@ class SlackPublisher:
             return
         closed = await self.runtime.call(self.runtime.quiz.rounds.round_message, reveal.round,
                                          reveal.channel)
-        await self._edit(reveal.channel, ref, closed)
+        await self.edit(reveal.channel, ref, closed)
         await self._post(reveal.channel, reveal.message, thread_ts=parsed[1])
 
     async def deliver_private(self, delivery: PrivateDelivery) -> None:
