@@ -6,7 +6,9 @@ answers (one channel, 2,000 members, 365 rounds) as revision 0001 stored them, m
 and SqlStore (p50/p95 after a warm-up), count their queries, time ``record_answer``, and check
 the boards against a recount of every answer. Then 500 members answer one round at once through
 QuizService (each answer stored exactly once, totals equal to a recount), and several replicas
-claim 10,000 channels' rounds for one minute (each claimed exactly once).
+claim 10,000 channels' rounds for one minute (each claimed exactly once). bench/learning.py
+adds the figures of reviews and reminders: /quiz's next item with 100,000 FSRS cards, one
+answer's FSRS update, and 10,000 members' reminders due in one minute.
 """
 
 from __future__ import annotations
@@ -34,6 +36,7 @@ from zoneinfo import ZoneInfo
 from sqlalchemy import Engine, create_engine, event, insert, text
 from sqlalchemy.engine import make_url
 
+from bench import learning
 from bench.bulk import BulkAnswer, BulkData, load_first_revision
 from bot.core.board import BoardService
 from bot.core.insights import InsightsService
@@ -344,6 +347,10 @@ def measure_backend(backend: Backend, args: argparse.Namespace, bank: Bank) -> d
         if args.baseline:
             result["baseline"] = measure_baseline(store, board, channel, members, clock)
         result.update(measure_record_answer(store, channel, dataset, args.record_samples))
+        if args.review_cards:
+            # Before the burst of answers below, whose cards then update these.
+            result["learning"] = learning.measure(backend.url, bank, args, dataset.members,
+                                                  channel.id, dataset.now, counter)
         result["database_bytes"] = backend.size(engine)
         if args.concurrent:
             result["concurrent"] = concurrent_answers(backend.url, bank, dataset, args)
@@ -581,6 +588,8 @@ def report(result: dict[str, Any]) -> str:
         lines.append(f"  before totals (recount, a query per member): week"
                      f" {b['leaderboard_week_ms']} ms, all {b['leaderboard_all_ms']} ms,"
                      f" stats {b['stats_ms']} ms")
+    if "learning" in result:
+        lines += learning.report_lines(result["learning"])
     if "concurrent" in result:
         c = result["concurrent"]
         lines.append(f"  {c['members']} members answering at once ({c['threads']} threads):"
@@ -615,6 +624,10 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("--channels", type=int, default=10_000,
                         help="channels in the fan-out (0 to skip)")
     parser.add_argument("--replicas", type=int, default=3, help="replicas racing in it")
+    parser.add_argument("--review-cards", type=int, default=100_000,
+                        help="FSRS cards spread over the members, for /quiz's pick (0 to skip)")
+    parser.add_argument("--reminder-members", type=int, default=10_000,
+                        help="members whose reminder is due in one minute (0 to skip)")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--workdir", type=Path, help="where the SQLite file goes (a temp dir)")
     parser.add_argument("--json", action="store_true", help="one JSON object per backend")

@@ -8,7 +8,8 @@ Jobs live in memory and are rebuilt from the database at start and after every s
 change; the database, not the scheduler, remembers what was posted (claim-then-post), so a
 restart or a second replica never posts a day twice. Every 30 seconds (and once at start, for
 answers kept across a restart) it grades code answers that waited for an executor and hands
-each result to the adapter that took the answer.
+each result to the adapter that took the answer. Every minute it sends the review reminders
+whose time came (claimed in batches by the core) as direct messages.
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ from apscheduler.triggers.interval import IntervalTrigger
 from bot.core.models import ChannelSettings, RoundPost
 from bot.core.ports import Publisher
 from bot.core.quiz import Quiz
+from bot.core.reminders import MemberUnreachable
 from bot.core.schedule import DEFAULT_GRACE
 
 __all__ = ["DEFAULT_GRACE", "Publisher", "QuizScheduler", "board_job_id", "board_trigger",
@@ -33,6 +35,7 @@ log = logging.getLogger(__name__)
 
 CLOSE_CHECK_SECONDS = 60
 PENDING_CHECK_SECONDS = 30
+REMIND_CHECK_SECONDS = 60
 _WEEKDAYS = ("mon", "tue", "wed", "thu", "fri", "sat", "sun")
 
 
@@ -85,6 +88,9 @@ class QuizScheduler:
         self.rebuild()
         self.scheduler.add_job(self.tick, IntervalTrigger(seconds=CLOSE_CHECK_SECONDS),
                                id="close", replace_existing=True, coalesce=True)
+        self.scheduler.add_job(self.remind, IntervalTrigger(seconds=REMIND_CHECK_SECONDS),
+                               id="remind", replace_existing=True, coalesce=True,
+                               max_instances=1)
         self.scheduler.add_job(self.deliver_pending,
                                IntervalTrigger(seconds=PENDING_CHECK_SECONDS), id="pending",
                                replace_existing=True, coalesce=True, max_instances=1)
@@ -203,6 +209,18 @@ class QuizScheduler:
                 log.exception("delivering a graded answer failed channel=%s member=%s round=%s",
                               delivery.channel_external_id, delivery.member_external_id,
                               delivery.round_id)
+
+    async def remind(self) -> None:
+        """Send this minute's review reminders, each claimed first, privately (never a channel)."""
+        nudges = await asyncio.to_thread(self.quiz.reminders.due, self.platform)
+        for nudge in nudges:
+            try:
+                await self.publisher.deliver_reminder(nudge)
+            except MemberUnreachable:
+                # Closed DMs: turned off (they are told at their next command), never retried.
+                await asyncio.to_thread(self.quiz.reminders.unreachable, nudge.user_id)
+            except Exception:
+                log.exception("delivering a reminder failed member=%s", nudge.member_external_id)
 
     async def post_board(self, channel_id: int) -> None:
         """Publish the channel's weekly leaderboard: the table and its chart."""

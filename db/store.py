@@ -10,6 +10,7 @@ from db.store_insights import InsightStore
 from db.store_members import MemberStore
 from db.store_pending import PendingStore
 from db.store_practice import PracticeStore
+from db.store_reminders import ReminderStore
 from db.store_reports import ReportStore
 from db.store_requests import RequestStore
 from db.store_rounds import RoundStore
@@ -23,7 +24,7 @@ if TYPE_CHECKING:
 
 class SqlStore(
     RequestStore, ChannelStore, RoundStore, PendingStore, AnswerStore, ScoreStore, PracticeStore,
-    MemberStore, ReportStore, InsightStore,
+    MemberStore, ReportStore, InsightStore, ReminderStore,
 ):
     """Persist the quiz's state; every method is one transaction, claims are race-safe.
 

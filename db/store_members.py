@@ -34,6 +34,7 @@ from db.tables import (
     PendingAnswerRow,
     PracticeResultRow,
     PracticeSessionRow,
+    ReminderRow,
     ReportRow,
     ReviewRow,
     RoundRow,
@@ -160,6 +161,13 @@ def _reports(session: Session, user_id: int, _workspace_id: int | None) -> list[
     return _rows(session, stmt)
 
 
+def _reminders(session: Session, user_id: int, _workspace_id: int | None) -> list[Row]:
+    stmt = select(ReminderRow.local_time, ReminderRow.timezone, ReminderRow.enabled,
+                  ReminderRow.next_at, ReminderRow.last_sent, ReminderRow.snoozed_until,
+                  ReminderRow.stopped).where(ReminderRow.user_id == user_id)
+    return [{**row, "local_time": str(row["local_time"])} for row in _rows(session, stmt)]
+
+
 # Every table that holds rows about a member, in the order an export lists them. A table added
 # later (reports, reminders, privacy settings) joins with one reader and one line here.
 SECTIONS: tuple[Section, ...] = (
@@ -172,6 +180,7 @@ SECTIONS: tuple[Section, ...] = (
     Section("review_cards", ReviewRow, _review_cards),
     # A report's workspace is the platform's id, not a channel: it belongs to the member.
     Section("reports", ReportRow, _reports),
+    Section("reminders", ReminderRow, _reminders),
 )
 
 

@@ -317,3 +317,29 @@ class PausedItemRow(Base):
     reason: Mapped[str] = mapped_column(String(32))
     paused_at: Mapped[dt.datetime] = mapped_column(UtcDateTime)
     unpaused_at: Mapped[dt.datetime | None] = mapped_column(UtcDateTime)
+
+
+class ReminderRow(Base):
+    """A member's opt-in to a daily private nudge when reviews are due (one per member)."""
+
+    __tablename__ = "reminders"
+    __table_args__ = (
+        # The minute's fan-out reads a platform's enabled reminders whose time came.
+        Index("ix_reminders_platform_enabled_next_at", "platform", "enabled", "next_at"),
+        # A private command asks, by the platform's ids, whether the member is to be told
+        # something (their reminder was turned off): the users table's key, one row each.
+        UniqueConstraint("platform", "member_external_id"),
+    )
+
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id"), primary_key=True)
+    platform: Mapped[str] = mapped_column(String(32))
+    member_external_id: Mapped[str] = mapped_column(String(128))  # whom the DM goes to
+    channel_id: Mapped[int] = mapped_column(ForeignKey("channels.id"))  # where they opted in
+    local_time: Mapped[dt.time] = mapped_column(Time)
+    timezone: Mapped[str] = mapped_column(String(64))  # the channel's, when they opted in
+    enabled: Mapped[bool] = mapped_column(Boolean)
+    next_at: Mapped[dt.datetime] = mapped_column(UtcDateTime)  # the claim moves it on
+    last_sent: Mapped[dt.date | None] = mapped_column(Date)  # local date of the last nudge
+    snoozed_until: Mapped[dt.date | None] = mapped_column(Date)  # no nudge before this date
+    stopped: Mapped[str | None] = mapped_column(String(32))  # why we turned it off
+    notice: Mapped[bool] = mapped_column(Boolean)  # the member is still to be told why

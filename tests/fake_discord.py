@@ -195,6 +195,7 @@ class FakeDiscord:
         self.nonces: dict[str, int] = {}
         self.posted: list[int] = []  # messages the bot created with POST /channels/X/messages
         self.dm_channels: dict[str, int] = {}  # member id -> their direct-message channel
+        self.closed_dms: set[str] = set()  # members whose DMs refuse the bot (error 50007)
         self._limits: list[list[Any]] = []
         self._holds: list[list[Any]] = []  # [method, path pattern, accepted] (see hold())
         self._released = asyncio.Event()
@@ -519,6 +520,8 @@ class FakeDiscord:
                             and after < mid < before), key=lambda m: int(m["id"]), reverse=True)
             return 200, found[:int(query.get("limit") or 50)]
         if method == "POST" and len(parts) == 3:
+            if any(self.dm_channels.get(m) == channel_id for m in self.closed_dms):
+                return 403, {"message": "Cannot send messages to this user", "code": 50007}
             nonce = (body or {}).get("nonce")
             if nonce and (body or {}).get("enforce_nonce") and nonce in self.nonces:
                 return 200, self.messages[self.nonces[nonce]]  # Discord's dedup of a re-send

@@ -60,7 +60,7 @@ METHOD_SCOPES = {
     "chat.postMessage": "chat:write", "chat.postEphemeral": "chat:write",
     "chat.update": "chat:write", "users.info": "users:read",
     "files.getUploadURLExternal": "files:write", "files.completeUploadExternal": "files:write",
-    "conversations.history": "channels:history",
+    "conversations.history": "channels:history", "conversations.open": "im:write",
 }
 _NO_SCOPE = {"auth.test", "views.open", "views.update", "views.publish"}
 
@@ -199,6 +199,7 @@ class FakeSlack:
         }
         self.oauth_codes: dict[str, str] = {}
         self.member_channels = {GENERAL, RANDOM}  # where the bot user is a member
+        self.ims: dict[str, str] = {}  # user id -> the IM conversations.open gave the app
         self._limits: list[list[Any]] = []
         self._holds: dict[str, str] = {}  # method -> "before" | "after" (see hold())
         self._released = asyncio.Event()
@@ -301,6 +302,11 @@ class FakeSlack:
     def edits_of(self, post: Shown) -> list[Shown]:
         return [s for s in self.shown if s.kind == "update" and s.ts == post.ts]
 
+    def direct_messages(self, who: str) -> list[Shown]:
+        """Return the app's posts in its IM with ``who`` (opened with conversations.open)."""
+        im = self.ims.get(user(who)["id"])
+        return [s for s in self.shown if s.kind == "post" and im is not None and s.channel == im]
+
     def private_to(self, who: str) -> list[Shown]:
         uid = user(who)["id"]
         return [s for s in self.shown if s.user == uid and s.kind in ("ephemeral", "response")]
@@ -402,6 +408,9 @@ class FakeSlack:
             return self._users_info(args)
         if method == "conversations.history":
             return self._history(args)
+        if method == "conversations.open":
+            im = self.ims.setdefault(args["users"], f"D{self.new_id('')}")
+            return {"ok": True, "channel": {"id": im, "is_im": True}}
         if method == "files.getUploadURLExternal":
             file_id = self.new_id("F")
             self.files[file_id] = {"name": args["filename"], "length": int(args["length"]),
@@ -413,6 +422,8 @@ class FakeSlack:
         return {"ok": False, "error": "unknown_method"}
 
     def _channel_ok(self, channel: str) -> dict[str, Any] | None:
+        if channel in self.ims.values():
+            return None  # a direct message the app opened
         if channel not in CHANNELS:
             return {"ok": False, "error": "channel_not_found"}
         if channel not in self.member_channels:

@@ -43,8 +43,10 @@ from bot.core.reports import ReportService, Where
 log = logging.getLogger(__name__)
 
 COMMAND_CHARS = 500  # a topic, a period or a member: anything longer is a paste gone wrong
-COMMANDS = ("explain", "quiz", "leaderboard", "stats", "forget-me", "privacy", "reports",
-            "insights")
+COMMANDS = ("explain", "quiz", "leaderboard", "stats", "forget-me", "privacy", "remind",
+            "reports", "insights")
+# Replies never shared with the channel: where a member is told their reminders stopped.
+_PRIVATE_COMMANDS = ("explain", "quiz", "remind")
 
 
 @dataclass(frozen=True)
@@ -79,6 +81,7 @@ class Home:
 
     locale: str
     sections: tuple[tuple[str, Message], ...] = field(default_factory=tuple)
+    reviews: str = ""  # the member's due reviews, in a line
 
 
 class Desk:
@@ -131,6 +134,8 @@ class Desk:
             return self._report_form(who, kind, target)
         if kind == "unpause":
             return self._unpause_click(who, target)
+        if kind == "remind":
+            return self._reminder_button(who, key)
         # share: a card for the whole channel, in the language of where it is shared
         _, actor = self._resolve(who)
         locale = actor.locale or "en"
@@ -268,11 +273,40 @@ class Desk:
             "stats": self._stats, "forget-me": self._forget_command, "reports": self._reports,
             "insights": self._insights,
             "privacy": self._privacy,
+            "remind": self._remind,
         }
         handler = handlers.get(name)
         if handler is None:
             return self._warning(who.locale or "en", "action.unknown")
-        return handler(who, argument, whom)
+        reply = handler(who, argument, whom)
+        return self._with_notice(who, reply) if name in _PRIVATE_COMMANDS else reply
+
+    def _with_notice(self, who: Identity, reply: Reply) -> Reply:
+        # Told once, in the next private reply: a member whose reminders we had to stop.
+        if reply.message is None or reply.public:
+            return reply
+        notice = self.quiz.reminders.notice(who.platform, who.user, reply.locale)
+        if notice is None:
+            return reply
+        body = f"{notice}\n\n{reply.message.body}" if reply.message.body else notice
+        return replace(reply, message=replace(reply.message, body=body))
+
+    def _remind(self, who: Identity, argument: str, _whom: Identity | None) -> Reply:
+        found, actor = self._resolve(who)
+        locale = actor.locale or "en"
+        return Reply(locale, self.quiz.reminders.command(found.member, found.channel, argument,
+                                                         locale))
+
+    def _reminder_button(self, who: Identity, key: str) -> Reply:
+        if key == "start":
+            return self._practice(who, "", None)  # the most overdue review, as /quiz gives
+        found, actor = self._resolve(who)
+        locale = actor.locale or "en"
+        if key == "snooze":
+            return Reply(locale, self.quiz.reminders.snooze(found.member, locale))
+        if key == "stop":
+            return Reply(locale, self.quiz.reminders.stop(found.member, locale))
+        return self._warning(locale, "action.unknown")
 
     @staticmethod
     def command_too_long(argument: str, locale: str) -> Reply | None:
@@ -416,7 +450,7 @@ class Desk:
         # The home tab shows text only: no chart is drawn for it.
         return Home(locale, tuple(
             (c.external_id, self.quiz.board.stats_message(c, member, locale, chart=False))
-            for c in channels))
+            for c in channels), reviews=self.quiz.reminders.home_line(member, locale))
 
     def explain_choices(self, typed: str, locale: str | None, limit: int) -> list[tuple[str, str]]:
         """Return (label, card id) pairs for the /explain autocomplete."""

@@ -396,6 +396,63 @@ _STRINGS: dict[str, dict[str, str]] = {
         "en": "the channel's schedule and content (admins)",
         "zh-CN": "频道的发布时间与内容（管理员）",
     },
+    "remind.title": {"en": "Time to review", "zh-CN": "该复习了"},
+    "remind.due_one": {"en": "1 review due · /quiz", "zh-CN": "1 道复习题到期 · /quiz"},
+    "remind.due": {"en": "{n} reviews due · /quiz", "zh-CN": "{n} 道复习题到期 · /quiz"},
+    "remind.topics": {"en": "Topics: {topics}", "zh-CN": "主题：{topics}"},
+    "remind.start": {"en": "Start", "zh-CN": "开始复习"},
+    "remind.snooze": {"en": "Snooze a day", "zh-CN": "推迟一天"},
+    "remind.stop": {"en": "Stop reminders", "zh-CN": "停止提醒"},
+    "remind.on": {
+        "en": "Reminders on: one private message a day at {time} ({zone}), only when reviews "
+            "are due. `/quiz-remind off` stops them.",
+        "zh-CN": "已开启提醒：每天 {time}（{zone}）私信一次，仅在有复习题到期时发送。"
+            "`/quiz-remind off` 可关闭。",
+    },
+    "remind.off": {
+        "en": "Reminders off. `/quiz-remind on [hour]` turns them on again.",
+        "zh-CN": "已关闭提醒。`/quiz-remind on [小时]` 可重新开启。",
+    },
+    "remind.status_off": {
+        "en": "Reminders are off. `/quiz-remind on [hour]` sends you one private message a day "
+            "when reviews are due.",
+        "zh-CN": "提醒未开启。`/quiz-remind on [小时]` 会在有复习题到期时每天私信你一次。",
+    },
+    "remind.usage": {
+        "en": "Use `/quiz-remind on [hour 0-23]`, `/quiz-remind off` or `/quiz-remind snooze`.",
+        "zh-CN": "用法：`/quiz-remind on [0-23 点]`、`/quiz-remind off` 或 `/quiz-remind snooze`。",
+    },
+    "remind.no_channel": {
+        "en": "Turn reminders on in a quiz channel: they follow its time zone.",
+        "zh-CN": "请在开启了每日一题的频道中开启提醒：提醒按该频道的时区发送。",
+    },
+    "remind.snoozed": {
+        "en": "Snoozed: no reminder on {skipped}; the next one comes on {date} at {time}.",
+        "zh-CN": "已推迟：{skipped} 不再提醒；下一次提醒在 {date} {time}。",
+    },
+    "remind.not_on": {
+        "en": "Your reminders are off already.",
+        "zh-CN": "你的提醒已经是关闭状态。",
+    },
+    "remind.dm_closed": {
+        "en": "Your review reminders are off: we could not send you a direct message. Allow "
+            "direct messages from this server, then `/quiz-remind on` turns them on again.",
+        "zh-CN": "你的复习提醒已关闭：我们无法给你发私信。请允许来自本服务器的私信，"
+            "然后用 `/quiz-remind on` 重新开启。",
+    },
+    "home.reviews_due": {
+        "en": "*{n} reviews due* · `/quiz` serves the most overdue first",
+        "zh-CN": "*{n} 道复习题到期* · `/quiz` 先出最早到期的",
+    },
+    "home.review_due_one": {
+        "en": "*1 review due* · `/quiz` serves it",
+        "zh-CN": "*1 道复习题到期* · 用 `/quiz` 开始",
+    },
+    "home.reviews_none": {"en": "No reviews due now.", "zh-CN": "现在没有到期的复习题。"},
+    "help.remind": {
+        "en": "a private reminder when reviews are due (`on [hour]` or `off`)",
+        "zh-CN": "有复习题到期时私信提醒（`on [小时]` 或 `off`）",
+    },
     "forget.title": {"en": "Delete your quiz data?", "zh-CN": "删除你的答题数据？"},
     "forget.preview": {
         "en": "This deletes everything torchquiz keeps about you on this platform, in every "
@@ -447,6 +504,8 @@ _STRINGS: dict[str, dict[str, str]] = {
     "data.practice_results.other": {"en": "{n} practice results", "zh-CN": "{n} 条练习记录"},
     "data.review_cards.one": {"en": "{n} review card", "zh-CN": "{n} 张复习卡片"},
     "data.review_cards.other": {"en": "{n} review cards", "zh-CN": "{n} 张复习卡片"},
+    "data.reminders.one": {"en": "your review reminder", "zh-CN": "你的复习提醒设置"},
+    "data.reminders.other": {"en": "{n} review reminders", "zh-CN": "{n} 条复习提醒设置"},
     "data.reports.one": {"en": "{n} question report", "zh-CN": "{n} 条题目报告"},
     "data.reports.other": {"en": "{n} question reports", "zh-CN": "{n} 条题目报告"},
     # Reports of faulty questions (bot/core/reports.py).

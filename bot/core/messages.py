@@ -109,6 +109,11 @@ def share_action(card_id: str) -> str:
     return f"tq:share:{card_id}:card"
 
 
+def remind_action(key: str) -> str:
+    """Return the action id of a reminder's button: ``start``, ``snooze`` or ``stop``."""
+    return f"tq:remind:reviews:{key}"
+
+
 def forget_action(owner_tag: str, key: str) -> str:
     """Return the action id of a "forget me" button: ``yes`` deletes, ``no`` cancels.
 
@@ -135,6 +140,7 @@ def unpause_action(item_id: str) -> str:
 
 ACTION_KINDS = (
     "answer", "practice", "form", "pform", "share", "forget", "report", "preport", "unpause",
+    "remind",
 )
 SUBMIT_KINDS = ("submit", "psubmit", "reported", "preported")
 # Their target is a round id; the others an item's (or, for forget, an owner tag).

@@ -396,6 +396,66 @@ class Chart:
     name: str
 
 
+@dataclass(frozen=True)
+class Reminder:
+    """A member's opt-in to one private nudge a day when reviews are due (/quiz-remind).
+
+    ``at`` is the local time of day in ``timezone`` (the zone of the channel where they opted
+    in, kept with the setting); ``next_at`` the instant of the next nudge, which claiming a
+    nudge moves on; ``last_sent`` and ``snoozed_until`` are local dates. ``stopped`` says why a
+    reminder was turned off by us (``"dm_closed"``); ``notice`` that the member still has to
+    be told so.
+    """
+
+    user_id: int
+    platform: str
+    member_external_id: str
+    channel_id: int
+    at: dt.time
+    timezone: str
+    enabled: bool
+    next_at: dt.datetime
+    last_sent: dt.date | None = None
+    snoozed_until: dt.date | None = None
+    stopped: str | None = None
+    notice: bool = False
+
+
+@dataclass(frozen=True)
+class DueReminder:
+    """A reminder whose time came, with the member's due reviews and where they opted in."""
+
+    reminder: Reminder
+    due_reviews: int
+    channel_external_id: str
+    workspace_external_id: str
+    locale: str
+
+
+@dataclass(frozen=True)
+class ReminderClaim:
+    """Move a due reminder on to ``next_at``; ``sent_on`` is the local date of a nudge sent now.
+
+    ``sent_on`` is None for a member with nothing due: their reminder moves on unsent.
+    """
+
+    user_id: int
+    next_at: dt.datetime
+    sent_on: dt.date | None
+
+
+@dataclass(frozen=True)
+class Nudge:
+    """A reminder to deliver privately: the platform's own ids, never a public channel's."""
+
+    platform: str
+    user_id: int
+    member_external_id: str
+    workspace_external_id: str
+    locale: str
+    message: Message
+
+
 # A member's own data (bot/core/people.py): what storage holds about them, as plain values.
 Value = str | int | float | bool | None | dt.datetime | dt.date
 Row = Mapping[str, Value]

@@ -19,6 +19,7 @@ from bot.core.models import (
     ChannelSettings,
     ChannelUpdate,
     Chart,
+    DueReminder,
     FirstTries,
     ForgetReport,
     ItemResult,
@@ -26,10 +27,13 @@ from bot.core.models import (
     LeaderboardRow,
     Member,
     MemberData,
+    Nudge,
     PendingAnswer,
     PendingDraft,
     PracticeSession,
     PrivateDelivery,
+    Reminder,
+    ReminderClaim,
     Report,
     ReportCounts,
     ReportDraft,
@@ -94,6 +98,14 @@ class Publisher(Protocol):
         chat.postEphemeral in the channel), with ``detail`` and ``output`` through the
         sanitiser like any verdict. It is called after the answer was recorded: a failure
         loses the message, never the answer.
+        """
+        ...
+
+    async def deliver_reminder(self, nudge: Nudge) -> None:
+        """Send a review reminder to the member in a direct message, never in a channel.
+
+        Raise bot.core.reminders.MemberUnreachable when the platform says the member takes
+        no direct messages (Discord: error 50007): the reminder is then turned off, not retried.
         """
         ...
 
@@ -458,6 +470,39 @@ class QuizStore(Protocol):
 
     def reviews(self, user_id: int) -> list[Review]:
         """Return all the member's review states, soonest due first."""
+        ...
+
+    # reminders (/quiz-remind)
+    def save_reminder(self, reminder: Reminder) -> Reminder:
+        """Insert or replace the member's reminder setting."""
+        ...
+
+    def get_reminder(self, user_id: int) -> Reminder | None:
+        """Return the member's reminder setting, if any."""
+        ...
+
+    def due_reminders(self, platform: str, now: dt.datetime, limit: int) -> list[DueReminder]:
+        """Return up to ``limit`` enabled reminders on ``platform`` due at ``now``, in one query.
+
+        Each comes with the member's count of reviews due at ``now`` and the channel where
+        they opted in; soonest due first.
+        """
+        ...
+
+    def claim_reminders(self, claims: Sequence[ReminderClaim], now: dt.datetime) -> set[int]:
+        """Move each claimed reminder still due at ``now`` on; return the members moved.
+
+        One UPDATE per batch: a reminder another replica moved first is left alone, so every
+        nudge is claimed (then sent) once across replicas.
+        """
+        ...
+
+    def stop_reminder(self, user_id: int, reason: str | None = None) -> bool:
+        """Turn the member's reminder off; with ``reason`` they are told once, later."""
+        ...
+
+    def take_reminder_notice(self, platform: str, member_external_id: str) -> str | None:
+        """Return why the member's reminder was turned off, once; None when nothing to tell."""
         ...
 
     # a member's own data: export and forget (bot/core/people.py)

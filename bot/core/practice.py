@@ -181,8 +181,14 @@ class PracticeService:
         """Pick the member's next practice question and show it privately."""
         now = self.clock.now()
         eligible = self._eligible(topic)
-        chosen = pick(eligible, self.store.reviews(member.id), self.store.item_results(member.id),
-                      self._topics_of, now, salt=f"{member.id}|{now.date().isoformat()}")
+        reviews = self.store.reviews(member.id)
+        allowed = set(eligible)
+        # A due review comes first whatever the member's results: read those (every answer
+        # they gave, the slow read at a million answers) only to find a weakest topic.
+        due = any(r.due_at <= now and r.item_id in allowed for r in reviews)
+        results = [] if due else self.store.item_results(member.id)
+        chosen = pick(eligible, reviews, results, self._topics_of, now,
+                      salt=f"{member.id}|{now.date().isoformat()}")
         if chosen is None:
             return Message(
                 body=t(locale, "practice.none", topic=topic or "", topics=", ".join(self.topics())),

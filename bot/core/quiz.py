@@ -12,6 +12,7 @@ from bot.core.explain import ExplainService
 from bot.core.models import ChannelSettings
 from bot.core.ports import ChartRenderer, Clock, Executor, QuizStore
 from bot.core.practice import PracticeService
+from bot.core.reminders import ReminderService
 from bot.core.reviews import ReviewScheduler
 from bot.core.service import POST_LEASE, QuizService
 from content.loader import Bank
@@ -26,6 +27,7 @@ class Quiz:
     explain: ExplainService
     board: BoardService
     setup: SetupService
+    reminders: ReminderService
 
 
 def build_quiz(
@@ -46,4 +48,6 @@ def build_quiz(
         explain=ExplainService(bank.cards),
         board=BoardService(store, bank, clock, charts),
         setup=SetupService(store, topics, on_settings_changed),
+        reminders=ReminderService(store, clock,
+                                  {q.id: tuple(q.topics) for q in bank.questions.values()}),
     )

@@ -16,7 +16,7 @@ KEYS = {"backend", "answers", "leaderboard_week_ms", "leaderboard_all_ms", "stat
         "record_answer_ms", "queries_per_leaderboard", "content_stats_ms", "content_stats_items"}
 SMALL = ["--answers", "3000", "--members", "60", "--rounds", "40", "--repeat", "2",
          "--record-samples", "5", "--concurrent", "30", "--threads", "8", "--channels", "40",
-         "--replicas", "2", "--json"]
+         "--replicas", "2", "--review-cards", "600", "--reminder-members", "40", "--json"]
 
 
 def _run(capsys, *extra):
@@ -36,6 +36,13 @@ def _check(result, backend):
     assert result["concurrent"]["totals_equal_recount"] is True
     assert result["concurrent"]["board_equal_recount"] is True
     assert result["fan_out"]["exactly_once"] is True
+    learning = result["learning"]
+    assert learning["review_cards"] == 600
+    assert all(learning[k] > 0 for k in ("practice_start_ms", "practice_pick_ms",
+                                         "fsrs_update_ms"))
+    reminders = learning["reminders"]
+    assert reminders["nudges"] == 20 and reminders["exactly_once"] is True
+    assert reminders["statements_per_batch"] <= 3
 
 
 def test_bench_core_prints_one_json_object_for_sqlite(capsys, tmp_path):

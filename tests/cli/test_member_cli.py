@@ -40,7 +40,8 @@ def test_export_prints_one_ascii_json_object_of_the_workspace(capsys, monkeypatc
     assert (data["platform"], data["workspace"]) == ("slack", "W1")
     sections = {s["name"]: s for s in data["sections"]}
     assert list(sections) == ["answers", "pending_answers", "score_totals", "week_totals",
-                              "practice_session", "practice_results", "review_cards", "reports"]
+                              "practice_session", "practice_results", "review_cards",
+                              "reports", "reminders"]
     answers = sections["answers"]["rows"]
     assert sections["answers"]["scope"] == "workspace"
     assert sections["review_cards"]["scope"] == "member"

@@ -18,6 +18,7 @@ from bot.core.models import (
     ChannelUpdate,
     PendingDraft,
     PracticeSession,
+    Reminder,
     ReportDraft,
     Review,
 )
@@ -54,6 +55,8 @@ def _play(store, member, channel, rnd, tag, *, day_offset=0):
                              last_correct=True))
     store.add_report(ReportDraft(member.id, f"item-{tag}", 1, "incorrect", f"{tag} note",
                                  "slack", "W1", at))
+    store.save_reminder(Reminder(member.id, "slack", member.external_id, channel.id,
+                                 dt.time(18), "UTC", True, at + 10 * HOUR))
 
 
 @pytest.fixture
@@ -99,7 +102,7 @@ def test_export_holds_every_section_with_the_members_rows(store, world):
     counts = data.counts()
     assert counts == {"answers": 4, "pending_answers": 2, "score_totals": 2, "week_totals": 2,
                       "practice_session": 1, "practice_results": 2, "review_cards": 1,
-                      "reports": 2}
+                      "reports": 2, "reminders": 1}
     tables = _counts(store, world["ada"].id)
     assert counts == {s.name: tables[s.table.__tablename__] for s in SECTIONS}
     answers = {s.name: s for s in data.sections}["answers"].rows

@@ -48,6 +48,7 @@ Commands (this terminal stands in for a team channel):
   /stats [team]          your points, streaks, freezes, ranks and mastery chart (PNG);
                          team: the channel's mastery, weakest first (admin)
   /privacy [hidden|visible]  keep yourself off the boards, or show again
+  /remind on [HOUR]|off  a private reminder when reviews are due (also: /remind snooze)
   /setup [key=value ...] show or change the channel settings, e.g. /setup lang=zh-CN time=09:30
   /forget-me             what the quiz keeps about you; /forget-me yes deletes all of it
   /report [REASON] [NOTE] report the question you were just shown (no reason: the reasons)
@@ -144,6 +145,7 @@ class ConsoleChannel:
     def tick(self) -> None:
         """Do what the scheduler would have done by now: deliver results, reveal, post today's."""
         self.deliver_pending()
+        self.remind()
         for reveal in self.quiz.rounds.close_due_rounds(PLATFORM):
             if reveal.channel.id == self.state.channel.id:
                 self.show(reveal.message)
@@ -164,6 +166,12 @@ class ConsoleChannel:
         self._graded_pending_at = now
         for delivery in self.quiz.rounds.grade_pending(PLATFORM):
             print(render_delivery(delivery) + "\n", file=self.out, flush=True)
+
+    def remind(self) -> None:
+        """Print the review reminders whose time came, each to its member, as DMs would go."""
+        for nudge in self.quiz.reminders.due(PLATFORM):
+            print(render(nudge.message, channel="direct message", user=nudge.member_external_id)
+                  + "\n", file=self.out, flush=True)
 
     def run(self, lines: Iterator[str]) -> None:
         """Run commands until /quit or the end of input."""
@@ -215,6 +223,7 @@ class ConsoleChannel:
             "/weekly": self._weekly,
             "/stats": self._stats,
             "/privacy": self._privacy,
+            "/remind": self._remind,
             "/setup": self._setup,
             "/forget-me": self._forget_me,
             "/report": self._report,
@@ -282,6 +291,8 @@ class ConsoleChannel:
 
     def _privacy(self, rest: str, lines: Iterator[str]) -> None:
         self.show_reply(self.desk.command(self._who(), "privacy", rest))
+    def _remind(self, rest: str, lines: Iterator[str]) -> None:
+        self.show_reply(self.desk.command(self._who(), "remind", rest))
 
     def _setup(self, rest: str, lines: Iterator[str]) -> None:
         try:

@@ -19,7 +19,9 @@ DAYS = [app_commands.Choice(name=day, value=day) for day in WEEKDAYS]
 PRIVACY = [app_commands.Choice(name="hidden from the boards", value="hidden"),
            app_commands.Choice(name="visible on the boards", value="visible")]
 COMMAND_NAMES = ("explain", "quiz", "leaderboard", "stats", "quiz-settings", "quiz-forget-me",
-                 "quiz-reports", "quiz-insights", "quiz-privacy")
+                 "quiz-reports", "quiz-insights", "quiz-privacy", "quiz-remind")
+SWITCH = [app_commands.Choice(name="on", value="on"), app_commands.Choice(name="off", value="off"),
+          app_commands.Choice(name="snooze a day", value="snooze")]
 
 
 def timezone_choices(current: str) -> list[app_commands.Choice[str]]:
@@ -90,6 +92,17 @@ def register(tree: app_commands.CommandTree[discord.Client], handlers: Handlers)
     async def quiz_insights(interaction: discord.Interaction) -> None:
         # Hidden from members by default; the desk checks the permission Discord computed too.
         await handlers.command(interaction, "insights")
+
+    @tree.command(name="quiz-remind", description="A private reminder when reviews are due")
+    @app_commands.describe(state="on, off, or skip tomorrow",
+                           hour="local hour, 0-23 (the channel's post time by default)")
+    @app_commands.choices(state=SWITCH)
+    async def quiz_remind(interaction: discord.Interaction,
+                          state: app_commands.Choice[str] | None = None,
+                          hour: app_commands.Range[int, 0, 23] | None = None) -> None:
+        words = [state.value if state else ("on" if hour is not None else "")]
+        argument = " ".join([*words, str(hour)] if hour is not None else words)
+        await handlers.command(interaction, "remind", argument)
 
     @tree.command(name="quiz-settings",
                   description="Show or change this channel's daily quiz (Manage Server)")

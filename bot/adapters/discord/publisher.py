@@ -1,4 +1,7 @@
-"""Post what the scheduler asks for into Discord channels: rounds, reveals, weekly boards."""
+"""Post what the scheduler asks for into Discord channels: rounds, reveals, weekly boards.
+
+Results of late grading and review reminders go to the member's DMs, never to a channel.
+"""
 
 from __future__ import annotations
 
@@ -12,8 +15,9 @@ from bot.adapters.chat.runtime import ChatRuntime
 from bot.adapters.discord.embeds import NO_MENTIONS, rendered
 from bot.core.i18n import t
 from bot.core.messages import Message, marks_round
-from bot.core.models import ChannelSettings
+from bot.core.models import ChannelSettings, Nudge
 from bot.core.pending import PrivateDelivery
+from bot.core.reminders import MemberUnreachable
 from bot.core.service import Reveal, RoundPost
 
 log = logging.getLogger(__name__)
@@ -24,6 +28,7 @@ THREAD_NAME_CHARS = 100
 # covers a resend within minutes only; this covers a crash noticed later.
 CLOCK_MARGIN = dt.timedelta(minutes=5)
 HISTORY_LIMIT = 500
+CANNOT_DM = 50007  # "Cannot send messages to this user": DMs closed, or no shared server
 
 
 def message_ref(channel_id: int, message_id: int) -> str:
@@ -145,6 +150,16 @@ class DiscordPublisher:
         except discord.Forbidden:
             log.warning("member=%s takes no direct messages; the result of round=%s stays "
                         "in /stats", member_id, delivery.round_id)
+
+    async def deliver_reminder(self, nudge: Nudge) -> None:
+        """Send a review reminder in the member's DMs; closed DMs raise MemberUnreachable."""
+        dm = await self.client.create_dm(discord.Object(id=int(nudge.member_external_id)))
+        try:
+            await self._send_to(dm, nudge.message, nudge.locale)
+        except discord.Forbidden as exc:
+            if exc.code == CANNOT_DM:
+                raise MemberUnreachable(nudge.member_external_id) from exc
+            raise
 
     async def _send(self, channel: ChannelSettings, message: Message) -> None:
         await self._send_to(self._channel_for(channel), message, channel.locale)

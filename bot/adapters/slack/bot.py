@@ -38,7 +38,8 @@ HEALTH_PATH = health.HEALTH_PATH
 # What the code needs, and so what deploy/slack-manifest.yml asks for (a test keeps them equal):
 # commands for the slash commands, chat:write for posts and ephemeral replies, files:write for
 # the weekly chart, users:read for names, admin rights and languages (users.info).
-BOT_SCOPES = ("channels:history", "chat:write", "commands", "files:write", "users:read")
+BOT_SCOPES = ("channels:history", "chat:write", "commands", "files:write", "im:write",
+              "users:read")
 
 
 def api_url(settings: Settings) -> str:

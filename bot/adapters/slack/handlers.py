@@ -39,7 +39,7 @@ PLATFORM = "slack"
 COMMANDS = {"/explain": "explain", "/quiz": "quiz", "/leaderboard": "leaderboard",
             "/quiz-stats": "stats", "/quiz-settings": "settings",
             "/quiz-forget-me": "forget-me", "/quiz-reports": "reports",
-            "/quiz-insights": "insights", "/quiz-privacy": "privacy"}
+            "/quiz-insights": "insights", "/quiz-privacy": "privacy", "/quiz-remind": "remind"}
 
 
 def _parsed(parse: Callable[[dict[str, Any]], Any], body: dict[str, Any]) -> Any:
@@ -234,6 +234,7 @@ class Handlers:
         async def work(who: Identity) -> None:
             home = await self.front.home(who)
             await client.views_publish(user_id=request.user,
-                                       view=views.home_view(home.sections, home.locale))
+                                       view=views.home_view(home.sections, home.locale,
+                                                            home.reviews))
 
         await self._guarded(client, request, "home", work)

@@ -3,7 +3,8 @@
 A round remembers its post as ``<channel id>:<ts>`` (Slack names a message by its channel and
 timestamp). Tally changes edit that post with ``chat.update``; the reveal goes into its thread;
 the weekly board is a table in blocks followed by its chart, uploaded with the files upload v2
-flow. Each call uses the bot token of the channel's own workspace.
+flow; a review reminder is a direct message (conversations.open, then chat.postMessage into
+the IM). Each call uses the bot token of the channel's own workspace.
 """
 
 from __future__ import annotations
@@ -20,8 +21,9 @@ from bot.adapters.chat.runtime import ChatRuntime
 from bot.adapters.slack.blocks import fallback, render
 from bot.adapters.slack.tokens import Tokens
 from bot.core.messages import Message, marks_round
-from bot.core.models import ChannelSettings
+from bot.core.models import ChannelSettings, Nudge
 from bot.core.pending import PrivateDelivery
+from bot.core.reminders import MemberUnreachable
 from bot.core.service import Reveal, RoundPost
 
 log = logging.getLogger(__name__)
@@ -40,6 +42,8 @@ HISTORY_PAGE = 200
 HISTORY_PAGES = 5
 # Errors after which the history will not tell however often we ask: post (and log) instead.
 _HISTORY_CLOSED = ("missing_scope", "not_in_channel", "channel_not_found", "not_allowed_token_type")
+# conversations.open errors that say this member cannot get a DM from us, however often asked.
+_NO_DM = ("user_not_found", "user_disabled", "cannot_dm_bot", "not_allowed_token_type")
 
 
 def round_metadata(round_id: int) -> dict[str, Any]:
@@ -188,6 +192,23 @@ class SlackPublisher:
             token=token, channel=channel.external_id, user=delivery.member_external_id,
             text=fallback(delivery.message), blocks=render(delivery.message, channel.locale),
             parse="none", link_names=False)
+
+    async def deliver_reminder(self, nudge: Nudge) -> None:
+        """Send a review reminder as a direct message: open the IM, post into it."""
+        token = await self.tokens.bot_token(nudge.workspace_external_id)
+        try:
+            opened = await self.client.conversations_open(token=token,
+                                                          users=nudge.member_external_id)
+        except SlackApiError as exc:
+            if exc.response.get("error") in _NO_DM:
+                raise MemberUnreachable(nudge.member_external_id) from exc
+            raise
+        im = str((opened.get("channel") or {}).get("id") or "")
+        if not im.startswith("D"):  # only ever a direct message, never a channel
+            raise RuntimeError(f"conversations.open gave no IM for {nudge.member_external_id}")
+        await self.client.chat_postMessage(token=token, channel=im, text=fallback(nudge.message),
+                                           blocks=render(nudge.message, nudge.locale),
+                                           **NO_PARSING)
 
     async def publish_board(self, channel: ChannelSettings, message: Message) -> None:
         """Post the weekly table, then upload its chart into the channel."""

@@ -197,10 +197,14 @@ def settings_changes(view: dict[str, Any]) -> tuple[str, dict[str, str]]:
     return channel, {key: value for key, value in changes.items() if value.strip()}
 
 
-def home_view(sections: Sequence[tuple[str, Message]], locale: str) -> dict[str, Any]:
-    """Return the home tab: the member's stats in each quiz channel, then the commands."""
+def home_view(sections: Sequence[tuple[str, Message]], locale: str,
+              reviews: str = "") -> dict[str, Any]:
+    """Return the home tab: due reviews, the member's stats in each quiz channel, the commands."""
     blocks: list[Block] = [{"type": "header", "text": plain(t(locale, "home.title"), 150)},
                            section(mrkdwn(t(locale, "home.intro"))), {"type": "divider"}]
+    if reviews:
+        # Our own sentence (with *bold*), topic names from the bank: kept as mrkdwn.
+        blocks += [section(reviews[:3000]), {"type": "divider"}]
     if not sections:
         blocks.append(section(mrkdwn(t(locale, "home.none"))))
     for channel_id, stats in sections:
@@ -211,7 +215,8 @@ def home_view(sections: Sequence[tuple[str, Message]], locale: str) -> dict[str,
     helps = [("/explain TOPIC", "help.explain"), ("/quiz [TOPIC]", "help.quiz"),
              ("/leaderboard [week|all]", "help.leaderboard"), ("/quiz-stats", "help.stats"),
              ("/quiz-settings", "help.settings"), ("/quiz-forget-me", "help.forget"),
-             ("/quiz-reports", "help.reports"), ("/quiz-insights", "help.insights")]
+             ("/quiz-reports", "help.reports"), ("/quiz-insights", "help.insights"),
+             ("/quiz-remind on|off [HOUR]", "help.remind")]
     lines = [f"`{command}`  {mrkdwn(t(locale, key))}" for command, key in helps]
     blocks.append(section(f"*{t(locale, 'home.commands')}*\n" + "\n".join(lines)))
     # Past Slack's 100 blocks: a "…" mark, and the commands still last.

@@ -21,6 +21,7 @@ SCOPE_OF = {
     "chat.postMessage": "chat:write", "chat.postEphemeral": "chat:write",
     "chat.update": "chat:write", "users.info": "users:read",
     "conversations.history": "channels:history",  # a repost looks for the round's post first
+    "conversations.open": "im:write",  # a review reminder opens the member's DM
     "files.getUploadURLExternal": "files:write", "files.completeUploadExternal": "files:write",
     "views.open": None, "views.update": None, "views.publish": None, "auth.test": None,
     "apps.connections.open": None,  # the app-level token's connections:write, not a bot scope
