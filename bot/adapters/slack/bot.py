@@ -20,7 +20,8 @@ from slack_sdk.web.async_client import AsyncWebClient
 from bot.adapters.chat.coalesce import EditCoalescer
 from bot.adapters.chat.front import ChatFront
 from bot.adapters.chat.runtime import ChatRuntime
-from bot.adapters.slack import listeners
+from bot.adapters.slack import boundary, listeners
+from bot.adapters.slack.boundary import CheckedSocketModeHandler
 from bot.adapters.slack.handlers import Handlers
 from bot.adapters.slack.people import People
 from bot.adapters.slack.publisher import SlackPublisher
@@ -80,9 +81,9 @@ class SlackBot:
                 logger=log, installation_store=installations.installation_store,
                 client_id=client_id, client_secret=client_secret, cache_enabled=True,
                 client=self.client)
+        self.signing_secret = _secret(settings.slack_signing_secret)
         self.app = AsyncApp(name="torchquiz", logger=logging.getLogger("bot.adapters.slack.bolt"),
-                            client=self.client,
-                            signing_secret=_secret(settings.slack_signing_secret),
+                            client=self.client, signing_secret=self.signing_secret,
                             # bolt takes an AsyncAuthorize object as well as a function.
                             oauth_settings=oauth, authorize=authorize)  # type: ignore[arg-type]
         self.publisher = SlackPublisher(self.client, self.tokens, runtime)
@@ -90,9 +91,19 @@ class SlackBot:
         self.handlers = Handlers(ChatFront(runtime, self.coalescer), People(settings.slack_admins))
         self.retries = listeners.register(self.app, self.handlers)
 
+    def socket_mode(self, app_token: str) -> CheckedSocketModeHandler:
+        """Return the Socket Mode handler, with the boundary's shape check on each envelope."""
+        return CheckedSocketModeHandler(self.app, app_token)
+
     def web_app(self) -> web.Application:
-        """Return the HTTP server: bolt's /slack/events (and OAuth pages) plus /healthz."""
+        """Return the HTTP server: bolt's /slack/events (and OAuth pages) plus /healthz.
+
+        Every POST to /slack/events passes the boundary first (boundary.py): signature and
+        timestamp, then the body's shape, so nothing malformed reaches bolt.
+        """
         server = AsyncSlackAppServer(port=0, path=EVENTS_PATH, app=self.app)
+        # bolt's server builds its own web app; the boundary check goes in front of its route.
+        server.web_app.middlewares.append(boundary.middleware(EVENTS_PATH, self.signing_secret))
         server.web_app.router.add_get(HEALTH_PATH, _healthz)
         return server.web_app
 

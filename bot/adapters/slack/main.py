@@ -114,7 +114,7 @@ async def serve(settings: Settings, mode: Mode, build: Callable[[], SlackBot]) -
             await web.TCPSite(runner, mode.host, mode.port).start()
             log.info("slack app serving http://%s:%s/slack/events", mode.host, mode.port)
         else:
-            handler = AsyncSocketModeHandler(bot.app, _value(settings.slack_app_token))
+            handler = bot.socket_mode(_value(settings.slack_app_token))
             handler.client.wss_uri = socket_url  # the URL the token check was given
             await handler.connect_async()  # type: ignore[no-untyped-call]
             log.info("slack app connected in Socket Mode")
