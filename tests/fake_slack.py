@@ -58,6 +58,7 @@ METHOD_SCOPES = {
     "chat.postMessage": "chat:write", "chat.postEphemeral": "chat:write",
     "chat.update": "chat:write", "users.info": "users:read",
     "files.getUploadURLExternal": "files:write", "files.completeUploadExternal": "files:write",
+    "conversations.info": "channels:read",
 }
 _NO_SCOPE = {"auth.test", "views.open", "views.update", "views.publish"}
 
@@ -387,6 +388,13 @@ class FakeSlack:
             return {"ok": True, "view": {**args["view"], "id": self.new_id("V")}}
         if method == "users.info":
             return self._users_info(args)
+        if method == "conversations.info":
+            if args["channel"] not in CHANNELS:
+                return {"ok": False, "error": "channel_not_found"}
+            return {"ok": True, "channel": {"id": args["channel"], "is_channel": True,
+                                            "name": CHANNELS[args["channel"]],
+                                            "is_member": args["channel"] in self.member_channels,
+                                            "is_archived": False}}
         if method == "files.getUploadURLExternal":
             file_id = self.new_id("F")
             self.files[file_id] = {"name": args["filename"], "length": int(args["length"]),

@@ -35,8 +35,11 @@ EVENTS_PATH = "/slack/events"
 HEALTH_PATH = "/healthz"
 # What the code needs, and so what deploy/slack-manifest.yml asks for (a test keeps them equal):
 # commands for the slash commands, chat:write for posts and ephemeral replies, files:write for
-# the weekly chart, users:read for names, admin rights and languages (users.info).
-BOT_SCOPES = ("chat:write", "commands", "files:write", "users:read")
+# the weekly chart, users:read for names, admin rights and languages (users.info),
+# channels:read and groups:read to check a settings channel exists and has the app in it
+# (conversations.info on a public or a private channel).
+BOT_SCOPES = ("channels:read", "chat:write", "commands", "files:write", "groups:read",
+              "users:read")
 
 
 def api_url(settings: Settings) -> str:

@@ -46,6 +46,8 @@ _OBJECT = frozenset({"event", "view", "container", "message", "previous_message"
                      "assistant_thread", "function_data", "function", "state", "values",
                      "selected_option", "workflow_step"})
 _OBJECTS = frozenset({"authorizations", "actions", "response_urls", "selected_options"})
+# bolt tests ``key in body`` then indexes the value: these may be missing, never null.
+_NOT_NULL = frozenset({"event", "view", "actions", "response_urls"})
 MAX_DEPTH = 12  # Slack's payloads nest about six deep
 
 
@@ -93,6 +95,8 @@ def check_shape(body: Any, depth: int = 0) -> None:
         raise Refused(400, "payload nested too deep")
     for key, value in body.items():
         if value is None:
+            if key in _NOT_NULL:
+                raise Refused(400, f"{key} is null")
             continue
         if key in _TEXT and not isinstance(value, str):
             raise Refused(400, f"{key} is not a string")

@@ -13,6 +13,7 @@ import logging
 from collections.abc import Awaitable, Callable
 from typing import Any
 
+from slack_sdk.errors import SlackApiError
 from slack_sdk.web.async_client import AsyncWebClient
 
 from bot.adapters.chat.front import ChatFront
@@ -21,11 +22,15 @@ from bot.adapters.slack.people import People
 from bot.adapters.slack.requests import (
     BadRequest,
     Request,
+    action_id_of,
     from_action,
     from_command,
     from_event,
     from_view,
+    is_slack_id,
     mentioned_user,
+    picked_channel,
+    view_ref,
 )
 from bot.core.desk import Desk, Reply
 from bot.core.i18n import t
@@ -142,19 +147,16 @@ class Handlers:
 
     async def on_settings_channel(self, body: dict[str, Any], client: AsyncWebClient) -> None:
         """Redraw the settings modal for the channel the admin just picked."""
-        parsed = _parsed(from_view, body)
+        parsed = _parsed(lambda b: (*from_view(b), picked_channel(b), view_ref(b)), body)
         if parsed is None:
             return
-        request, origin = parsed
-        action = (body.get("actions") or [{}])[0]
-        picked = str(action.get("selected_conversation") or "")[:32]
-        view = body.get("view") or {}
+        request, origin, picked, (view_id, view_hash) = parsed
 
         async def work(who: Identity) -> None:
             found = await self.front.settings_view(who, picked)
             if not found.may_change:
                 return
-            await client.views_update(view_id=view.get("id"), hash=view.get("hash"),
+            await client.views_update(view_id=view_id, hash=view_hash,
                                       view=views.settings_modal(picked, found.channel, origin,
                                                                 found.locale))
 
@@ -166,14 +168,36 @@ class Handlers:
         if parsed is None:
             return
         request, _ = parsed
-        target, changes = views.settings_changes(body.get("view") or {})
+        picked, changes = views.settings_changes(body.get("view") or {})
+        target = picked or request.channel
 
         async def work(who: Identity) -> None:
-            reply = await self.front.settings(who, target or request.channel, "", changes)
+            if changes and not (is_slack_id(target) and await self._may_post_in(client, target)):
+                # Checked with Slack before anything is stored: a channel that does not
+                # exist, or one the app is not in, is never saved nor posted to.
+                log.warning("settings for an unusable channel refused team=%s user=%s",
+                            request.team, request.user)
+                locale = who.locale or "en"
+                warning = Message(body=t(locale, "settings.bad_channel"), tone=Tone.WARNING)
+                await replies.ephemeral(client, request, warning, locale)
+                return
+            reply = await self.front.settings(who, target, "", changes)
             if reply.message is not None:
                 await replies.ephemeral(client, request, reply.message, reply.locale)
 
         await self._guarded(client, request, "settings", work)
+
+    async def _may_post_in(self, client: AsyncWebClient, channel: str) -> bool:
+        """Say whether ``channel`` exists in this workspace and the app is a member of it."""
+        try:
+            answer = await client.conversations_info(channel=channel)
+        except SlackApiError as exc:
+            log.warning("settings channel %s refused: %s", channel,
+                        exc.response.get("error") if exc.response else exc)
+            return False
+        found = answer.get("channel")
+        return isinstance(found, dict) and found.get("id") == channel \
+            and found.get("is_member") is True and not found.get("is_archived")
 
     def timezone_options(self, typed: str) -> list[dict[str, Any]]:
         """Return the time zones matching what the admin typed (start of a part first)."""
@@ -189,8 +213,7 @@ class Handlers:
         request = _parsed(from_action, body)
         if request is None:
             return
-        action = (body.get("actions") or [{}])[0]
-        action_id = str(action.get("action_id") or "") if isinstance(action, dict) else ""
+        action_id = action_id_of(body)
 
         async def work(who: Identity) -> None:
             reply = await self.front.click(who, action_id)
@@ -204,8 +227,8 @@ class Handlers:
         if parsed is None:
             return
         request, _ = parsed
-        view = body.get("view") or {}
-        callback_id = str(view.get("callback_id") or "")
+        view: dict[str, Any] = body["view"] if isinstance(body.get("view"), dict) else {}
+        callback_id = str(view.get("callback_id") or "")[:255]  # parse_submit decides
         text = views.submitted_text(view)
 
         async def work(who: Identity) -> None:

@@ -82,6 +82,11 @@ class Retries:
         return None
 
 
+def _id_of(owner: Any) -> Any:
+    # An id, or an object carrying one: whatever a failed request claimed, for the log line.
+    return owner.get("id") if isinstance(owner, dict) else owner
+
+
 def register(app: AsyncApp, handlers: Handlers, retries: Retries | None = None) -> Retries:
     """Add every middleware and listener of the app to ``app``."""
     retries = retries or Retries()
@@ -107,8 +112,8 @@ def register(app: AsyncApp, handlers: Handlers, retries: Retries | None = None) 
     @app.error
     async def on_error(error: Exception, body: dict[str, Any]) -> None:
         # Errors bolt caught outside our guarded handlers (a middleware, an ack): keep the ids.
-        user = body.get("user_id") or (body.get("user") or {}).get("id")
-        team = body.get("team_id") or (body.get("team") or {}).get("id")
+        user = body.get("user_id") or _id_of(body.get("user"))
+        team = body.get("team_id") or _id_of(body.get("team"))
         log.error("slack request failed team=%s user=%s type=%s: %r", team, user,
                   body.get("type") or body.get("command"), error, exc_info=error)
 
