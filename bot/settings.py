@@ -28,6 +28,12 @@ class Settings(BaseSettings):
     # Runs code answers without isolation. Only for machines that cannot sandbox; never in prod.
     insecure_no_sandbox: bool = False
     log_level: str = "WARNING"
+    # Per member and per process (each replica counts on its own): code answers graded per
+    # minute and commands per 10 s; 0 turns a limit off. Beyond max_in_flight core calls
+    # running or queued, a chat process answers "busy, try again" instead of queueing.
+    rate_code_per_minute: int = Field(default=6, ge=0)
+    rate_commands_per_10s: int = Field(default=10, ge=0)
+    max_in_flight: int = Field(default=64, ge=1)
 
     discord_token: SecretStr | None = Field(default=None, validation_alias="DISCORD_TOKEN")
     # REST base including /api/v10 (a proxy, or a local fake in tests); default: Discord's own.

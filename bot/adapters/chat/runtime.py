@@ -15,10 +15,12 @@ import contextlib
 import functools
 import logging
 import signal
+import threading
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from typing import TYPE_CHECKING, Any, ParamSpec, Protocol, TypeVar
 
+from bot.adapters.chat.limits import Busy, Limits
 from bot.core.desk import Desk
 from bot.core.models import ChannelSettings
 from bot.core.quiz import Quiz
@@ -61,6 +63,7 @@ class ChatRuntime:
         close: Callable[[], object],
         scheduler: Callable[[Any], Scheduler],
         workers: int = DEFAULT_WORKERS,
+        limits: Limits | None = None,
     ) -> None:
         self.platform = platform
         self.quiz = quiz
@@ -72,11 +75,37 @@ class ChatRuntime:
         self.scheduler: Scheduler | None = None
         self.engine: Engine | None = None  # the database engine, for a platform's own stores
         self._stopped = False
+        self.limits = limits or Limits()
+        self._lock = threading.Lock()
+        self._in_flight = 0
 
     async def call(self, fn: Callable[P, T], *args: P.args, **kwargs: P.kwargs) -> T:
-        """Run a blocking core call on a worker thread and return its result."""
-        loop = asyncio.get_running_loop()
-        return await loop.run_in_executor(self._pool, functools.partial(fn, *args, **kwargs))
+        """Run a blocking core call on a worker thread and return its result.
+
+        Backpressure: with ``limits.max_in_flight`` calls already running or queued for a
+        worker, raise Busy at once instead of queueing without limit (the member is told to
+        try again). A call counts until its worker finishes, even if its caller gave up.
+        """
+        with self._lock:
+            if self._in_flight >= self.limits.max_in_flight:
+                raise Busy(f"{self._in_flight} core calls in flight")
+            self._in_flight += 1
+        try:
+            future = self._pool.submit(functools.partial(fn, *args, **kwargs))
+        except BaseException:
+            self._finished(None)
+            raise
+        future.add_done_callback(self._finished)
+        return await asyncio.wrap_future(future)
+
+    def _finished(self, _future: object) -> None:
+        with self._lock:
+            self._in_flight -= 1
+
+    @property
+    def in_flight(self) -> int:
+        """Return how many core calls are running or waiting for a worker."""
+        return self._in_flight
 
     async def start(self, publisher: Any) -> Scheduler:
         """Start the scheduler with the platform's publisher (catch-up runs now)."""
