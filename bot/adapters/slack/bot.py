@@ -9,6 +9,7 @@ slack-sdk's retry handlers. The HTTP server adds ``/healthz`` to bolt's own aioh
 from __future__ import annotations
 
 import logging
+from urllib.parse import urlsplit
 
 from aiohttp import web
 from slack_bolt.app.async_server import AsyncSlackAppServer
@@ -22,7 +23,7 @@ from bot.adapters.chat.front import ChatFront
 from bot.adapters.chat.runtime import ChatRuntime
 from bot.adapters.slack import boundary, listeners
 from bot.adapters.slack.boundary import CheckedSocketModeHandler
-from bot.adapters.slack.handlers import Handlers
+from bot.adapters.slack.handlers import RESPONSE_HOSTS, Handlers
 from bot.adapters.slack.people import People
 from bot.adapters.slack.publisher import SlackPublisher
 from bot.adapters.slack.replies import retry_handlers
@@ -91,7 +92,9 @@ class SlackBot:
                             oauth_settings=oauth, authorize=authorize)  # type: ignore[arg-type]
         self.publisher = SlackPublisher(self.client, self.tokens, runtime)
         self.coalescer = EditCoalescer(self.publisher.refresh_round, tally_delay_s)
-        self.handlers = Handlers(ChatFront(runtime, self.coalescer), People(settings.slack_admins))
+        hosts = RESPONSE_HOSTS | {urlsplit(api_url(settings)).netloc}
+        self.handlers = Handlers(ChatFront(runtime, self.coalescer), People(settings.slack_admins),
+                                 response_hosts=hosts)
         self.retries = listeners.register(self.app, self.handlers)
 
     def socket_mode(self, app_token: str) -> CheckedSocketModeHandler:

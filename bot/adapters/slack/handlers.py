@@ -11,7 +11,9 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Awaitable, Callable
+from dataclasses import replace
 from typing import Any
+from urllib.parse import urlsplit
 
 from slack_sdk.errors import SlackApiError
 from slack_sdk.web.async_client import AsyncWebClient
@@ -40,6 +42,8 @@ from bot.core.models import Identity
 log = logging.getLogger(__name__)
 
 PLATFORM = "slack"
+# Where Slack's response URLs point (https only); a deployment's SLACK_API_URL host is added.
+RESPONSE_HOSTS = frozenset({"hooks.slack.com", "hooks.slack-gov.com"})
 # Slack's command names, and the core's command each one is.
 COMMANDS = {"/explain": "explain", "/quiz": "quiz", "/leaderboard": "leaderboard",
             "/quiz-stats": "stats", "/quiz-settings": "settings"}
@@ -56,10 +60,33 @@ def _parsed(parse: Callable[[dict[str, Any]], Any], body: dict[str, Any]) -> Any
 class Handlers:
     """The app's answers to slash commands, clicks, modal submissions and the home tab."""
 
-    def __init__(self, front: ChatFront, people: People) -> None:
+    def __init__(self, front: ChatFront, people: People, *,
+                 response_hosts: frozenset[str] = RESPONSE_HOSTS) -> None:
         self.front = front
         self.desk = front.desk
         self.people = people
+        self.response_hosts = response_hosts
+
+    def _parsed(self, parse: Callable[[dict[str, Any]], Any], body: dict[str, Any]) -> Any:
+        parsed = _parsed(parse, body)
+        if isinstance(parsed, Request):
+            return self._own(parsed)
+        if isinstance(parsed, tuple) and parsed and isinstance(parsed[0], Request):
+            return (self._own(parsed[0]), *parsed[1:])
+        return parsed
+
+    def _own(self, request: Request) -> Request:
+        # A response URL is where the app will POST: only Slack's own hooks (or the Web API's
+        # host, a proxy or a test's fake), never an address a signed request makes up.
+        if not request.response_url:
+            return request
+        url = urlsplit(request.response_url)
+        if url.netloc in self.response_hosts and (
+                url.scheme == "https" or url.netloc not in RESPONSE_HOSTS):
+            return request
+        log.warning("slack response_url to %r ignored team=%s user=%s", url.netloc[:80],
+                    request.team, request.user)
+        return replace(request, response_url="")
 
     async def identity(self, client: AsyncWebClient, request: Request,
                        user: str | None = None) -> Identity:
@@ -102,7 +129,7 @@ class Handlers:
     # ------------------------------------------------------------ slash commands
     async def on_command(self, body: dict[str, Any], client: AsyncWebClient) -> None:
         """Handle one of our slash commands (bolt runs this after the ack)."""
-        request = _parsed(from_command, body)
+        request = self._parsed(from_command, body)
         name = COMMANDS.get(str(body.get("command") or ""))
         if request is None or name is None:
             return
@@ -147,7 +174,7 @@ class Handlers:
 
     async def on_settings_channel(self, body: dict[str, Any], client: AsyncWebClient) -> None:
         """Redraw the settings modal for the channel the admin just picked."""
-        parsed = _parsed(lambda b: (*from_view(b), picked_channel(b), view_ref(b)), body)
+        parsed = self._parsed(lambda b: (*from_view(b), picked_channel(b), view_ref(b)), body)
         if parsed is None:
             return
         request, origin, picked, (view_id, view_hash) = parsed
@@ -164,7 +191,7 @@ class Handlers:
 
     async def on_settings(self, body: dict[str, Any], client: AsyncWebClient) -> None:
         """Apply a submitted settings modal (admins only, checked again in the core)."""
-        parsed = _parsed(from_view, body)
+        parsed = self._parsed(from_view, body)
         if parsed is None:
             return
         request, _ = parsed
@@ -210,7 +237,7 @@ class Handlers:
     # ------------------------------------------------------------ buttons and answer modals
     async def on_action(self, body: dict[str, Any], client: AsyncWebClient) -> None:
         """Handle a click on one of our buttons."""
-        request = _parsed(from_action, body)
+        request = self._parsed(from_action, body)
         if request is None:
             return
         action_id = action_id_of(body)
@@ -223,7 +250,7 @@ class Handlers:
 
     async def on_submit(self, body: dict[str, Any], client: AsyncWebClient) -> None:
         """Handle a submitted answer modal, routed by its callback id (restart-proof)."""
-        parsed = _parsed(from_view, body)
+        parsed = self._parsed(from_view, body)
         if parsed is None:
             return
         request, _ = parsed
@@ -243,7 +270,7 @@ class Handlers:
         event = body.get("event") or {}
         if not isinstance(event, dict) or event.get("tab") != "home":
             return
-        request = _parsed(from_event, body)
+        request = self._parsed(from_event, body)
         if request is None:
             return
 

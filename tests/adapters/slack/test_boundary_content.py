@@ -103,3 +103,64 @@ def test_a_modal_submission_with_a_hostile_state_is_answered_without_a_traceback
         assert _tracebacks(caplog) == []
 
     slack_run(scenario)
+
+
+HOSTILE_COMMAND_IDS = {
+    "long user": {"user_id": "U" * 200},
+    "nul user": {"user_id": "U0AL\x00ICE"},
+    "long channel": {"channel_id": "C" * 129},
+    "mention channel": {"channel_id": "<!channel>"},
+    "long team": {"team_id": "T" * 300},
+}
+
+
+@pytest.mark.parametrize("change", HOSTILE_COMMAND_IDS.values(), ids=HOSTILE_COMMAND_IDS.keys())
+def test_a_command_with_hostile_ids_is_dropped_with_one_warning(slack_run, caplog, change):
+    async def scenario(h):
+        delivery = h.send._delivery("command", "alice", GENERAL)
+        payload = h.send.command_payload("/explain", "detach", "alice", GENERAL, "T0TORCHQZ",
+                                         delivery)
+        with caplog.at_level(logging.WARNING):
+            h.acked(await h.send._send(delivery, "command", {**payload, **change}))
+            await asyncio.sleep(0.5)
+        assert h.fake.calls_of("users.info") == [] and h.fake.shown == []
+        assert any("dropped at the boundary" in r.getMessage() for r in caplog.records)
+        assert _tracebacks(caplog) == []
+
+    slack_run(scenario)
+
+
+def test_a_click_with_a_lone_surrogate_user_id_is_dropped(slack_run, caplog):
+    async def scenario(h):
+        card = await h.reply(await h.send.command("/explain", "detach"))
+        delivery = h.send._delivery("click", "alice", GENERAL)
+        payload = h.send._interaction("block_actions", "alice", "T0TORCHQZ", delivery)
+        payload["user"]["id"] = "U0\ud800"
+        payload.update({"channel": {"id": GENERAL}, "response_url": delivery.response_url,
+                        "actions": [{"action_id": card.actions[0], "type": "button"}]})
+        before = len(h.fake.shown)
+        with caplog.at_level(logging.WARNING):
+            h.acked(await h.send._send(delivery, "click", payload))
+            await asyncio.sleep(0.5)
+        assert len(h.fake.shown) == before
+        assert _tracebacks(caplog) == []
+
+    slack_run(scenario)
+
+
+@pytest.mark.parametrize("response_url", ["", "http://127.0.0.1:9/hook", "https://evil.example/x",
+                                          "http://hooks.slack.com/x"],
+                         ids=["missing", "another local port", "foreign host", "plain http"])
+def test_a_command_with_a_missing_or_foreign_response_url_is_answered_in_the_channel(
+        slack_run, caplog, response_url):
+    async def scenario(h):
+        delivery = h.send._delivery("command", "alice", GENERAL)
+        payload = h.send.command_payload("/explain", "detach", "alice", GENERAL, "T0TORCHQZ",
+                                         delivery)
+        payload["response_url"] = response_url
+        with caplog.at_level(logging.WARNING):
+            shown = await h.reply(await h.send._send(delivery, "command", payload))
+        assert shown.kind == "ephemeral" and "detach()" in shown.shown_text
+        assert _tracebacks(caplog) == []
+
+    slack_run(scenario)
