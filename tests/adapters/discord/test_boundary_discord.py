@@ -28,3 +28,18 @@ def test_settings_for_a_text_channel_of_the_server_are_saved(discord_run):
         assert h.quiz.rounds.find_channel("discord", str(RANDOM)) is not None
 
     discord_run(scenario)
+
+
+def test_commands_faster_than_the_limit_get_a_clear_private_reply(discord_run, monkeypatch):
+    monkeypatch.setenv("TORCHQUIZ_RATE_COMMANDS_PER_10S", "2")
+
+    async def scenario(h):
+        for _ in range(2):
+            shown = await h.done(await h.fake.slash("explain", "alice", topic="detach"))
+            assert "detach()" in shown.text()
+        limited = await h.done(await h.fake.slash("explain", "alice", topic="detach"))
+        assert "a lot of commands at once; try again in" in limited.text()
+        other = await h.done(await h.fake.slash("explain", "bob", topic="detach"))
+        assert "detach()" in other.text()
+
+    discord_run(scenario)
