@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import Engine
 
+from bot.charts import MatplotlibCharts
 from bot.core.clock import SystemClock
 from bot.core.models import ChannelSettings
 from bot.core.ports import Clock, Executor
@@ -131,7 +132,9 @@ def build_app(
         executor, problem, close_executor = build_executor(settings, bank)
         closers.append(close_executor)
     clock = clock or SystemClock()
-    quiz = build_quiz(SqlStore(engine, clock=clock), bank, clock, executor, on_settings_changed)
+    quiz = build_quiz(SqlStore(engine, clock=clock), bank, clock, executor, on_settings_changed,
+                      charts=MatplotlibCharts(),
+                      post_lease=dt.timedelta(seconds=settings.post_lease_s))
     return App(quiz, bank, settings, executor, problem, closers, engine=engine)
 
 

@@ -1,4 +1,4 @@
-"""Render the weekly leaderboard as a PNG: one renderer for Discord, Slack and the console.
+"""Render the weekly leaderboard as a PNG (the core's ChartRenderer) for every platform.
 
 matplotlib's headless Agg backend draws it, so no display is needed. Member names can be in
 any script: the font list falls back glyph by glyph from DejaVu Sans (Latin, Greek, Cyrillic)
@@ -17,19 +17,18 @@ import logging
 import os
 import unicodedata
 from collections.abc import Sequence
-from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-# The object-oriented API (Figure, never pyplot) renders through Agg with no display and no
-# global figure state, so concurrent renders in worker threads do not interfere.
-from matplotlib import font_manager
-from matplotlib.figure import Figure
-from matplotlib.ft2font import FT2Font
-from matplotlib.ticker import MaxNLocator
-
+from bot.core.board import week_range
 from bot.core.i18n import t
-from bot.core.models import LeaderboardRow
+from bot.core.models import Chart, LeaderboardRow
+
+if TYPE_CHECKING:
+    from matplotlib.ft2font import FT2Font
 
 log = logging.getLogger(__name__)
+# matplotlib is imported on the first chart, not with this module: a bot process pays for it
+# (about a second) only when a weekly board is drawn.
 
 CJK_FAMILIES = ("WenQuanYi Micro Hei", "Noto Sans CJK SC", "Noto Sans SC", "Source Han Sans SC")
 MAX_BARS = 10
@@ -37,14 +36,6 @@ _NAME_COLUMNS = 20
 # Warm colours for the podium, then one calm colour: the order is readable without a legend.
 _PODIUM = ("#e0a100", "#8a9bb0", "#b36b2e")
 _REST = "#4c72b0"
-
-
-@dataclass(frozen=True)
-class Chart:
-    """A rendered chart and the file name to attach it under."""
-
-    png: bytes
-    name: str
 
 
 # Where Debian's CJK font packages put their files: matplotlib caches its font list at first
@@ -58,6 +49,7 @@ CJK_FONT_FILES = (
 @functools.cache
 def font_families() -> tuple[str, ...]:
     """Return the families the chart asks for, the CJK one only if it is installed."""
+    from matplotlib import font_manager
     installed = {f.name for f in font_manager.fontManager.ttflist}
     if not installed & set(CJK_FAMILIES):
         for path in CJK_FONT_FILES:
@@ -73,6 +65,8 @@ def font_families() -> tuple[str, ...]:
 
 @functools.cache
 def _font_files() -> tuple[FT2Font, ...]:
+    from matplotlib import font_manager
+    from matplotlib.ft2font import FT2Font
     files = []
     for family in font_families():
         path = font_manager.findfont(font_manager.FontProperties(family=family),
@@ -104,15 +98,15 @@ def _label(row: LeaderboardRow) -> str:
     return f"{row.rank}. {name}"
 
 
-def week_range(week_start: dt.date) -> str:
-    """Return the week as the chart titles it, e.g. ``2026-11-30 – 2026-12-06``."""
-    return f"{week_start.isoformat()} – {(week_start + dt.timedelta(days=6)).isoformat()}"
-
-
 def leaderboard_chart(
     rows: Sequence[LeaderboardRow], *, title: str, week_start: dt.date, locale: str
 ) -> Chart:
     """Draw the top members' points for the week as horizontal bars and return the PNG."""
+    # The object-oriented API (Figure, never pyplot) renders through Agg with no display and
+    # no global figure state, so concurrent renders in worker threads do not interfere.
+    from matplotlib.figure import Figure
+    from matplotlib.ticker import MaxNLocator
+
     shown = list(rows[:MAX_BARS])
     height = 2.2 + 0.55 * max(1, len(shown))
     figure = Figure(figsize=(7.2, height), dpi=150, layout="constrained")
@@ -146,3 +140,13 @@ def leaderboard_chart(
     buffer = io.BytesIO()
     figure.savefig(buffer, format="png")
     return Chart(buffer.getvalue(), f"leaderboard-{week_start.isoformat()}.png")
+
+
+class MatplotlibCharts:
+    """Draw charts with matplotlib (the core's ChartRenderer port)."""
+
+    def leaderboard(
+        self, rows: Sequence[LeaderboardRow], *, title: str, week_start: dt.date, locale: str
+    ) -> Chart:
+        """Return the week's leaderboard chart as a PNG."""
+        return leaderboard_chart(rows, title=title, week_start=week_start, locale=locale)

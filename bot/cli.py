@@ -1,4 +1,4 @@
-"""The `torchquiz` command: console, discord, slack, content, db, exec, bench, executor serve."""
+"""The `torchquiz` command: console, discord, slack, content, db, member, exec, bench, executor."""
 
 from __future__ import annotations
 
@@ -9,6 +9,7 @@ import sys
 from collections.abc import Sequence
 from typing import Any
 
+from bot import members_cli
 from bot.settings import Settings
 from content.loader import Bank, ContentError, Question
 from content.schema import CodeItem, ExplainCard
@@ -47,6 +48,7 @@ def _parser() -> argparse.ArgumentParser:
     restore.add_argument("file")
     restore.add_argument("--force", action="store_true", help="replace a database with data")
 
+    members_cli.add_parser(commands)
     commands.add_parser("discord", help="run the Discord bot (reads DISCORD_TOKEN)")
     slack = commands.add_parser(
         "slack", help="run the Slack app: Socket Mode with SLACK_APP_TOKEN, or --http")
@@ -123,6 +125,8 @@ def main(argv: Sequence[str] | None = None) -> int:
                           port=args.port)
     if args.command == "content":
         return _content(settings, args)
+    if args.command == "member":
+        return members_cli.run(settings, args)
     if args.command == "db" and args.db_command in ("backup", "restore"):
         return _backup_or_restore(settings, args)
     if args.command == "db":

@@ -1,5 +1,8 @@
 """APScheduler jobs built from channel settings: the daily post, closing rounds, the weekly board.
 
+The scheduler holds triggers only: what to post is the core's (QuizService, BoardService),
+where it goes is the Publisher port's.
+
 Cron triggers run in each channel's own time zone, so 09:00 stays 09:00 across DST changes.
 Jobs live in memory and are rebuilt from the database at start and after every settings
 change; the database, not the scheduler, remembers what was posted (claim-then-post), so a
@@ -13,59 +16,24 @@ from __future__ import annotations
 import asyncio
 import datetime as dt
 import logging
-from typing import Protocol
 from zoneinfo import ZoneInfo
 
 from apscheduler.schedulers.asyncio import AsyncIOScheduler
 from apscheduler.triggers.cron import CronTrigger
 from apscheduler.triggers.interval import IntervalTrigger
 
-from bot.charts import leaderboard_chart, week_range
-from bot.core.i18n import t
-from bot.core.messages import Audience, Message
-from bot.core.models import ChannelSettings
-from bot.core.pending import PrivateDelivery
+from bot.core.models import ChannelSettings, RoundPost
+from bot.core.ports import Publisher
 from bot.core.quiz import Quiz
-from bot.core.scoring import week_start
-from bot.core.service import Reveal, RoundPost
+from bot.core.schedule import DEFAULT_GRACE
 
+__all__ = ["DEFAULT_GRACE", "Publisher", "QuizScheduler", "board_job_id", "board_trigger",
+           "post_job_id", "post_trigger"]
 log = logging.getLogger(__name__)
 
-DEFAULT_GRACE = dt.timedelta(hours=3)
 CLOSE_CHECK_SECONDS = 60
 PENDING_CHECK_SECONDS = 30
 _WEEKDAYS = ("mon", "tue", "wed", "thu", "fri", "sat", "sun")
-
-
-class Publisher(Protocol):
-    """What a platform adapter offers the scheduler: post into a channel, return a reference.
-
-    Each method sends one thing and raises on failure; the scheduler logs the failure with
-    ids and carries on, so one platform error never stops the other channels' jobs.
-    """
-
-    async def publish_round(self, post: RoundPost) -> str:
-        """Post a new round and return the platform's reference to the message."""
-        ...
-
-    async def publish_reveal(self, reveal: Reveal) -> None:
-        """Post the reveal in the round's thread."""
-        ...
-
-    async def publish_board(self, channel: ChannelSettings, message: Message) -> None:
-        """Post the weekly leaderboard to the channel."""
-        ...
-
-    async def deliver_private(self, delivery: PrivateDelivery) -> None:
-        """Send ``delivery.message`` to the member privately, where they answered.
-
-        ``delivery`` names the platform's own channel and member ids. Show it the way the
-        adapter shows a private answer reply (Discord: a DM or an ephemeral follow-up; Slack:
-        chat.postEphemeral in the channel), with ``detail`` and ``output`` through the
-        sanitiser like any verdict. It is called after the answer was recorded: a failure
-        loses the message, never the answer.
-        """
-        ...
 
 
 def post_job_id(channel_id: int) -> str:
@@ -91,30 +59,6 @@ def board_trigger(channel: ChannelSettings) -> CronTrigger:
                        timezone=ZoneInfo(channel.timezone))
 
 
-def missed_post(channel: ChannelSettings, now: dt.datetime, grace: dt.timedelta) -> str:
-    """Say what to do at start-up about today's post: "post", "skip" (too late) or "wait"."""
-    zone = ZoneInfo(channel.timezone)
-    local = now.astimezone(zone)
-    due = dt.datetime.combine(local.date(), channel.post_time, tzinfo=zone)
-    if local < due:
-        return "wait"
-    return "post" if local - due <= grace else "skip"
-
-
-def weekly_board(quiz: Quiz, channel: ChannelSettings) -> Message:
-    """Return the weekly leaderboard post: the table as text and the chart as a PNG."""
-    locale = channel.locale
-    start = week_start(quiz.rounds.clock.now(), channel.timezone).astimezone(
-        ZoneInfo(channel.timezone)).date()
-    title = t(locale, "leaderboard.weekly", week=week_range(start))
-    board = quiz.board.leaderboard(channel, "week", locale)
-    chart = leaderboard_chart(quiz.board.rows(channel, "week"),
-                              title=t(locale, "leaderboard.title.week"), week_start=start,
-                              locale=locale)
-    return Message(title=title, body=board.body, code=board.code, audience=Audience.CHANNEL,
-                   image_png=chart.png, image_name=chart.name)
-
-
 class QuizScheduler:
     """Keep one job per channel for its post and its weekly board, plus a closing sweep."""
 
@@ -134,7 +78,7 @@ class QuizScheduler:
         self._post_batch: tuple[list[int], asyncio.Future[None]] | None = None
 
     def _channels(self) -> list[ChannelSettings]:
-        return [c for c in self.quiz.rounds.store.list_channels() if c.platform == self.platform]
+        return self.quiz.rounds.platform_channels(self.platform)
 
     async def start(self) -> None:
         """Catch up on a post missed during downtime, schedule every channel, start ticking."""
@@ -150,6 +94,8 @@ class QuizScheduler:
         await self.post_unposted()
         await self.catch_up()
         await self.deliver_pending()
+        log.info("scheduler started platform=%s jobs=%d", self.platform,
+                 len(self.scheduler.get_jobs()))
 
     def shutdown(self) -> None:
         """Stop every job without waiting for running ones (the process is stopping)."""
@@ -180,18 +126,8 @@ class QuizScheduler:
 
     async def catch_up(self) -> None:
         """Post today's question once if the bot was down at post time, within the grace."""
-        now = self.quiz.rounds.clock.now()
-        for channel in self._channels():
-            if not channel.enabled:
-                continue
-            decision = missed_post(channel, now, self.grace)
-            if decision == "post":
-                await self.post(channel.id)
-            elif decision == "skip" and self.quiz.rounds.store.round_for_date(
-                channel.id, self.quiz.rounds.local_date(channel, now)
-            ) is None:
-                log.warning("missed post skipped channel=%s (more than %s late)",
-                            channel.id, self.grace)
+        posts = await asyncio.to_thread(self.quiz.rounds.catch_up, self.platform, self.grace)
+        await asyncio.gather(*(self._publish(post) for post in posts))
 
     async def post(self, channel_id: int) -> None:
         """Claim and publish today's round; a lost claim means another replica posted it.
@@ -227,7 +163,14 @@ class QuizScheduler:
 
     async def _publish(self, post: RoundPost) -> None:
         try:
-            ref = await self.publisher.publish_round(post)
+            # A taken-over claim may have posted already (a crash or a client timeout after
+            # the platform accepted it): adopt that post rather than show the round twice.
+            ref = await self.publisher.find_round(post) if post.repost else None
+            if ref is not None:
+                log.warning("round %s was already posted in channel=%s; keeping that post",
+                            post.round.id, post.channel.id)
+            else:
+                ref = await self.publisher.publish_round(post)
         except Exception:
             # The claim stays: once its lease runs out, post_unposted tries again.
             log.exception("publishing round failed channel=%s round=%s", post.channel.id,
@@ -263,9 +206,8 @@ class QuizScheduler:
 
     async def post_board(self, channel_id: int) -> None:
         """Publish the channel's weekly leaderboard: the table and its chart."""
-        channel = await asyncio.to_thread(self.quiz.rounds.get_channel, channel_id)
-        message = await asyncio.to_thread(weekly_board, self.quiz, channel)
+        board = await asyncio.to_thread(self.quiz.board.weekly_post, channel_id)
         try:
-            await self.publisher.publish_board(channel, message)
+            await self.publisher.publish_board(board.channel, board.message)
         except Exception:
             log.exception("publishing leaderboard failed channel=%s", channel_id)

@@ -34,6 +34,10 @@ class Settings(BaseSettings):
     rate_code_per_minute: int = Field(default=6, ge=0)
     rate_commands_per_10s: int = Field(default=10, ge=0)
     max_in_flight: int = Field(default=64, ge=1)
+    # How long a replica's claim to post a round holds before another replica (or this one,
+    # restarted) takes it over, after first looking for the post in the channel. Keep it above
+    # the platform client's own timeout; tests shorten it to restart within seconds.
+    post_lease_s: float = Field(default=120.0, gt=0)
 
     discord_token: SecretStr | None = Field(default=None, validation_alias="DISCORD_TOKEN")
     # REST base including /api/v10 (a proxy, or a local fake in tests); default: Discord's own.

@@ -6,6 +6,7 @@ from typing import TYPE_CHECKING
 
 from db.store_answers import AnswerStore
 from db.store_channels import ChannelStore
+from db.store_members import MemberStore
 from db.store_pending import PendingStore
 from db.store_practice import PracticeStore
 from db.store_requests import RequestStore
@@ -19,7 +20,8 @@ if TYPE_CHECKING:
 
 
 class SqlStore(
-    RequestStore, ChannelStore, RoundStore, PendingStore, AnswerStore, ScoreStore, PracticeStore
+    RequestStore, ChannelStore, RoundStore, PendingStore, AnswerStore, ScoreStore, PracticeStore,
+    MemberStore,
 ):
     """Persist the quiz's state; every method is one transaction, claims are race-safe.
 

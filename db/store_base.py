@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import datetime as dt
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from typing import Any, TypeVar
@@ -11,6 +10,7 @@ from sqlalchemy import Connection, Delete, Engine, Executable, Update
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.orm import Session, sessionmaker
 
+from bot.core.clock import SystemClock
 from bot.core.ports import Clock
 from db.engine import read_only
 from db.retry import retry_on_disconnect
@@ -18,14 +18,6 @@ from db.tables import Base
 
 Upsert = postgresql.Insert | sqlite.Insert
 T = TypeVar("T")
-
-
-class SystemClock:
-    """Tell the wall-clock time in UTC."""
-
-    def now(self) -> dt.datetime:
-        """Return the current instant in UTC."""
-        return dt.datetime.now(dt.UTC)
 
 
 class StoreBase:

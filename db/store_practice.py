@@ -28,10 +28,13 @@ def _review(row: ReviewRow) -> Review:
     return Review(
         user_id=row.user_id,
         item_id=row.item_id,
-        box=row.box,
+        state=row.state,
+        step=row.step,
+        stability=row.stability,
+        difficulty=row.difficulty,
         due_at=row.due_at,
-        last_correct=row.last_correct,
         reviewed_at=row.reviewed_at,
+        last_correct=row.last_correct,
     )
 
 
@@ -112,7 +115,10 @@ class PracticeStore(StoreBase):
     def save_review(self, review: Review) -> None:
         """Insert or replace the review state of (user, item)."""
         values = {
-            "box": review.box,
+            "state": review.state,
+            "step": review.step,
+            "stability": review.stability,
+            "difficulty": review.difficulty,
             "due_at": review.due_at,
             "last_correct": review.last_correct,
             "reviewed_at": review.reviewed_at,

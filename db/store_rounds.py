@@ -10,7 +10,7 @@ from typing import Any
 from sqlalchemy import Table, bindparam, func, insert, or_, select, update
 from sqlalchemy.exc import IntegrityError
 
-from bot.core.models import POSTING_PREFIX, Round, RoundClaim, RoundStatus
+from bot.core.models import Round, RoundClaim, RoundStatus
 from db.store_base import StoreBase, batches, rowcount
 from db.tables import RoundRow
 
@@ -58,6 +58,7 @@ def _round(row: Any) -> Round:
         opened_at=row.opened_at,
         closes_at=row.closes_at,
         message_ref=row.message_ref,
+        post_claimed_at=row.post_claimed_at,
     )
 
 
@@ -133,7 +134,7 @@ class RoundStore(StoreBase):
                 {"channel_id": c.channel_id, "local_date": c.local_date, "item_id": c.item_id,
                  "item_version": c.item_version, "status": RoundStatus.OPEN.value,
                  "opened_at": c.opened_at, "closes_at": c.closes_at,
-                 "message_ref": c.message_ref}
+                 "post_claimed_at": c.post_claimed_at}
                 for c in chunk
             ]  # fmt: skip
             with self._engine.begin() as connection:
@@ -141,33 +142,37 @@ class RoundStore(StoreBase):
         return created
 
     def set_round_message(self, round_id: int, message_ref: str) -> None:
-        """Remember where the round was posted, so the reveal can reply in its thread."""
+        """Remember where the round was posted (ending its post claim), for edits and reveal."""
         with self._transaction() as session:
             session.execute(
-                update(RoundRow).where(RoundRow.id == round_id).values(message_ref=message_ref)
+                update(RoundRow).where(RoundRow.id == round_id)
+                .values(message_ref=message_ref, post_claimed_at=None)
             )
 
-    def claim_round_post(self, round_id: int, expected: str | None, message_ref: str) -> bool:
-        """Set the round's message ref from ``expected`` to ``message_ref``; False if it moved."""
+    def claim_round_post(
+        self, round_id: int, expected: dt.datetime | None, claimed_at: dt.datetime
+    ) -> bool:
+        """Move an unposted round's claim from ``expected`` to ``claimed_at``; False if moved."""
         current = (
-            RoundRow.message_ref.is_(None) if expected is None
-            else RoundRow.message_ref == expected
+            RoundRow.post_claimed_at.is_(None) if expected is None
+            else RoundRow.post_claimed_at == expected
         )
-        stmt = update(RoundRow).where(RoundRow.id == round_id, current).values(
-            message_ref=message_ref
-        )
+        stmt = update(RoundRow).where(
+            RoundRow.id == round_id, RoundRow.message_ref.is_(None), current
+        ).values(post_claimed_at=claimed_at)
         with self._transaction() as session:
             return rowcount(session, stmt) == 1
 
-    def unposted_rounds(self, now: dt.datetime) -> list[Round]:
-        """Return open rounds whose post never went out (no message ref, or only a claim)."""
+    def unposted_rounds(self, now: dt.datetime, stale_before: dt.datetime) -> list[Round]:
+        """Return unposted open rounds, unclaimed or claimed before ``stale_before``."""
         stmt = (
             select(RoundRow)
             .where(
                 RoundRow.status == RoundStatus.OPEN.value,
                 RoundRow.closes_at > now,
-                or_(RoundRow.message_ref.is_(None),
-                    RoundRow.message_ref.startswith(POSTING_PREFIX)),
+                RoundRow.message_ref.is_(None),
+                or_(RoundRow.post_claimed_at.is_(None),
+                    RoundRow.post_claimed_at < stale_before),
             )
             .order_by(RoundRow.id)
         )

@@ -11,6 +11,7 @@ from sqlalchemy import (
     Date,
     DateTime,
     Dialect,
+    Float,
     ForeignKey,
     Index,
     Integer,
@@ -136,7 +137,9 @@ class RoundRow(Base):
     opened_at: Mapped[dt.datetime] = mapped_column(UtcDateTime)
     closes_at: Mapped[dt.datetime] = mapped_column(UtcDateTime)
     closed_at: Mapped[dt.datetime | None] = mapped_column(UtcDateTime)
-    message_ref: Mapped[str | None] = mapped_column(String(255))
+    message_ref: Mapped[str | None] = mapped_column(String(255))  # the platform's, once posted
+    # When a replica claimed the round's post; null once posted (or never claimed).
+    post_claimed_at: Mapped[dt.datetime | None] = mapped_column(UtcDateTime)
 
 
 class AnswerRow(Base):
@@ -208,10 +211,14 @@ class ReviewRow(Base):
 
     user_id: Mapped[int] = mapped_column(ForeignKey("users.id"), primary_key=True)
     item_id: Mapped[str] = mapped_column(String(128), primary_key=True)
-    box: Mapped[int] = mapped_column(Integer)
+    # The FSRS card (migration 0006 turned the Leitner boxes into these).
+    state: Mapped[int] = mapped_column(Integer)
+    step: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    stability: Mapped[float | None] = mapped_column(Float, nullable=True)
+    difficulty: Mapped[float | None] = mapped_column(Float, nullable=True)
     due_at: Mapped[dt.datetime] = mapped_column(UtcDateTime)
     last_correct: Mapped[bool] = mapped_column(Boolean)
-    reviewed_at: Mapped[dt.datetime] = mapped_column(UtcDateTime)
+    reviewed_at: Mapped[dt.datetime | None] = mapped_column(UtcDateTime, nullable=True)
 
 
 class ScoreTotalRow(Base):

@@ -16,7 +16,7 @@ from content.schema import CodeItem
 from executors.grading import wire
 from executors.grading.challenges import Challenge, ChallengeCache, UnknownChallenge
 from executors.grading.grader import Grade, grade_records
-from executors.grading.verdict import Status, Verdict, user_text
+from executors.grading.verdict import Status, Verdict, fault_verdict, user_text
 from executors.isolation.limits import MIB, Limits
 from executors.zygote.reports import RawRun
 
@@ -285,17 +285,3 @@ class LocalExecutor:
     @staticmethod
     def _fault(challenge: Challenge, duration_ms: float) -> Verdict:
         return fault_verdict(challenge.id, challenge.version, challenge.seed, duration_ms)
-
-
-FAULT_MESSAGE = "the executor failed while grading this submission; it does not count, try again"
-
-
-def fault_verdict(
-    challenge_id: str, version: int, seed: int | None, duration_ms: float = 0
-) -> Verdict:
-    """Return the verdict for a run the executor itself could not complete or grade."""
-    return Verdict(
-        status=Status.ERROR, passed_tests=0, total_tests=0, message=FAULT_MESSAGE,
-        duration_ms=int(duration_ms), challenge_id=challenge_id, challenge_version=version,
-        seed=seed, fault=True,
-    )

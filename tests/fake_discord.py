@@ -31,6 +31,7 @@ RANDOM = 900000000000000202
 EVERYONE_PERMS = 0x0000_0000_0006_4C40  # view, send, history, embed, attach, react
 MANAGE_GUILD = 1 << 5
 ACK_DEADLINE_S = 3.0
+DISCORD_EPOCH_MS = 1420070400000
 REJECTED_TOKEN = "rejected-token"  # the fake answers 401 to this one, as Discord does to a bad one
 
 USERS = {
@@ -190,7 +191,10 @@ class FakeDiscord:
         self.posted: list[int] = []  # messages the bot created with POST /channels/X/messages
         self.dm_channels: dict[str, int] = {}  # member id -> their direct-message channel
         self._limits: list[list[Any]] = []
-        self._ids = itertools.count(950000000000000000)
+        self._holds: list[list[Any]] = []  # [method, path pattern, accepted] (see hold())
+        self._released = asyncio.Event()
+        # Snowflakes from the wall clock, as Discord's: history's ``after`` compares them.
+        self._ids = itertools.count((int(time.time() * 1000) - DISCORD_EPOCH_MS) << 22)
         self._sockets: list[web.WebSocketResponse] = []
         self._seq = itertools.count(1)
         self.ready = asyncio.Event()
@@ -215,6 +219,7 @@ class FakeDiscord:
         self.port = site._server.sockets[0].getsockname()[1]  # type: ignore[union-attr]
 
     async def stop(self) -> None:
+        self._released.set()
         for ws in list(self._sockets):
             await ws.close()
         if self._runner is not None:
@@ -227,6 +232,14 @@ class FakeDiscord:
                    times: int = 1) -> None:
         """Answer the next ``times`` matching requests with 429 and ``retry_after``."""
         self._limits.append([method, re.compile(path_pattern), retry_after, times])
+
+    def hold(self, method: str, path_pattern: str, *, accepted: bool) -> None:
+        """Never answer the next matching request: as if the bot died while it waited.
+
+        ``accepted`` says whether Discord did the work first (a message that went out, its
+        answer lost) or not. Held requests give up at stop().
+        """
+        self._holds.append([method, re.compile(path_pattern), accepted])
 
     # ------------------------------------------------------------ gateway
 
@@ -388,10 +401,19 @@ class FakeDiscord:
                                          "X-RateLimit-Remaining": "0",
                                          "X-RateLimit-Reset-After": str(retry_after),
                                          "X-RateLimit-Bucket": "fake-bucket"})
+        hold = next((h for h in self._holds
+                     if h[0] == request.method and h[1].fullmatch(path)), None)
+        if hold is not None:
+            self._holds.remove(hold)
+            if not hold[2]:
+                await self._released.wait()
+                return _json({"message": "fake stopped", "code": 0}, status=503)
         try:
             status, answer = self._route(request.method, path, body, dict(request.query))
         except KeyError:
             status, answer = 404, {"message": "Unknown", "code": 10003}
+        if hold is not None:
+            await self._released.wait()
         call.status = status
         if status == 204:
             return web.Response(status=204)
@@ -455,7 +477,7 @@ class FakeDiscord:
                               "version": "1", "type": c.get("type", 1)} for c in body]
             return 200, self.commands
         if parts[:1] == ["channels"] and len(parts) >= 3 and parts[2] == "messages":
-            return self._channel_messages(method, parts, body)
+            return self._channel_messages(method, parts, body, query)
         if parts[:1] == ["interactions"] and parts[-1] == "callback":
             return self._callback(parts[2], body)
         if parts[:1] == ["webhooks"]:
@@ -477,8 +499,17 @@ class FakeDiscord:
             return 200, channel_payload(channel_id, "general")
         return 404, {"message": "Unknown route", "code": 0}
 
-    def _channel_messages(self, method: str, parts: list[str], body: Any) -> tuple[int, Any]:
+    def _channel_messages(self, method: str, parts: list[str], body: Any,
+                          query: dict[str, str]) -> tuple[int, Any]:
         channel_id = int(parts[1])
+        if method == "GET" and len(parts) == 3:
+            # Channel history: newest first, before/after a message id, at most ``limit``.
+            before = int(query.get("before") or 1 << 63)
+            after = int(query.get("after") or 0)
+            found = sorted((m for mid, m in self.messages.items()
+                            if int(m["channel_id"]) == channel_id and not m["flags"] & 64
+                            and after < mid < before), key=lambda m: int(m["id"]), reverse=True)
+            return 200, found[:int(query.get("limit") or 50)]
         if method == "POST" and len(parts) == 3:
             nonce = (body or {}).get("nonce")
             if nonce and (body or {}).get("enforce_nonce") and nonce in self.nonces:

@@ -58,7 +58,7 @@ METHOD_SCOPES = {
     "chat.postMessage": "chat:write", "chat.postEphemeral": "chat:write",
     "chat.update": "chat:write", "users.info": "users:read",
     "files.getUploadURLExternal": "files:write", "files.completeUploadExternal": "files:write",
-    "conversations.info": "channels:read",
+    "conversations.history": "channels:history", "conversations.info": "channels:read",
 }
 _NO_SCOPE = {"auth.test", "views.open", "views.update", "views.publish"}
 
@@ -198,6 +198,8 @@ class FakeSlack:
         self.oauth_codes: dict[str, str] = {}
         self.member_channels = {GENERAL, RANDOM}  # where the bot user is a member
         self._limits: list[list[Any]] = []
+        self._holds: dict[str, str] = {}  # method -> "before" | "after" (see hold())
+        self._released = asyncio.Event()
         self._ts = itertools.count(1)
         self._ids = itertools.count(1)
         self._changed = asyncio.Condition()
@@ -231,6 +233,7 @@ class FakeSlack:
         self.port = site._server.sockets[0].getsockname()[1]  # type: ignore[union-attr]
 
     async def stop(self) -> None:
+        self._released.set()
         for ws in list(self.sockets):
             await ws.close()
         if self._runner is not None:
@@ -242,6 +245,14 @@ class FakeSlack:
     def rate_limit(self, method: str, *, retry_after: int = 1, times: int = 1) -> None:
         """Answer the next ``times`` calls of ``method`` with HTTP 429 ratelimited."""
         self._limits.append([method, retry_after, times])
+
+    def hold(self, method: str, *, accepted: bool) -> None:
+        """Never answer the next call of ``method``: as if the app died while it waited.
+
+        ``accepted`` says whether Slack did the work first (a post that went out, its answer
+        lost) or not (the request never got through). Held calls give up at stop().
+        """
+        self._holds[method] = "after" if accepted else "before"
 
     def issue_trigger(self) -> str:
         trigger = f"{next(self._ids)}.{int(time.time())}.fake{next(self._ids)}"
@@ -329,6 +340,10 @@ class FakeSlack:
                 call.answer = {"ok": False, "error": "ratelimited"}
                 return web.json_response(call.answer, status=429,
                                          headers={"Retry-After": str(limit[1])})
+        hold = self._holds.pop(method, None)
+        if hold == "before":
+            await self._released.wait()
+            return web.json_response({"ok": False, "error": "fake_stopped"})
         try:
             answer = await self._method(method, args, token, request)
         except InvalidBlocks as exc:
@@ -336,6 +351,8 @@ class FakeSlack:
         except KeyError as exc:
             answer = {"ok": False, "error": f"missing_argument: {exc}"}
         call.answer = answer
+        if hold == "after":
+            await self._released.wait()
         return web.json_response(answer)
 
     def _grant(self, method: str, token: str) -> dict[str, Any] | None:
@@ -395,6 +412,8 @@ class FakeSlack:
                                             "name": CHANNELS[args["channel"]],
                                             "is_member": args["channel"] in self.member_channels,
                                             "is_archived": False}}
+        if method == "conversations.history":
+            return self._history(args)
         if method == "files.getUploadURLExternal":
             file_id = self.new_id("F")
             self.files[file_id] = {"name": args["filename"], "length": int(args["length"]),
@@ -423,14 +442,42 @@ class FakeSlack:
         if thread and (channel, thread) not in self.messages:
             return {"ok": False, "error": "thread_not_found"}
         n = next(self._ts)
-        ts = f"{1772442000 + n}.{n:06d}"
+        ts = f"{int(time.time())}.{n:06d}"  # wall-clock seconds, as Slack's: history's oldest
+        metadata = args.get("metadata")
+        if isinstance(metadata, str):
+            metadata = json.loads(metadata)
         shown = Shown(len(self.shown), "post", channel, "", blocks, args.get("text", ""), ts,
-                      thread, token, {"parse": args.get("parse")})
+                      thread, token, {"parse": args.get("parse"), "metadata": metadata})
         self.messages[(channel, ts)] = shown
         await self._record(shown)
         return {"ok": True, "channel": channel, "ts": ts,
                 "message": {"type": "message", "ts": ts, "text": shown.text, "blocks": blocks,
                             "bot_id": BOT_ID, "user": BOT_USER}}
+
+    def _history(self, args: dict[str, Any]) -> dict[str, Any]:
+        """Answer conversations.history: the channel's top-level messages, newest first."""
+        channel = args["channel"]
+        refused = self._channel_ok(channel)
+        if refused is not None:
+            return refused
+        oldest = float(args.get("oldest") or 0)
+        with_metadata = str(args.get("include_all_metadata", "")).lower() in ("1", "true")
+        found = sorted((m for (c, ts), m in self.messages.items()
+                        if c == channel and not m.thread_ts and float(ts) >= oldest),
+                       key=lambda m: float(m.ts), reverse=True)
+        start = int(args.get("cursor") or 0)
+        limit = int(args.get("limit") or 100)
+        page = found[start:start + limit]
+        messages = []
+        for m in page:
+            message = {"type": "message", "ts": m.ts, "text": m.text, "blocks": m.blocks,
+                       "bot_id": BOT_ID, "user": BOT_USER}
+            if with_metadata and m.extra.get("metadata"):
+                message["metadata"] = m.extra["metadata"]
+            messages.append(message)
+        more = start + limit < len(found)
+        return {"ok": True, "messages": messages, "has_more": more,
+                "response_metadata": {"next_cursor": str(start + limit) if more else ""}}
 
     async def _ephemeral(self, args: dict[str, Any], token: str) -> dict[str, Any]:
         channel = args["channel"]
@@ -453,7 +500,8 @@ class FakeSlack:
         check_blocks(blocks)
         old = self.messages[key]
         new = Shown(len(self.shown), "update", old.channel, "", blocks, args.get("text", ""),
-                    old.ts, old.thread_ts, token)
+                    old.ts, old.thread_ts, token,
+                    {"metadata": old.extra.get("metadata")})  # an edit keeps the metadata
         self.messages[key] = new
         await self._record(new)
         return {"ok": True, "channel": old.channel, "ts": old.ts, "text": new.text}

@@ -5,16 +5,20 @@ from __future__ import annotations
 import datetime as dt
 import unicodedata
 from collections import defaultdict
+from dataclasses import replace
+from zoneinfo import ZoneInfo
 
+from bot.core.errors import NotFound
 from bot.core.i18n import t
 from bot.core.messages import Audience, Message, Tone
-from bot.core.models import ChannelSettings, LeaderboardRow, Member, Stats, TopicMastery
-from bot.core.ports import Clock, QuizStore
+from bot.core.models import BoardPost, ChannelSettings, LeaderboardRow, Member, Stats, TopicMastery
+from bot.core.ports import ChartRenderer, Clock, QuizStore
 from bot.core.scoring import best_streak, current_streak, rank, streak_run, week_start
 from content.loader import Bank
 
 PERIODS = ("week", "all")
 BOARD_ROWS = 20  # the rows a leaderboard message shows
+CHART_BARS = 10  # the members the weekly chart draws (and its alt text reads out)
 # Streaks are read over the latest rounds first, and further back only for the members whose
 # streak reaches that far: one query in the common case, a few for year-long streaks.
 STREAK_WINDOW = 16
@@ -35,13 +39,21 @@ def _cell(text: str, width: int) -> str:
     return out + " " * (width - _width(out))
 
 
+def week_range(week_start: dt.date) -> str:
+    """Return the week as the weekly post titles it, e.g. ``2026-11-30 – 2026-12-06``."""
+    return f"{week_start.isoformat()} – {(week_start + dt.timedelta(days=6)).isoformat()}"
+
+
 class BoardService:
     """Answer /leaderboard and /stats, and build the weekly post."""
 
-    def __init__(self, store: QuizStore, bank: Bank, clock: Clock) -> None:
+    def __init__(
+        self, store: QuizStore, bank: Bank, clock: Clock, charts: ChartRenderer | None = None
+    ) -> None:
         self.store = store
         self.bank = bank
         self.clock = clock
+        self.charts = charts  # None: the weekly post is the table alone
 
     def _open_date(self, channel: ChannelSettings) -> dt.date | None:
         latest = self.store.latest_round(channel.id)
@@ -87,7 +99,10 @@ class BoardService:
         """Return the leaderboard as a monospace table (private unless posted weekly)."""
         if period not in PERIODS:
             return Message(body=t(locale, "leaderboard.bad_period"), tone=Tone.WARNING)
-        rows = self.rows(channel, period)
+        return self._table(self.rows(channel, period), period, locale)
+
+    @staticmethod
+    def _table(rows: list[LeaderboardRow], period: str, locale: str) -> Message:
         title = t(locale, f"leaderboard.title.{period}")
         if not rows:
             return Message(title=title, body=t(locale, "leaderboard.empty"))
@@ -98,6 +113,34 @@ class BoardService:
                 f"{row.points:>6}  {row.solved:>6}  {row.streak:>6}"
             )
         return Message(title=title, code="\n".join(lines), audience=Audience.PRIVATE)
+
+    def weekly_post(self, channel_id: int) -> BoardPost:
+        """Return the channel's weekly leaderboard post: the table, and its chart when drawn.
+
+        The chart's alt text reads out what the bars show, in the channel's language.
+        """
+        channel = self.store.get_channel(channel_id)
+        if channel is None:
+            raise NotFound(f"channel {channel_id}")
+        locale = channel.locale
+        zone = ZoneInfo(channel.timezone)
+        start = week_start(self.clock.now(), channel.timezone).astimezone(zone).date()
+        week = week_range(start)
+        rows = self.rows(channel, "week")
+        table = self._table(rows, "week", locale)
+        post = Message(title=t(locale, "leaderboard.weekly", week=week), body=table.body,
+                       code=table.code, audience=Audience.CHANNEL)
+        if self.charts is None:
+            return BoardPost(channel, post)
+        shown = rows[:CHART_BARS]
+        chart = self.charts.leaderboard(shown, title=t(locale, "leaderboard.title.week"),
+                                        week_start=start, locale=locale)
+        bars = "; ".join(t(locale, "chart.alt.bar", rank=r.rank, name=r.display_name,
+                           points=r.points) for r in shown)
+        alt = (t(locale, "chart.alt", week=week, bars=bars) if shown
+               else t(locale, "chart.alt.empty", week=week))
+        return BoardPost(channel, replace(post, image_png=chart.png, image_name=chart.name,
+                                          image_alt=alt))
 
     def stats(self, channel: ChannelSettings, member: Member) -> Stats:
         """Return a member's points, streaks and per-topic mastery in the channel."""

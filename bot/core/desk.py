@@ -26,12 +26,13 @@ from bot.core.models import (
     Member,
     Resolved,
 )
+from bot.core.people import PeopleService
 from bot.core.quiz import Quiz
 
 log = logging.getLogger(__name__)
 
 COMMAND_CHARS = 500  # a topic, a period or a member: anything longer is a paste gone wrong
-COMMANDS = ("explain", "quiz", "leaderboard", "stats")
+COMMANDS = ("explain", "quiz", "leaderboard", "stats", "forget-me")
 
 
 @dataclass(frozen=True)
@@ -74,6 +75,7 @@ class Desk:
     def __init__(self, quiz: Quiz) -> None:
         self.quiz = quiz
         self.store = quiz.rounds.store
+        self.people = PeopleService(self.store)
 
     # ------------------------------------------------------------ resolving
     def _resolve(self, who: Identity, round_id: int | None = None) -> tuple[Resolved, Actor]:
@@ -108,6 +110,8 @@ class Desk:
             return self._practice_answer(who, target, key, AnswerMode.BUTTON)
         if kind in ("form", "pform"):
             return self._open_form(who, kind, target)
+        if kind == "forget":
+            return self._forget_click(who, target, key)
         # share: a card for the whole channel, in the language of where it is shared
         _, actor = self._resolve(who)
         locale = actor.locale or "en"
@@ -177,14 +181,14 @@ class Desk:
     # ------------------------------------------------------------ commands
     def command(self, who: Identity, name: str, argument: str = "",
                 whom: Identity | None = None) -> Reply:
-        """Handle /explain, /quiz, /leaderboard or /stats (``whom``: another member's stats)."""
+        """Handle /explain, /quiz, /leaderboard, /stats or /forget-me (``whom``: whose stats)."""
         refusal = self.command_too_long(argument, who.locale or "en")
         if refusal is not None:
             return refusal
         argument = argument.strip()
         handlers: Mapping[str, Callable[[Identity, str, Identity | None], Reply]] = {
             "explain": self._explain, "quiz": self._practice, "leaderboard": self._leaderboard,
-            "stats": self._stats,
+            "stats": self._stats, "forget-me": self._forget_command,
         }
         handler = handlers.get(name)
         if handler is None:
@@ -226,6 +230,38 @@ class Desk:
         member = found.member if whom is None or whom.user == who.user else self._member(whom)
         locale = found.channel.locale
         return Reply(locale, self.quiz.board.stats_message(found.channel, member, locale))
+
+    # ------------------------------------------------------------ the member's own data
+    def forget_me(self, who: Identity, confirmed: bool) -> Reply:
+        """Say what forgetting the member deletes (with a confirm button), or delete it.
+
+        Whatever is deleted is the data of ``who``, the member who asked or clicked. Asking
+        creates nothing: a member the bot never stored hears that nothing is kept.
+        """
+        locale = self._locale_without_member(who)
+        if not confirmed:
+            return Reply(locale, self.people.preview(who, locale))
+        message, report = self.people.forget(who, locale)
+        redraw = report.open_rounds[0] if report is not None and report.open_rounds else None
+        return Reply(locale, message, redraw_round=redraw)
+
+    def _locale_without_member(self, who: Identity) -> str:
+        # As _resolve decides, without registering the member: forgetting must not create one.
+        channel = self.store.find_channel(who.platform, who.channel) if who.channel else None
+        return channel.locale if channel is not None else who.locale or "en"
+
+    def _forget_command(self, who: Identity, _argument: str, _whom: Identity | None) -> Reply:
+        # Only the button confirms in chat: a typed "yes" still shows what would go first.
+        return self.forget_me(who, confirmed=False)
+
+    def _forget_click(self, who: Identity, tag: str, key: str) -> Reply:
+        if not self.people.is_owner(who, tag):
+            # Someone else's confirmation: it deletes nothing, theirs or the clicker's.
+            return self._warning(self._locale_without_member(who), "forget.not_yours")
+        if key != "yes":
+            locale = self._locale_without_member(who)
+            return Reply(locale, self.people.cancelled(locale))
+        return self.forget_me(who, confirmed=True)
 
     # ------------------------------------------------------------ settings
     def settings(self, who: Identity, target: str, target_name: str,

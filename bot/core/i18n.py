@@ -157,10 +157,29 @@ _STRINGS: dict[str, dict[str, str]] = {
         "en": " (code: /practice followed by the code)",
         "zh-CN": "（代码题：/practice 后接代码）",
     },
-    "practice.review": {
-        "en": "You missed this one before; let's review it.",
-        "zh-CN": "这道题你之前答错过，来复习一下。",
+    "practice.kind.review": {
+        "en": "Review · due since {since}",
+        "zh-CN": "复习 · 已到期 {since}",
     },
+    "practice.kind.review_now": {"en": "Review · due now", "zh-CN": "复习 · 现在到期"},
+    "practice.kind.new_weak": {
+        "en": "New · your weakest topic: {topic}",
+        "zh-CN": "新题 · 你最薄弱的主题：{topic}",
+    },
+    "practice.kind.new_untried": {
+        "en": "New · a topic you have not tried yet: {topic}",
+        "zh-CN": "新题 · 你还没练过的主题：{topic}",
+    },
+    "practice.kind.ahead": {
+        "en": "Review ahead of time · due in {when} (nothing else is due or new)",
+        "zh-CN": "提前复习 · {when}后到期（没有其他到期题或新题）",
+    },
+    "time.day": {"en": "1 day", "zh-CN": "1 天"},
+    "time.hour": {"en": "1 hour", "zh-CN": "1 小时"},
+    "time.minute": {"en": "1 minute", "zh-CN": "1 分钟"},
+    "time.days": {"en": "{n} days", "zh-CN": "{n} 天"},
+    "time.hours": {"en": "{n} hours", "zh-CN": "{n} 小时"},
+    "time.minutes": {"en": "{n} minutes", "zh-CN": "{n} 分钟"},
     "practice.none": {
         "en": "No practice question matches '{topic}'. Topics: {topics}.",
         "zh-CN": "没有与「{topic}」匹配的练习题。可选主题：{topics}。",
@@ -170,8 +189,8 @@ _STRINGS: dict[str, dict[str, str]] = {
         "zh-CN": "你当前没有练习题。用 /quiz [主题] 开始一题。",
     },
     "practice.correct": {
-        "en": "Correct! Next review of this one in {days} days.",
-        "zh-CN": "答对了！{days} 天后会再复习这道题。",
+        "en": "Correct! Next review of this one in {when}.",
+        "zh-CN": "答对了！{when}后会再复习这道题。",
     },
     "practice.wrong": {
         "en": "Not quite. {left} tries left.",
@@ -201,6 +220,17 @@ _STRINGS: dict[str, dict[str, str]] = {
     "chart.bar": {"en": "{points} pts · {solved} solved", "zh-CN": "{points} 分 · 答对 {solved}"},
     "chart.x_label": {"en": "Points this week", "zh-CN": "本周积分"},
     "chart.y_label": {"en": "Member", "zh-CN": "成员"},
+    "chart.alt": {
+        "en": "Bar chart of points this week, {week}: {bars}",
+        "zh-CN": "本周积分条形图（{week}）：{bars}",
+    },
+    "chart.alt.bar": {
+        "en": "{rank}. {name}, {points} points", "zh-CN": "{rank}. {name} {points} 分",
+    },
+    "chart.alt.empty": {
+        "en": "Bar chart of points this week, {week}: nobody scored yet",
+        "zh-CN": "本周积分条形图（{week}）：还没有人得分",
+    },
     "form.open": {"en": "Answer", "zh-CN": "作答"},
     "form.title.text": {"en": "Your answer", "zh-CN": "你的答案"},
     "form.title.code": {"en": "Your code", "zh-CN": "你的代码"},
@@ -301,6 +331,61 @@ _STRINGS: dict[str, dict[str, str]] = {
     "help.settings": {
         "en": "the channel's schedule and content (admins)",
         "zh-CN": "频道的发布时间与内容（管理员）",
+    },
+    "forget.title": {"en": "Delete your quiz data?", "zh-CN": "删除你的答题数据？"},
+    "forget.preview": {
+        "en": "This deletes everything torchquiz keeps about you on this platform, in every "
+            "channel: {what}. Leaderboards are recounted without you. This cannot be undone.",
+        "zh-CN": "这会删除 torchquiz 在本平台所有频道中保存的关于你的全部数据：{what}。"
+            "排行榜将不再计入你。此操作无法撤销。",
+    },
+    "forget.only_name": {
+        "en": "only your name and id, nothing else",
+        "zh-CN": "只有你的名字和 ID，没有其他记录",
+    },
+    "forget.confirm": {"en": "Delete my data", "zh-CN": "删除我的数据"},
+    "forget.done_title": {"en": "Your quiz data is deleted", "zh-CN": "你的答题数据已删除"},
+    "forget.done": {
+        "en": "Deleted {what}, and your name and id. Leaderboards no longer count you.",
+        "zh-CN": "已删除{what}，以及你的名字和 ID。排行榜不再计入你。",
+    },
+    "forget.done_name_only": {
+        "en": "Deleted your name and id; nothing else was stored about you.",
+        "zh-CN": "已删除你的名字和 ID；除此之外没有保存关于你的数据。",
+    },
+    "forget.nothing": {
+        "en": "Nothing is stored about you: there is nothing to delete.",
+        "zh-CN": "没有保存任何关于你的数据，无需删除。",
+    },
+    "forget.cancelled": {"en": "Nothing was deleted.", "zh-CN": "未删除任何数据。"},
+    "forget.not_yours": {
+        "en": "This button was offered to someone else; nothing was deleted.",
+        "zh-CN": "这个按钮是给其他人的，未删除任何数据。",
+    },
+    "data.separator": {"en": ", ", "zh-CN": "、"},
+    "data.answers.one": {"en": "{n} answer", "zh-CN": "{n} 条答题记录"},
+    "data.answers.other": {"en": "{n} answers", "zh-CN": "{n} 条答题记录"},
+    "data.pending_answers.one": {
+        "en": "{n} code answer waiting to be graded", "zh-CN": "{n} 份待评测的代码答案"},
+    "data.pending_answers.other": {
+        "en": "{n} code answers waiting to be graded", "zh-CN": "{n} 份待评测的代码答案"},
+    "data.score_totals.one": {
+        "en": "your totals in {n} channel", "zh-CN": "你在 {n} 个频道的总分"},
+    "data.score_totals.other": {
+        "en": "your totals in {n} channels", "zh-CN": "你在 {n} 个频道的总分"},
+    "data.week_totals.one": {"en": "{n} weekly total", "zh-CN": "{n} 条每周总分"},
+    "data.week_totals.other": {"en": "{n} weekly totals", "zh-CN": "{n} 条每周总分"},
+    "data.practice_session.one": {
+        "en": "your practice question in progress", "zh-CN": "进行中的练习题"},
+    "data.practice_session.other": {
+        "en": "{n} practice questions in progress", "zh-CN": "{n} 道进行中的练习题"},
+    "data.practice_results.one": {"en": "{n} practice result", "zh-CN": "{n} 条练习记录"},
+    "data.practice_results.other": {"en": "{n} practice results", "zh-CN": "{n} 条练习记录"},
+    "data.review_cards.one": {"en": "{n} review card", "zh-CN": "{n} 张复习卡片"},
+    "data.review_cards.other": {"en": "{n} review cards", "zh-CN": "{n} 张复习卡片"},
+    "help.forget": {
+        "en": "see and delete everything the quiz keeps about you",
+        "zh-CN": "查看并删除本机器人保存的关于你的全部数据",
     },
     "action.unknown": {
         "en": "That button or form is not one of this bot's, or it is out of date.",

@@ -72,6 +72,7 @@ class Message:
     round_id: int | None = None  # the round a post or its thread belongs to
     image_png: bytes | None = None
     image_name: str = ""
+    image_alt: str = ""  # what the image shows, for screen readers (Discord, Slack alt text)
     form: Form | None = None
 
 
@@ -100,13 +101,24 @@ def share_action(card_id: str) -> str:
     return f"tq:share:{card_id}:card"
 
 
-ACTION_KINDS = ("answer", "practice", "form", "pform", "share")
+def forget_action(owner_tag: str, key: str) -> str:
+    """Return the action id of a "forget me" button: ``yes`` deletes, ``no`` cancels.
+
+    ``owner_tag`` (bot.core.people.owner_tag) names whom the button was offered to; what gets
+    deleted is always the clicking member, never an id read from the button.
+    """
+    return f"tq:forget:{owner_tag}:{key}"
+
+
+ACTION_KINDS = ("answer", "practice", "form", "pform", "share", "forget")
 SUBMIT_KINDS = ("submit", "psubmit")
 ROUND_KINDS = ("answer", "form", "submit")  # their target is a round id; the others an item's
 MAX_ROUND_ID = 2**31 - 1  # the rounds table's integer key
 _ROUND_ID = re.compile(r"[1-9][0-9]{0,9}")
 _ITEM_ID = re.compile(r"[a-z0-9][a-z0-9._-]{0,99}")
 _KEY = re.compile(r"[A-Za-z]{1,16}")
+_OWNER_TAG = re.compile(r"[0-9a-f]{16}")
+_FORGET_KEYS = ("yes", "no")
 _MAX_ID_CHARS = 255  # Slack's action_id limit; Discord's custom_id is 100
 
 
@@ -119,6 +131,8 @@ def round_id_of(target: str) -> int | None:
 
 
 def _target_ok(kind: str, target: str) -> bool:
+    if kind == "forget":
+        return _OWNER_TAG.fullmatch(target) is not None
     if kind in ROUND_KINDS:
         return round_id_of(target) is not None
     return _ITEM_ID.fullmatch(target) is not None
@@ -137,6 +151,8 @@ def parse_action(action_id: str) -> tuple[str, str, str] | None:
         return None
     kind, target, key = parts[1], parts[2], parts[3]
     if not _target_ok(kind, target) or _KEY.fullmatch(key) is None:
+        return None
+    if kind == "forget" and key not in _FORGET_KEYS:
         return None
     return kind, target, key
 
@@ -158,3 +174,13 @@ def parse_submit(submit: str) -> tuple[str, str, str] | None:
     if parts[3] not in ("text", "code") or not _target_ok(parts[1], parts[2]):
         return None
     return parts[1], parts[2], parts[3]
+
+
+def marks_round(action_id: str, round_id: int) -> bool:
+    """Say whether an action id belongs to a daily round's post (its choices or its form).
+
+    Every open round's post carries one, so a publisher recognises the round's own message
+    in a channel's history by it.
+    """
+    parsed = parse_action(action_id)
+    return parsed is not None and parsed[0] in ("answer", "form") and parsed[1] == str(round_id)

@@ -3,15 +3,14 @@
 from __future__ import annotations
 
 import datetime as dt
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from enum import StrEnum
 from zoneinfo import ZoneInfo
 
+from bot.core.messages import Message
+
 SUPPORTED_LOCALES: tuple[str, ...] = ("en", "zh-CN")
-
-
-# A round's message ref while a replica posts it: "posting:<ISO time>". Claimed, not yet out.
-POSTING_PREFIX = "posting:"
 
 
 def week_start(now: dt.datetime, timezone: str) -> dt.datetime:
@@ -107,7 +106,10 @@ class Round:
     status: RoundStatus
     opened_at: dt.datetime
     closes_at: dt.datetime
-    message_ref: str | None = None
+    message_ref: str | None = None  # where the platform shows the post, once it went out
+    # When a replica claimed the post (null once posted): a claim older than the post lease
+    # was abandoned, and the post may or may not have reached the platform.
+    post_claimed_at: dt.datetime | None = None
 
 
 @dataclass(frozen=True)
@@ -120,7 +122,7 @@ class RoundClaim:
     item_version: int
     opened_at: dt.datetime
     closes_at: dt.datetime
-    message_ref: str | None = None
+    post_claimed_at: dt.datetime | None = None  # the post is claimed with the round
 
 
 @dataclass(frozen=True)
@@ -212,14 +214,22 @@ class ItemResult:
 
 @dataclass(frozen=True)
 class Review:
-    """Spaced-repetition state of one item for one member (a Leitner box)."""
+    """One member's FSRS card for one item: its memory state and when it is due again.
+
+    ``state`` is FSRS's (1 learning, 2 review, 3 relearning); ``step`` the learning step while
+    learning; ``stability`` (days until recall drops to 90 %) and ``difficulty`` (1-10) are
+    None until the first review has set them.
+    """
 
     user_id: int
     item_id: str
-    box: int  # 1 (review soon) .. 5 (well known)
+    state: int
+    step: int | None
+    stability: float | None
+    difficulty: float | None
     due_at: dt.datetime
+    reviewed_at: dt.datetime | None
     last_correct: bool
-    reviewed_at: dt.datetime
 
 
 @dataclass(frozen=True)
@@ -315,3 +325,94 @@ class Attempts:
     solved: bool
     tried: int
     waiting: int
+
+
+@dataclass(frozen=True)
+class RoundPost:
+    """A round that was just claimed and must now be posted by the adapter.
+
+    ``repost`` says an earlier claim of this round ran out: that attempt may have reached the
+    platform (a crash or a client timeout after the platform accepted it), so the publisher
+    must look for the round's own post before posting it again.
+    """
+
+    channel: ChannelSettings
+    round: Round
+    message: Message
+    repost: bool = False
+
+
+@dataclass(frozen=True)
+class Reveal:
+    """A round that was just closed, with the reveal to post in its thread."""
+
+    channel: ChannelSettings
+    round: Round
+    message: Message
+
+
+@dataclass(frozen=True)
+class BoardPost:
+    """A channel's weekly leaderboard post, for the adapter to publish."""
+
+    channel: ChannelSettings
+    message: Message
+
+
+@dataclass(frozen=True)
+class PrivateDelivery:
+    """A private message for one member, sent later (the result of a pending answer).
+
+    The ids are the platform's own, so the adapter of ``platform`` can deliver it without
+    asking the core anything else.
+    """
+
+    platform: str
+    channel_external_id: str
+    member_external_id: str
+    message: Message
+    round_id: int
+
+
+@dataclass(frozen=True)
+class Chart:
+    """A rendered chart image and the file name to attach it under."""
+
+    png: bytes
+    name: str
+
+
+# A member's own data (bot/core/people.py): what storage holds about them, as plain values.
+Value = str | int | float | bool | None | dt.datetime | dt.date
+Row = Mapping[str, Value]
+
+
+@dataclass(frozen=True)
+class DataSection:
+    """One kind of row stored about a member; ``by_workspace``: tied to channels, so scopable."""
+
+    name: str
+    rows: tuple[Row, ...]
+    by_workspace: bool = False
+
+
+@dataclass(frozen=True)
+class MemberData:
+    """Everything stored about a member (``workspace``: channel sections narrowed to it)."""
+
+    member: Member
+    sections: tuple[DataSection, ...]
+    workspace: str | None = None
+
+    def counts(self) -> dict[str, int]:
+        """Return how many rows each section holds."""
+        return {s.name: len(s.rows) for s in self.sections}
+
+
+@dataclass(frozen=True)
+class ForgetReport:
+    """What forgetting a member deleted: rows per section, and the rounds whose tally changed."""
+
+    member: Member
+    deleted: tuple[tuple[str, int], ...]
+    open_rounds: tuple[int, ...] = ()  # open rounds the member had answered: redraw their tally

@@ -12,39 +12,24 @@ from __future__ import annotations
 
 import datetime as dt
 import logging
-from dataclasses import dataclass
 
 from bot.core.answers import judge, round_seed
 from bot.core.errors import GradingUnavailable, NotFound
 from bot.core.i18n import t
 from bot.core.messages import Audience, Message, Tone
-from bot.core.models import PendingAnswer
+from bot.core.models import PendingAnswer, PrivateDelivery
 from bot.core.ports import Clock, Executor, QuizStore
 from bot.core.recording import AnswerRecorder
 from bot.core.scoring import MAX_ATTEMPTS
 from content.loader import Bank
 
+__all__ = ["PendingGrader", "PrivateDelivery"]
 log = logging.getLogger(__name__)
 
 # A replica that claimed a pending answer and died: another takes it over after this long
 # (far longer than one grading: the executor client gives up within a few minutes).
 PENDING_LEASE = dt.timedelta(minutes=10)
 PENDING_PER_SWEEP = 50
-
-
-@dataclass(frozen=True)
-class PrivateDelivery:
-    """A private message for one member, sent later (the result of a pending answer).
-
-    The ids are the platform's own, so the adapter of ``platform`` can deliver it without
-    asking the core anything else.
-    """
-
-    platform: str
-    channel_external_id: str
-    member_external_id: str
-    message: Message
-    round_id: int
 
 
 class PendingGrader:

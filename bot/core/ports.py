@@ -1,6 +1,7 @@
-"""The core's ports: what it needs from storage, the executor and the clock, as Protocols.
+"""The core's ports: what it needs from storage, the executor, the clock, the platforms and charts.
 
-db/ implements QuizStore, executors/ implements Executor; the composition root passes them in.
+db/ implements QuizStore, executors/ implements Executor, each chat adapter a Publisher,
+bot/charts.py the ChartRenderer; the composition root passes them in.
 """
 
 from __future__ import annotations
@@ -9,6 +10,7 @@ import datetime as dt
 from collections.abc import Collection, Sequence
 from typing import Protocol
 
+from bot.core.messages import Message
 from bot.core.models import (
     AnswerDraft,
     AnswerRecord,
@@ -16,15 +18,22 @@ from bot.core.models import (
     ChannelDefaults,
     ChannelSettings,
     ChannelUpdate,
+    Chart,
+    ForgetReport,
     ItemResult,
+    LeaderboardRow,
     Member,
+    MemberData,
     PendingAnswer,
     PendingDraft,
     PracticeSession,
+    PrivateDelivery,
     Resolved,
+    Reveal,
     Review,
     Round,
     RoundClaim,
+    RoundPost,
     ScoreRow,
     Tally,
 )
@@ -35,6 +44,61 @@ class Clock(Protocol):
 
     def now(self) -> dt.datetime:
         """Return the current instant in UTC."""
+        ...
+
+
+class Publisher(Protocol):
+    """What a platform adapter offers the scheduler: post into a channel, return a reference.
+
+    Each method sends one thing and raises on failure; the scheduler logs the failure with
+    ids and carries on, so one platform error never stops the other channels' jobs.
+    """
+
+    async def publish_round(self, post: RoundPost) -> str:
+        """Post a new round and return the platform's reference to the message.
+
+        The post carries a marker naming the round (Slack: message metadata; Discord: the
+        components' custom ids), so that ``find_round`` can recognise it later.
+        """
+        ...
+
+    async def find_round(self, post: RoundPost) -> str | None:
+        """Return the reference of this round's post if an earlier attempt made it, else None.
+
+        Called before a ``repost``: the bot's own message carrying the round's marker, among
+        the channel's messages since the round opened. Raise when the platform cannot be asked
+        now (the post is then retried later); answer None where the platform will never tell
+        (no permission to read the channel), after logging it.
+        """
+        ...
+
+    async def publish_reveal(self, reveal: Reveal) -> None:
+        """Post the reveal in the round's thread."""
+        ...
+
+    async def publish_board(self, channel: ChannelSettings, message: Message) -> None:
+        """Post the weekly leaderboard to the channel."""
+        ...
+
+    async def deliver_private(self, delivery: PrivateDelivery) -> None:
+        """Send ``delivery.message`` to the member privately, where they answered.
+
+        ``delivery`` names the platform's own channel and member ids. Show it the way the
+        adapter shows a private answer reply (Discord: a DM or an ephemeral follow-up; Slack:
+        chat.postEphemeral in the channel), with ``detail`` and ``output`` through the
+        sanitiser like any verdict. It is called after the answer was recorded: a failure
+        loses the message, never the answer.
+        """
+        ...
+
+
+class ChartRenderer(Protocol):
+    """Draw the weekly leaderboard's chart as an image."""
+
+    def leaderboard(
+        self, rows: Sequence[LeaderboardRow], *, title: str, week_start: dt.date, locale: str
+    ) -> Chart:
+        """Return the top members' points for the week as a PNG, titled with the week."""
         ...
 
 
@@ -184,19 +248,21 @@ class QuizStore(Protocol):
         ...
 
     def set_round_message(self, round_id: int, message_ref: str) -> None:
-        """Remember where the round was posted, so the reveal can reply in its thread."""
+        """Remember where the round was posted (ending its post claim), for edits and reveal."""
         ...
 
-    def claim_round_post(self, round_id: int, expected: str | None, message_ref: str) -> bool:
-        """Move the round's message ref from ``expected`` to ``message_ref`` atomically.
+    def claim_round_post(
+        self, round_id: int, expected: dt.datetime | None, claimed_at: dt.datetime
+    ) -> bool:
+        """Move the unposted round's post claim from ``expected`` to ``claimed_at`` atomically.
 
-        Return False when another caller moved it first: the claim that makes posting (and
-        re-posting after a crash) happen once across replicas.
+        Return False when another caller moved it first, or the round was posted meanwhile:
+        the claim that makes re-posting after a crash happen once across replicas.
         """
         ...
 
-    def unposted_rounds(self, now: dt.datetime) -> list[Round]:
-        """Return open rounds whose post never went out (no message ref, or only a claim)."""
+    def unposted_rounds(self, now: dt.datetime, stale_before: dt.datetime) -> list[Round]:
+        """Return unposted open rounds, unclaimed or claimed before ``stale_before``."""
         ...
 
     def get_round(self, round_id: int) -> Round | None:
@@ -351,4 +417,23 @@ class QuizStore(Protocol):
 
     def reviews(self, user_id: int) -> list[Review]:
         """Return all the member's review states, soonest due first."""
+        ...
+
+    # a member's own data: export and forget (bot/core/people.py)
+    def member_data(
+        self, platform: str, external_id: str, workspace: str | None = None
+    ) -> MemberData | None:
+        """Return everything stored about the member, section by section; None if unknown.
+
+        ``workspace`` narrows the sections tied to channels to that workspace's channels (None
+        when the platform has no such workspace); the others belong to the member wherever
+        they are.
+        """
+        ...
+
+    def forget_member(self, platform: str, external_id: str) -> ForgetReport | None:
+        """Delete the member and every row about them in one transaction; None if unknown.
+
+        The channels' kept totals stay equal to a recount of the answers that remain.
+        """
         ...

@@ -1,11 +1,13 @@
-"""Spaced repetition for /quiz: Leitner boxes and the choice of the next practice question."""
+"""Practice for /quiz: the choice of the next question, judging it, and moving its FSRS card."""
 
 from __future__ import annotations
 
 import datetime as dt
 import hashlib
 import logging
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Literal
 
 from bot.core import posts
 from bot.core.answers import gradable, hidden_test_seed, judge
@@ -13,32 +15,32 @@ from bot.core.errors import GradingUnavailable
 from bot.core.i18n import t
 from bot.core.matching import fold
 from bot.core.messages import Form, Message, Tone, practice_action, practice_form_action
-from bot.core.models import AnswerMode, Member, PracticeSession, Review
+from bot.core.models import AnswerMode, ItemResult, Member, PracticeSession, Review
 from bot.core.ports import Clock, Executor, QuizStore
+from bot.core.reviews import ReviewScheduler
 from bot.core.scoring import MAX_ATTEMPTS
 from content.loader import Bank
 from content.schema import CodeItem
 
 log = logging.getLogger(__name__)
 
-MAX_BOX = 5
-# Box n comes back after 2**(n-1) days; a miss comes back within the hour, while it still stings.
-RETRY_AFTER_MISS = dt.timedelta(hours=1)
+PracticeKind = Literal["review", "new", "ahead"]
 
 
-def after_answer(
-    previous: Review | None, user_id: int, item_id: str, correct: bool, now: dt.datetime
-) -> Review:
-    """Return the review state after an answer: up one box when right, back to box 1 when wrong."""
-    if not correct:
-        return Review(user_id, item_id, 1, now + RETRY_AFTER_MISS, False, now)
-    box = min(MAX_BOX, (previous.box if previous else 1) + 1)
-    return Review(user_id, item_id, box, now + interval(box), True, now)
+@dataclass(frozen=True)
+class PracticePick:
+    """The next practice item and why it was chosen, for the line above the question.
 
+    ``review``: the member's most overdue card; ``new``: an item never seen, from the member's
+    weakest topic (``topic``; ``tried`` says whether they answered anything there yet);
+    ``ahead``: nothing is due and nothing is new, so the card due soonest comes early.
+    """
 
-def interval(box: int) -> dt.timedelta:
-    """Return how long an item in ``box`` waits before it is due again."""
-    return dt.timedelta(days=2 ** (box - 1))
+    item_id: str
+    kind: PracticeKind
+    due_at: dt.datetime | None = None
+    topic: str = ""
+    tried: bool = False
 
 
 def _digest(salt: str, item_id: str) -> str:
@@ -50,27 +52,75 @@ def stable_order(salt: str, ids: Iterable[str]) -> list[str]:
     return sorted(ids, key=lambda i: _digest(salt, i))
 
 
-def pick(
-    eligible: Sequence[str], reviews: Sequence[Review], now: dt.datetime, salt: str
+def weakest_topic(
+    candidates: Iterable[str], results: Sequence[ItemResult], topics_of: Mapping[str, Sequence[str]]
 ) -> tuple[str, bool] | None:
-    """Return the next practice item and whether it is a review of an earlier miss.
+    """Return the candidate topic the member knows least, and whether they tried it at all.
 
-    Due reviews come first (lowest box, then longest overdue), then items never seen, then the
-    review that is due soonest, so practice never runs dry.
+    Accuracy is smoothed ((solved + 1) / (answered + 2)) so one lucky answer does not make a
+    topic look mastered; an untried topic counts as 50 %. Ties go to the topic answered least.
+    """
+    answered: dict[str, int] = {}
+    solved: dict[str, int] = {}
+    for result in results:
+        for topic in topics_of.get(result.item_id, ()):
+            answered[topic] = answered.get(topic, 0) + 1
+            solved[topic] = solved.get(topic, 0) + int(result.correct)
+
+    def weakness(topic: str) -> tuple[float, int, str]:
+        n = answered.get(topic, 0)
+        return ((solved.get(topic, 0) + 1) / (n + 2), n, topic)
+
+    ranked = sorted(set(candidates), key=weakness)
+    return (ranked[0], ranked[0] in answered) if ranked else None
+
+
+def pick(
+    eligible: Sequence[str], reviews: Sequence[Review], results: Sequence[ItemResult],
+    topics_of: Mapping[str, Sequence[str]], now: dt.datetime, salt: str,
+) -> PracticePick | None:
+    """Return the next practice item: the most overdue review, else a new item, else the next.
+
+    New items come from the member's weakest topic among those that still have one, in an
+    order varied per member and day and identical on every replica.
     """
     allowed = set(eligible)
     mine = [r for r in reviews if r.item_id in allowed]
-    due = sorted((r for r in mine if r.due_at <= now), key=lambda r: (r.box, r.due_at, r.item_id))
+    due = sorted((r for r in mine if r.due_at <= now), key=lambda r: (r.due_at, r.item_id))
     if due:
-        return due[0].item_id, not due[0].last_correct
+        return PracticePick(due[0].item_id, "review", due_at=due[0].due_at)
     seen = {r.item_id for r in mine}
-    fresh = stable_order(salt, (i for i in eligible if i not in seen))
-    if fresh:
-        return fresh[0], False
+    fresh = [i for i in eligible if i not in seen]
+    weakest = weakest_topic((tp for i in fresh for tp in topics_of[i]), results, topics_of)
+    if weakest is not None:
+        topic, tried = weakest
+        in_topic = stable_order(salt, (i for i in fresh if topic in topics_of[i]))
+        return PracticePick(in_topic[0], "new", topic=topic, tried=tried)
     upcoming = sorted(mine, key=lambda r: (r.due_at, r.item_id))
     if upcoming:
-        return upcoming[0].item_id, not upcoming[0].last_correct
+        return PracticePick(upcoming[0].item_id, "ahead", due_at=upcoming[0].due_at)
     return None
+
+
+def span(locale: str, delta: dt.timedelta) -> str:
+    """Return a duration as people say it: "2 days", "3 hours", "10 minutes" (rounded down)."""
+    seconds = max(0, int(delta.total_seconds()))
+    unit, n = next(((unit, seconds // size) for unit, size in (("day", 86_400), ("hour", 3600))
+                    if seconds >= size), ("minute", max(1, seconds // 60)))
+    return t(locale, f"time.{unit}") if n == 1 else t(locale, f"time.{unit}s", n=n)
+
+
+def why_this(chosen: PracticePick, now: dt.datetime, locale: str) -> str:
+    """Return the line that says why this question came: a review due since when, or new."""
+    if chosen.kind == "review" and chosen.due_at is not None:
+        if now - chosen.due_at < dt.timedelta(minutes=1):
+            return t(locale, "practice.kind.review_now")
+        return t(locale, "practice.kind.review", since=span(locale, now - chosen.due_at))
+    if chosen.kind == "new":
+        key = "practice.kind.new_weak" if chosen.tried else "practice.kind.new_untried"
+        return t(locale, key, topic=chosen.topic)
+    due = chosen.due_at or now
+    return t(locale, "practice.kind.ahead", when=span(locale, due - now))
 
 
 def daily_pick(
@@ -98,11 +148,14 @@ class PracticeService:
         bank: Bank,
         clock: Clock,
         executor: Executor | None = None,
+        reviews: ReviewScheduler | None = None,
     ) -> None:
         self.store = store
         self.bank = bank
         self.clock = clock
         self.executor = executor
+        self.reviews = reviews or ReviewScheduler()
+        self._topics_of = {q.id: tuple(q.topics) for q in bank.questions.values()}
 
     def topics(self) -> list[str]:
         """Return every topic some question covers."""
@@ -120,15 +173,14 @@ class PracticeService:
         """Pick the member's next practice question and show it privately."""
         now = self.clock.now()
         eligible = self._eligible(topic)
-        chosen = pick(eligible, self.store.reviews(member.id), now,
-                      salt=f"{member.id}|{now.date().isoformat()}")
+        chosen = pick(eligible, self.store.reviews(member.id), self.store.item_results(member.id),
+                      self._topics_of, now, salt=f"{member.id}|{now.date().isoformat()}")
         if chosen is None:
             return Message(
                 body=t(locale, "practice.none", topic=topic or "", topics=", ".join(self.topics())),
                 tone=Tone.WARNING,
             )
-        item_id, is_review = chosen
-        item = self.bank.question(item_id)
+        item = self.bank.question(chosen.item_id)
         session = PracticeSession(member.id, item.id, item.version, now)
         self.store.start_practice(session)
         # The session's seed is derived from what was just stored, so its answer reads the
@@ -136,9 +188,8 @@ class PracticeService:
         seed = session_seed(session)
         body, code = posts.question_body(item, locale, seed=seed)
         hint = t(locale, "practice.code_hint") if isinstance(item, CodeItem) else ""
-        lines = [body, "", t(locale, "practice.how", code_hint=hint)]
-        if is_review:
-            lines.insert(0, t(locale, "practice.review") + "\n")
+        lines = [why_this(chosen, now, locale) + "\n", body, "",
+                 t(locale, "practice.how", code_hint=hint)]
         return Message(
             title=t(locale, "practice.title", topic=item.topic),
             body="\n".join(lines),
@@ -180,6 +231,11 @@ class PracticeService:
             return Message(body="\n".join(judgement.lines), detail=judgement.detail,
                            tone=Tone.WARNING)
         limit = MAX_ATTEMPTS[item.kind]
+        now = self.clock.now()
+        # Every judged answer moves the card: a miss now is Again, a later success Hard.
+        review = self.reviews.review(self.store.get_review(member.id, item.id), member.id,
+                                     item.id, judgement.correct, session.attempts, now)
+        self.store.save_review(review)
         if not judgement.correct:
             tries = self.store.bump_practice_attempts(member.id, item.id)
             if tries < limit:
@@ -188,13 +244,9 @@ class PracticeService:
                                detail=judgement.detail, output=judgement.output or None)
         if not self.store.finish_practice(member.id, item.id):
             return Message(body=t(locale, "practice.nothing_pending"), tone=Tone.WARNING)
-        now = self.clock.now()
         self.store.record_practice_result(member.id, item.id, item.version, judgement.correct, now)
-        review = after_answer(self.store.get_review(member.id, item.id), member.id, item.id,
-                              judgement.correct, now)
-        self.store.save_review(review)
         if judgement.correct:
-            head = t(locale, "practice.correct", days=interval(review.box).days)
+            head = t(locale, "practice.correct", when=span(locale, review.due_at - now))
         else:
             head = t(locale, "practice.wrong_final")
         lines = [head, *judgement.lines, "",

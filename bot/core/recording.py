@@ -14,7 +14,7 @@ from bot.core.i18n import t
 from bot.core.messages import Audience, Message, Tone
 from bot.core.models import AnswerDraft, AnswerMode, Member, PendingAnswer, Round, RoundStatus
 from bot.core.ports import Clock, QuizStore
-from bot.core.practice import after_answer
+from bot.core.reviews import ReviewScheduler
 from bot.core.scoring import MAX_ATTEMPTS, points_for
 from content.loader import Bank
 
@@ -24,12 +24,14 @@ STORED_RESPONSE_CHARS = 2000
 
 
 class AnswerRecorder:
-    """Turn a judgement into a stored answer, a review update and the private reply."""
+    """Turn a judgement into a stored answer, an FSRS card update and the private reply."""
 
-    def __init__(self, store: QuizStore, bank: Bank, clock: Clock) -> None:
+    def __init__(self, store: QuizStore, bank: Bank, clock: Clock,
+                 reviews: ReviewScheduler | None = None) -> None:
         self.store = store
         self.bank = bank
         self.clock = clock
+        self.reviews = reviews or ReviewScheduler()
 
     def is_open(self, rnd: Round) -> bool:
         """Return whether the round still takes answers now."""
@@ -61,13 +63,14 @@ class AnswerRecorder:
             return None
         log.info("answer recorded channel=%s round=%s user=%s attempt=%s correct=%s",
                  rnd.channel_id, rnd.id, member.id, attempt, judgement.correct)
-        if judgement.correct or attempt >= limit:
-            self._remember(member.id, item.id, judgement.correct)
+        # Every answer moves the member's card: earlier tries at this round were all misses.
+        self._remember(member.id, item.id, judgement.correct, attempt - 1)
         return self._reply(judgement, locale, points, attempt, limit, closed=not self.is_open(rnd))
 
-    def _remember(self, user_id: int, item_id: str, correct: bool) -> None:
+    def _remember(self, user_id: int, item_id: str, correct: bool, earlier_misses: int) -> None:
         previous = self.store.get_review(user_id, item_id)
-        self.store.save_review(after_answer(previous, user_id, item_id, correct, self.clock.now()))
+        self.store.save_review(self.reviews.review(previous, user_id, item_id, correct,
+                                                   earlier_misses, self.clock.now()))
 
     @staticmethod
     def _reply(

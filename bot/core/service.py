@@ -22,22 +22,26 @@ from bot.core.errors import GradingUnavailable, NotFound
 from bot.core.i18n import t
 from bot.core.messages import Form, Message, Tone, answer_action, form_action
 from bot.core.models import (
-    POSTING_PREFIX,
     Actor,
     AnswerMode,
     ChannelDefaults,
     ChannelSettings,
     Member,
     PendingDraft,
+    PrivateDelivery,
+    Reveal,
     Round,
     RoundClaim,
+    RoundPost,
     RoundStatus,
     Tally,
 )
-from bot.core.pending import PendingGrader, PrivateDelivery
+from bot.core.pending import PendingGrader
 from bot.core.ports import Clock, Executor, QuizStore
 from bot.core.practice import daily_pick
 from bot.core.recording import AnswerRecorder
+from bot.core.reviews import ReviewScheduler
+from bot.core.schedule import Missed, missed_post
 from bot.core.scoring import MAX_ATTEMPTS
 from content.loader import Bank
 
@@ -45,40 +49,10 @@ log = logging.getLogger(__name__)
 
 __all__ = ["AnswerOutcome", "PrivateDelivery", "QuizService", "Reveal", "RoundPost", "round_seed"]
 # How long a replica's claim to post a round holds before another may post it instead (it
-# crashed, or the platform refused the post). Platforms deduplicate a repeated post inside
-# this window (Discord's enforced nonce), so even a post that went out just before a crash
-# is not shown twice.
+# crashed, or the platform refused the post or did not answer in time). A post taken over
+# this way may have reached the platform already, so the publisher looks for it first
+# (RoundPost.repost); the settings can shorten it (TORCHQUIZ_POST_LEASE_S).
 POST_LEASE = dt.timedelta(minutes=2)
-
-
-def posting_mark(now: dt.datetime) -> str:
-    """Return the message ref that claims a round's post for a replica until the lease ends."""
-    return POSTING_PREFIX + now.isoformat()
-
-
-def _claimed_at(message_ref: str) -> dt.datetime | None:
-    try:
-        return dt.datetime.fromisoformat(message_ref.removeprefix(POSTING_PREFIX))
-    except ValueError:
-        return None
-
-
-@dataclass(frozen=True)
-class RoundPost:
-    """A round that was just claimed and must now be posted by the adapter."""
-
-    channel: ChannelSettings
-    round: Round
-    message: Message
-
-
-@dataclass(frozen=True)
-class Reveal:
-    """A round that was just closed, with the reveal to post in its thread."""
-
-    channel: ChannelSettings
-    round: Round
-    message: Message
 
 
 @dataclass(frozen=True)
@@ -100,12 +74,15 @@ class QuizService:
         bank: Bank,
         clock: Clock,
         executor: Executor | None = None,
+        reviews: ReviewScheduler | None = None,
+        post_lease: dt.timedelta = POST_LEASE,
     ) -> None:
         self.store = store
         self.bank = bank
         self.clock = clock
         self.executor = executor
-        self._recorder = AnswerRecorder(store, bank, clock)
+        self.post_lease = post_lease
+        self._recorder = AnswerRecorder(store, bank, clock, reviews)
         self._pending = PendingGrader(store, bank, clock, executor, self._recorder)
 
     # ---------------------------------------------------------------- channels and members
@@ -177,7 +154,6 @@ class QuizService:
         # Another replica usually got there first: skip picking a question for those.
         taken = self.store.rounds_exist(list(days.items()))
         used = self.store.used_items_of([c for c, day in days.items() if (c, day) not in taken])
-        mark = posting_mark(now)  # the post is claimed with the round: one write, not two
         claims = []
         for channel_id in dict.fromkeys(channel_ids):
             channel = channels.get(channel_id)
@@ -194,7 +170,8 @@ class QuizService:
                 continue
             item = self.bank.question(item_id)
             claims.append(RoundClaim(channel.id, today, item.id, item.version, now,
-                                     now + dt.timedelta(hours=channel.round_hours), mark))
+                                     now + dt.timedelta(hours=channel.round_hours),
+                                     post_claimed_at=now))  # claimed with the round: one write
         posts = []
         for claimed in self.store.claim_rounds(claims):
             channel = channels[claimed.channel_id]
@@ -205,36 +182,62 @@ class QuizService:
             posts.append(RoundPost(channel, claimed, message))
         return posts
 
+    def platform_channels(self, platform: str) -> list[ChannelSettings]:
+        """Return the enabled channels on ``platform``, in id order (what a scheduler runs)."""
+        return [c for c in self.store.list_channels() if c.platform == platform]
+
+    def catch_up(self, platform: str, grace: dt.timedelta) -> list[RoundPost]:
+        """Claim today's post of each channel whose post time passed while no bot ran.
+
+        A post missed by at most ``grace`` is claimed now (once, like any post); a later one
+        is skipped and logged, unless the day's round exists already.
+        """
+        now = self.clock.now()
+        due, late = [], []
+        for channel in self.platform_channels(platform):
+            decision = missed_post(channel, now, grace)
+            if decision is Missed.POST:
+                due.append(channel.id)
+            elif decision is Missed.SKIP:
+                late.append(channel)
+        if late:
+            posted = self.store.rounds_exist([(c.id, self.local_date(c, now)) for c in late])
+            for channel in late:
+                if (channel.id, self.local_date(channel, now)) not in posted:
+                    log.warning("missed post skipped channel=%s (more than %s late)",
+                                channel.id, grace)
+        return self.post_rounds(due) if due else []
+
     def unposted_rounds(self, platform: str) -> list[RoundPost]:
         """Claim and return open rounds whose post never went out, so they are posted once.
 
         A round is claimed, then posted; a crash (or a platform outage) in between leaves it
         claimed and unposted. Once the claim's lease has run out, the first replica to ask
-        takes it over and posts it.
+        takes it over and posts it, after looking for the earlier attempt's post.
         """
         now = self.clock.now()
+        stale = self.store.unposted_rounds(now, now - self.post_lease)
+        if not stale:
+            return []
+        channels = self.store.get_channels(sorted({rnd.channel_id for rnd in stale}))
         posts = []
-        for rnd in self.store.unposted_rounds(now):
-            channel = self.get_channel(rnd.channel_id)
-            if channel.platform != platform:
+        for rnd in stale:
+            channel = channels.get(rnd.channel_id)
+            if channel is None or channel.platform != platform:
                 continue
-            if rnd.message_ref is not None:
-                claimed_at = _claimed_at(rnd.message_ref)
-                if claimed_at is not None and now - claimed_at < POST_LEASE:
-                    continue  # another replica is posting it right now
-            mark = posting_mark(now)
-            if not self.store.claim_round_post(rnd.id, rnd.message_ref, mark):
-                continue
+            if not self.store.claim_round_post(rnd.id, rnd.post_claimed_at, now):
+                continue  # another replica took it over first
             log.warning("round %s of channel %s was never posted; posting it now", rnd.id,
                         channel.id)
-            claimed = replace(rnd, message_ref=mark)
-            posts.append(RoundPost(channel, claimed, self.round_message(claimed, channel)))
+            claimed = replace(rnd, post_claimed_at=now)
+            posts.append(RoundPost(channel, claimed, self.round_message(claimed, channel),
+                                   repost=True))
         return posts
 
     def post_for(self, round_id: int) -> tuple[ChannelSettings, str, Message] | None:
         """Return a posted round's channel, message ref and post as it should look now."""
         rnd = self.store.get_round(round_id)
-        if rnd is None or rnd.message_ref is None or rnd.message_ref.startswith(POSTING_PREFIX):
+        if rnd is None or rnd.message_ref is None:
             return None
         channel = self.get_channel(rnd.channel_id)
         return channel, rnd.message_ref, self.round_message(rnd, channel)
@@ -242,6 +245,15 @@ class QuizService:
     def round_posted(self, round_id: int, message_ref: str) -> None:
         """Remember where a round was posted, for edits and the reveal thread."""
         self.store.set_round_message(round_id, message_ref)
+
+    def latest_post(self, channel_id: int) -> Message | None:
+        """Return the channel's latest round as it looks now (None before the first one)."""
+        rnd = self.store.latest_round(channel_id)
+        return self.round_message(rnd) if rnd is not None else None
+
+    def now(self) -> dt.datetime:
+        """Return the core's current time (the clock the composition root gave it)."""
+        return self.clock.now()
 
     def round_message(
         self, rnd: Round, channel: ChannelSettings | None = None, tally: Tally | None = None

@@ -1,7 +1,9 @@
 """Run submissions from files through the sandbox: the ``torchquiz exec`` command.
 
 With ``TORCHQUIZ_EXECUTOR_URLS`` set, the files are graded by the executor service instead
-(the same verdicts, over HTTP); otherwise by a sandbox started in this process.
+(the same verdicts, over HTTP); otherwise by a sandbox started in this process. Only the
+local path needs torch: it is imported there, so the bot image (no executor extra) still
+grades through the service.
 """
 
 from __future__ import annotations
@@ -13,13 +15,12 @@ import os
 import sys
 from collections.abc import Callable
 from pathlib import Path
-from typing import TextIO
+from typing import TYPE_CHECKING, TextIO
 
-from content.loader import BANK_ROOT, ContentError, load_bank
+from content.loader import BANK_ROOT, Bank, ContentError, load_bank
+from content.schema import CodeItem
 from executors.cli.exec_remote import run_remote
-from executors.engine import LocalExecutor, fault_verdict
-from executors.grading.challenges import ChallengeBuildError, UnknownChallenge
-from executors.grading.verdict import Verdict
+from executors.grading.verdict import Verdict, fault_verdict
 from executors.service.protocol import URLS_ENV
 from executors.zygote.reports import LayerStatus
 from executors.zygote.supervisor import (
@@ -30,6 +31,9 @@ from executors.zygote.supervisor import (
 )
 from safetext.inert import Surface, inert
 
+if TYPE_CHECKING:
+    from executors.engine import LocalExecutor
+
 log = logging.getLogger(__name__)
 
 CONTENT_DIR_ENV = "TORCHQUIZ_CONTENT_DIR"
@@ -38,6 +42,12 @@ EXIT_OK = 0
 EXIT_DOCTOR_LAYERS_OFF = 1
 EXIT_USAGE = 2
 EXIT_NO_SANDBOX = 3
+
+# The verdict of every file when the sandbox itself cannot start: each file still gets one.
+NO_SANDBOX_MESSAGE = (
+    "the sandbox could not start, so this submission was not graded; it does not count, "
+    "try again"
+)
 
 ZygoteFactory = Callable[[bool], Zygote]
 
@@ -148,6 +158,26 @@ def main(
     if urls:
         ok = run_remote(urls, bank, args.challenge, args.seed, sources, emit, err)
         return EXIT_OK if ok else EXIT_USAGE
+    return _run_local(args, bank, sources, emit, make_zygote, err)
+
+
+def _run_local(
+    args: argparse.Namespace, bank: Bank, sources: list[tuple[str, bytes]],
+    emit: Callable[[str, Verdict], None], make_zygote: ZygoteFactory, err: TextIO,
+) -> int:
+    """Grade the files in a sandbox started here; every file gets a verdict once it starts."""
+    try:
+        from executors.engine import LocalExecutor
+        from executors.grading.challenges import ChallengeBuildError, UnknownChallenge
+    except ImportError as exc:
+        err.write(f"torchquiz exec: the executor extra is not installed ({exc.name}); install "
+                  f"it with: pip install -e '.[executor]', or set {URLS_ENV} to grade through "
+                  "the executor service\n")
+        return EXIT_NO_SANDBOX
+    item = bank.questions.get(args.challenge)
+    if not isinstance(item, CodeItem):
+        err.write(f"torchquiz exec: no code challenge {args.challenge!r}\n")
+        return EXIT_USAGE
     zygote = make_zygote(args.insecure)
     try:
         zygote.start()
@@ -158,6 +188,11 @@ def main(
             "without the missing layers (unsafe).\n"
         )
         return EXIT_NO_SANDBOX
+    except ZygoteError as exc:
+        # Retried once already (the zygote's stderr is in the log): the contract is still
+        # one verdict per file, so each gets a fault verdict that does not count.
+        _all_faults(item, args.seed, sources, emit, err, exc)
+        return EXIT_OK
     with LocalExecutor(bank, zygote) as executor:
         try:
             executor.supports(args.challenge)
@@ -169,9 +204,23 @@ def main(
         except (ChallengeBuildError, ValueError) as exc:
             err.write(f"torchquiz exec: the challenge cannot be built: {exc}\n")
             return EXIT_USAGE
+        except ZygoteError as exc:
+            _all_faults(item, args.seed, sources, emit, err, exc)
+            return EXIT_OK
         for name, code in sources:
             emit(name, _run_one(executor, args.challenge, args.seed, name, code, err))
     return EXIT_OK
+
+
+def _all_faults(
+    item: CodeItem, seed: int | None, sources: list[tuple[str, bytes]],
+    emit: Callable[[str, Verdict], None], err: TextIO, exc: Exception,
+) -> None:
+    """Give every file the fault verdict of a sandbox that could not start."""
+    err.write(f"torchquiz exec: the sandbox could not start: {inert(str(exc), one_line=True)}\n")
+    log.error("exec: the sandbox could not start: %s", inert(str(exc), Surface.LOG))
+    for name, _ in sources:
+        emit(name, fault_verdict(item.id, item.version, seed, message=NO_SANDBOX_MESSAGE))
 
 
 def _run_one(
@@ -179,6 +228,8 @@ def _run_one(
     err: TextIO,
 ) -> Verdict:
     """Return one file's verdict; an executor failure on it is that file's fault verdict."""
+    from executors.grading.challenges import ChallengeBuildError  # torch: local path only
+
     try:
         return executor.run(challenge_id, code, seed=seed)
     except (ZygoteError, ChallengeBuildError) as exc:
@@ -194,6 +245,9 @@ def _run_one(
 def _doctor(zygote: Zygote, out: TextIO) -> int:
     try:
         layers = zygote.layers()
+    except ZygoteError as exc:
+        out.write(f"the sandbox could not start: {exc}\n")
+        return EXIT_DOCTOR_LAYERS_OFF
     finally:
         zygote.close()
     out.write(layer_table(layers))

@@ -1,4 +1,7 @@
-"""``torchquiz exec`` through the executor service when ``TORCHQUIZ_EXECUTOR_URLS`` is set."""
+"""``torchquiz exec`` through the executor service when ``TORCHQUIZ_EXECUTOR_URLS`` is set.
+
+Imports nothing that needs torch, aiohttp or prometheus-client: the bot image grades here.
+"""
 
 from __future__ import annotations
 
@@ -9,8 +12,7 @@ from typing import TextIO
 
 from content.loader import Bank
 from content.schema import CodeItem
-from executors.engine import fault_verdict
-from executors.grading.verdict import Verdict
+from executors.grading.verdict import Verdict, fault_verdict
 from executors.service.client import ExecutorClient, ExecutorClientError, parse_urls
 from executors.service.protocol import TOKEN_ENV
 from safetext.inert import Surface, inert

@@ -145,3 +145,18 @@ def user_text(
             text += "\n"
         text += TRUNCATED_MARKER
     return text
+
+
+FAULT_MESSAGE = "the executor failed while grading this submission; it does not count, try again"
+
+
+def fault_verdict(
+    challenge_id: str, version: int, seed: int | None, duration_ms: float = 0,
+    message: str = FAULT_MESSAGE,
+) -> Verdict:
+    """Return the verdict for a run the executor itself could not complete or grade."""
+    return Verdict(
+        status=Status.ERROR, passed_tests=0, total_tests=0, message=message,
+        duration_ms=int(duration_ms), challenge_id=challenge_id, challenge_version=version,
+        seed=seed, fault=True,
+    )

@@ -1,11 +1,21 @@
-"""Create, watch, kill and remove the per-run cgroups (v1 memory+pids, or v2)."""
+"""Create, watch, kill and remove the per-run cgroups (v1 memory+pids, or v2).
+
+Each zygote owns one folder per hierarchy, named by a random id (``zygote-<hex>``), never by
+its pid: pids repeat across pid namespaces (containers, supervisors that unshare), so a name
+or a liveness check built from a pid lets two executors share, or reap, each other's cgroups.
+Ownership is an ``flock`` the zygote holds on each of its folders for as long as it lives.
+The kernel drops the lock when the owner dies, in whatever namespace it ran, so a reaper
+removes only folders whose lock it can take: a live zygote's folders are never touched.
+"""
 
 from __future__ import annotations
 
 import contextlib
 import errno
+import fcntl
 import logging
 import os
+import secrets
 import signal
 import time
 from dataclasses import dataclass
@@ -45,13 +55,62 @@ def _write(path: str, value: str) -> None:
         f.write(value)
 
 
-def _alive(pid: int) -> bool:
+ZYGOTE_PREFIX = "zygote-"
+# Creating a folder and locking it are two steps: a reaper may lock (and remove) a folder in
+# between. The owner then sees its folder gone and starts again under a new id.
+CREATE_ATTEMPTS = 5
+
+
+def new_zygote_name() -> str:
+    """Return a fresh zygote folder name, unique whatever pid namespace the zygote runs in."""
+    return ZYGOTE_PREFIX + secrets.token_hex(16)
+
+
+def _lock_folder(path: str, *, wait: bool) -> int | None:
+    """Open ``path`` and take its flock; return the descriptor, or None if another holds it."""
+    fd = os.open(path, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
     try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
+        fcntl.flock(fd, fcntl.LOCK_EX if wait else fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        os.close(fd)
+        return None
+    except OSError:
+        os.close(fd)
+        raise
+    return fd
+
+
+def _same_folder(path: str, fd: int) -> bool:
+    """Say whether ``path`` still names the folder open at ``fd`` (not removed, not replaced)."""
+    try:
+        return os.stat(path).st_ino == os.fstat(fd).st_ino
+    except OSError:
         return False
-    except PermissionError:
-        return True
+
+
+def _reap_folder(zdir: str, version: int) -> bool:
+    """Kill and remove the runs of a dead zygote's folder, then the folder; False if it lives."""
+    try:
+        fd = _lock_folder(zdir, wait=False)
+    except OSError:
+        return False  # gone already, or not ours to open
+    if fd is None:
+        return False  # its owner holds the lock: alive, whatever its pid looks like from here
+    try:
+        if not _same_folder(zdir, fd):
+            return False  # another reaper removed it while we waited for the lock
+        runs = [os.path.join(zdir, d) for d in os.listdir(zdir)
+                if os.path.isdir(os.path.join(zdir, d))]  # fmt: skip
+        for run in runs:
+            stale = RunCgroup(version, (run,), run, run)
+            stale.kill_all(timeout_s=1.0)
+            stale.remove(timeout_s=1.0)
+        with contextlib.suppress(OSError):
+            os.rmdir(zdir)
+    except OSError as exc:
+        log.warning("cgroups of dead zygote %s not removed: %s", os.path.basename(zdir), exc)
+    finally:
+        os.close(fd)
     return True
 
 
@@ -147,66 +206,111 @@ class RunCgroup:
 class CgroupManager:
     """Own one parent cgroup per zygote and make a fresh child cgroup per run."""
 
-    def __init__(self, name: str) -> None:
+    def __init__(self, name: str | None = None) -> None:
         self.version = 0
         self.parents: dict[str, str] = {}
         self.problem = ""
-        self._detect(name)
+        self.name = ""
+        self._locks: list[int] = []
+        for _ in range(CREATE_ATTEMPTS if name is None else 1):
+            self.name = name or new_zygote_name()
+            if self._detect(self.name):
+                return
+            # A reaper took one of our fresh folders between mkdir and flock: new id.
+            self._release()
+            self.parents, self.version = {}, 0
+        self.problem = "cgroups: our folder was removed while it was being created"
 
     @property
     def available(self) -> bool:
         """Say whether per-run cgroups can be created on this machine."""
         return self.version != 0
 
-    def reap_stale(self) -> None:
-        """Remove cgroups left by zygotes that died without cleaning up (SIGKILL, OOM)."""
-        tops = {os.path.dirname(parent) for parent in self.parents.values()}
-        for top in tops:
-            for entry in os.listdir(top):
-                pid = entry[1:]
-                if not entry.startswith("z") or not pid.isdigit() or _alive(int(pid)):
-                    continue
-                zdir = os.path.join(top, entry)
-                runs = [os.path.join(zdir, d) for d in os.listdir(zdir)
-                        if os.path.isdir(os.path.join(zdir, d))]  # fmt: skip
-                for run in runs:
-                    stale = RunCgroup(self.version, (run,), run, run)
-                    stale.kill_all(timeout_s=1.0)
-                    stale.remove(timeout_s=1.0)
-                with contextlib.suppress(OSError):
-                    os.rmdir(zdir)
-                log.warning("removed cgroups of dead zygote %s", pid)
+    def reap_stale(self) -> int:
+        """Remove cgroups left by zygotes that died without cleaning up; return how many.
 
-    def _detect(self, name: str) -> None:
+        Only folders named ``zygote-<id>`` whose lock is free are touched. Folders of the
+        older pid-named scheme (``z<pid>``) are left alone: nothing proves their owner dead.
+        """
+        tops = {os.path.dirname(parent) for parent in self.parents.values()}
+        reaped = 0
+        for top in tops:
+            try:
+                entries = os.listdir(top)
+            except OSError:
+                continue
+            for entry in entries:
+                if not entry.startswith(ZYGOTE_PREFIX) or entry == self.name:
+                    continue
+                if _reap_folder(os.path.join(top, entry), self.version):
+                    reaped += 1
+                    log.warning("removed cgroups of dead zygote %s", entry)
+        return reaped
+
+    def _hold(self, path: str) -> bool:
+        """Lock our own folder; False when a reaper removed it before we held it."""
+        try:
+            fd = _lock_folder(path, wait=True)
+        except FileNotFoundError:
+            return False
+        if fd is None:  # a blocking flock either succeeds or raises
+            return False
+        self._locks.append(fd)
+        return _same_folder(path, fd)
+
+    def _release(self) -> None:
+        for fd in self._locks:
+            with contextlib.suppress(OSError):
+                os.close(fd)
+        self._locks = []
+        for parent in set(self.parents.values()):
+            with contextlib.suppress(OSError):
+                os.rmdir(parent)
+
+    def lock_fds(self) -> tuple[int, ...]:
+        """Return the descriptors that hold our folders (a forked helper closes its copies)."""
+        return tuple(self._locks)
+
+    def _detect(self, name: str) -> bool:
+        """Make and lock our folders; False when one vanished meanwhile (try another name)."""
         try:
             if os.path.exists(os.path.join(CGROUP_ROOT, "cgroup.controllers")):
                 parent = os.path.join(CGROUP_ROOT, "torchquiz", name)
-                os.makedirs(parent, exist_ok=True)
+                os.makedirs(parent)
+                self.parents = {"memory": parent, "pids": parent}
+                if not self._hold(parent):
+                    return False
                 # v2: controllers must be enabled on the way down; processes live in leaves.
                 top = os.path.join(CGROUP_ROOT, "torchquiz")
                 for directory in (CGROUP_ROOT, top, parent):
                     with contextlib.suppress(OSError):
                         _write(os.path.join(directory, "cgroup.subtree_control"),
                                "+memory +pids +cpu")
-                self.parents = {"memory": parent, "pids": parent}
                 if os.path.exists(os.path.join(parent, "cpu.max")):
                     self.parents["cpu"] = parent
                 self.version = 2
-                return
+                return True
             for controller in ("memory", "pids"):
                 parent = os.path.join(CGROUP_ROOT, controller, "torchquiz", name)
-                os.makedirs(parent, exist_ok=True)
+                os.makedirs(parent)
                 self.parents[controller] = parent
+                if not self._hold(parent):
+                    return False
             try:
                 parent = os.path.join(CGROUP_ROOT, "cpu", "torchquiz", name)
-                os.makedirs(parent, exist_ok=True)
+                os.makedirs(parent)
                 self.parents["cpu"] = parent
+                if not self._hold(parent):
+                    return False
             except OSError as exc:  # CPU sharing is fairness, not containment: run without it
                 log.warning("cgroup cpu controller unavailable: %s", exc)
+                self.parents.pop("cpu", None)
             self.version = 1
         except OSError as exc:
             self.problem = f"cgroups not writable: {exc}"
+            self._release()
             self.parents = {}
+        return True
 
     def create(self, run_id: str, limits: Limits, *, gpu: bool = False) -> RunCgroup:
         """Make the run's cgroups with memory and pids limits set."""
@@ -271,7 +375,25 @@ class CgroupManager:
         _write(os.path.join(cgroup.pids_dir, "pids.max"), pids)
 
     def close(self) -> None:
-        """Remove the zygote's parent cgroups (their runs must be gone already)."""
-        for parent in set(self.parents.values()):
-            with contextlib.suppress(OSError):
-                os.rmdir(parent)
+        """Remove the zygote's parent cgroups (their runs must be gone already), then unlock."""
+        self._release()
+
+
+def reap_zygote(name: str) -> bool:
+    """Remove the folders of the dead zygote ``name`` in every hierarchy; False if it lives.
+
+    The supervisor calls this when its own zygote died, so that the runs' cgroups go at once
+    rather than when the next zygote starts.
+    """
+    if not name.startswith(ZYGOTE_PREFIX) or "/" in name:
+        return False
+    if os.path.exists(os.path.join(CGROUP_ROOT, "cgroup.controllers")):
+        folders = [(os.path.join(CGROUP_ROOT, "torchquiz", name), 2)]
+    else:
+        folders = [(os.path.join(CGROUP_ROOT, c, "torchquiz", name), 1)
+                   for c in ("memory", "pids", "cpu")]  # fmt: skip
+    dead = True
+    for zdir, version in folders:
+        if os.path.isdir(zdir):
+            dead = _reap_folder(zdir, version) and dead
+    return dead

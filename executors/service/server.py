@@ -25,9 +25,8 @@ from typing import Any, Protocol
 from aiohttp import web
 
 from content.schema import CodeItem
-from executors.engine import fault_verdict
 from executors.grading.challenges import ChallengeBuildError, UnknownChallenge
-from executors.grading.verdict import Verdict
+from executors.grading.verdict import Verdict, fault_verdict
 from executors.service.ledger import RequestLedger, Seen
 from executors.service.metrics import CONTENT_TYPE, ServiceMetrics
 from executors.service.protocol import (

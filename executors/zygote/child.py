@@ -17,8 +17,9 @@ import os
 import signal
 import socket
 import struct
+import time
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NoReturn
 
 from executors.isolation import layers
 from executors.isolation.limits import Limits
@@ -193,6 +194,23 @@ class _Template:
                 self.sock.send(json.dumps({"exit": pid, "status": status}).encode())
 
 
+def _exit_after_reaping(timeout_s: float = 2.0) -> NoReturn:
+    """Exit once every child is reaped (the zygote killed them), or after ``timeout_s``.
+
+    A child left unreaped is handed to the host's init, which may take seconds to reap it on
+    a busy machine: meanwhile it is a sandbox process that nobody owns.
+    """
+    deadline = time.monotonic() + timeout_s
+    while time.monotonic() < deadline:
+        try:
+            pid, _ = os.waitpid(-1, os.WNOHANG)
+        except ChildProcessError:
+            break
+        if pid == 0:
+            time.sleep(0.005)
+    os._exit(0)
+
+
 def template_loop(sock: socket.socket, config: layers.SandboxConfig, seccomp: Any) -> None:
     """Serve fork requests from the I/O loop until it goes away; never return."""
     layers.set_parent_death_signal(os.getppid())
@@ -207,9 +225,9 @@ def template_loop(sock: socket.socket, config: layers.SandboxConfig, seccomp: An
         try:
             msg, fds, _, _ = socket.recv_fds(sock, 65536, 8)
         except OSError:
-            os._exit(0)
+            _exit_after_reaping()
         if not msg:
-            os._exit(0)
+            _exit_after_reaping()
         spec = ForkSpec.loads(msg)
         # Block SIGCHLD so the child cannot be reaped before we hold a pidfd for it.
         signal.pthread_sigmask(signal.SIG_BLOCK, [signal.SIGCHLD])
@@ -233,7 +251,7 @@ def template_loop(sock: socket.socket, config: layers.SandboxConfig, seccomp: An
         except OSError:
             # The I/O loop is gone (the zygote is shutting down): so is the child's request
             # socket, and the child exits on its own when it reads the end of it.
-            os._exit(0)
+            _exit_after_reaping()
         os.close(pidfd)
         signal.pthread_sigmask(signal.SIG_UNBLOCK, [signal.SIGCHLD])
         current = ()

@@ -70,6 +70,10 @@ class Server:
         if pid == 0:
             self.template.close()
             ctrl.close()
+            # The zygote's folder locks say "alive" for the zygote alone: a template that
+            # outlived it for a moment must not keep a reaper off its cgroups.
+            for fd in cgroups.lock_fds():
+                os.close(fd)
             child.template_loop(tpl_sock, config, seccomp)
         tpl_sock.close()
         self.template_pid = pid

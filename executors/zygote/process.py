@@ -105,6 +105,33 @@ def build_config(cgroups: CgroupManager) -> tuple[layers.SandboxConfig, Any]:
     return config, seccomp
 
 
+def _warm_up(
+    ctrl: socket.socket, cgroups: CgroupManager, max_parallel: int, *, huge: bool
+) -> tuple[Server, dict[str, Any]]:
+    """Import torch, check the layers, fork the template; return the server and its hello."""
+    import torch
+
+    warm_imports()
+
+    cuda: Any = torch.cuda  # untyped in torch's stubs
+    if cuda.is_initialized():  # pragma: no cover - would poison every fork
+        raise RuntimeError("CUDA initialised in the zygote")
+    config, seccomp = build_config(cgroups)
+    # Last, once the heap has its warm size: the template and its children share huge pages,
+    # which cut each fork and each exit by ~8 ms (see executors.zygote.hugepages).
+    huge_bytes = collapse_anonymous_memory() if huge else 0
+    server = Server(ctrl, config, seccomp, cgroups, max(1, max_parallel))
+    hello = {
+        "hello": True, "pid": os.getpid(), "template_pid": server.template_pid,
+        "uid": config.uid, "use_uid": config.use_uid, "use_namespaces": config.use_namespaces,
+        "use_seccomp": config.use_seccomp, "cgroups": cgroups.version,
+        "cgroup_name": cgroups.name, "cgroup_problem": cgroups.problem,
+        "nproc_fallback": config.nproc_fallback, "cuda_initialized": bool(cuda.is_initialized()),
+        "threads": len(os.listdir("/proc/self/task")), "huge_pages_mb": huge_bytes >> 20,
+    }  # fmt: skip
+    return server, hello
+
+
 def main(argv: list[str] | None = None) -> int:
     """Start the zygote on the socket given by --fd and serve until it closes."""
     parser = argparse.ArgumentParser(prog="python -m executors.zygote")
@@ -117,30 +144,18 @@ def main(argv: list[str] | None = None) -> int:
                         format="%(asctime)s zygote[%(process)d] %(levelname)s %(message)s")
     ctrl = socket.socket(fileno=args.fd)
     os.chdir("/")
-    import torch
-
-    warm_imports()
-
-    cuda: Any = torch.cuda  # untyped in torch's stubs
-    if cuda.is_initialized():  # pragma: no cover - would poison every fork
-        raise RuntimeError("CUDA initialised in the zygote")
-    cgroups = CgroupManager(f"z{os.getpid()}")
+    # Before the slow imports: a dead zygote's cgroups (the one this replaces, most often)
+    # are gone within a moment, not after seconds of importing torch on a busy machine.
+    cgroups = CgroupManager()
     if cgroups.available:
         cgroups.reap_stale()
-    config, seccomp = build_config(cgroups)
-    # Last, once the heap has its warm size: the template and its children share huge pages,
-    # which cut each fork and each exit by ~8 ms (see executors.zygote.hugepages).
-    huge_bytes = 0 if args.no_huge_pages else collapse_anonymous_memory()
-    server = Server(ctrl, config, seccomp, cgroups, max(1, args.max_parallel))
-    server.send({
-        "hello": True, "pid": os.getpid(), "template_pid": server.template_pid,
-        "uid": config.uid, "use_uid": config.use_uid, "use_namespaces": config.use_namespaces,
-        "use_seccomp": config.use_seccomp, "cgroups": cgroups.version,
-        "cgroup_problem": cgroups.problem, "nproc_fallback": config.nproc_fallback,
-        "cuda_initialized": bool(cuda.is_initialized()),
-        "threads": len(os.listdir("/proc/self/task")), "huge_pages_mb": huge_bytes >> 20,
-    })  # fmt: skip
     try:
+        server, hello = _warm_up(ctrl, cgroups, args.max_parallel, huge=not args.no_huge_pages)
+    except BaseException:
+        cgroups.close()
+        raise
+    try:
+        server.send(hello)
         server.serve()
     finally:
         server.shutdown()

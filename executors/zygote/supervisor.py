@@ -38,6 +38,7 @@ from pathlib import Path
 from typing import Any
 
 from executors.grading import wire
+from executors.isolation.cgroups import reap_zygote
 from executors.isolation.limits import Limits
 from executors.zygote import doctor
 from executors.zygote.reports import LayerStatus, RawRun
@@ -51,6 +52,10 @@ ENV_PASSTHROUGH = (
     "NVIDIA_VISIBLE_DEVICES", "NVIDIA_DRIVER_CAPABILITIES",
 )  # fmt: skip
 START_TIMEOUT_S = 120.0
+# A start can fail for a passing reason (a busy machine, a race over cgroups): try once more.
+START_ATTEMPTS = 2
+# The zygote's last stderr lines, logged when it fails to start or dies.
+STDERR_TAIL_LINES = 40
 RESPONSE_GRACE_S = 30.0
 _LEN = struct.Struct(">I")
 
@@ -120,8 +125,11 @@ class Zygote:
         max_parallel: int | None = None,
         restartable: bool = True,
         huge_pages: bool = True,
+        interpreter: str = sys.executable,
     ) -> None:
         self.limits = limits
+        # The Python that runs the zygote; only tests name another (one that fails to start).
+        self.interpreter = interpreter
         self.huge_pages = huge_pages  # False only to measure what they save (the benchmark)
         self.insecure = insecure
         # False once this process has given up root: a zygote started now would lack layers.
@@ -135,6 +143,7 @@ class Zygote:
         self._ids = itertools.count(1)
         self._generation = 0
         self._hello: dict[str, Any] = {}
+        self._stderr_tail: collections.deque[str] = collections.deque(maxlen=STDERR_TAIL_LINES)
         self._layers: dict[str, LayerStatus] | None = None
         self._dead = True
         self._closed = False
@@ -180,9 +189,11 @@ class Zygote:
             )  # fmt: skip
         elif missing:
             self.close()
+            # No flag named here: each command says what it offers (exec has an insecure
+            # mode, the service has none).
             raise SandboxUnavailable(
                 f"sandbox layers missing: {', '.join(missing)}; run as root on a machine with "
-                f"user namespaces and writable cgroups, or pass {INSECURE_FLAG} (unsafe)"
+                "user namespaces and writable cgroups"
             )
 
     def layers(self) -> dict[str, LayerStatus]:
@@ -204,30 +215,48 @@ class Zygote:
                 return
             if self._generation and not self.restartable:
                 raise ZygoteError("the zygote died and this process may not restart it")
-            self._spawn()
+            for attempt in range(1, START_ATTEMPTS + 1):
+                try:
+                    self._spawn()
+                    return
+                except ZygoteError as exc:
+                    last = attempt == START_ATTEMPTS
+                    log.log(logging.ERROR if last else logging.WARNING,
+                            "zygote start %s of %s failed: %s; its stderr:\n%s", attempt,
+                            START_ATTEMPTS, exc, "\n".join(self._stderr_tail) or "(nothing)")
+                    if last:
+                        raise
 
     def _spawn(self) -> None:
         parent_sock, child_sock = socket.socketpair(socket.AF_UNIX, socket.SOCK_STREAM)
         package_root = str(Path(__file__).resolve().parents[2])
-        cmd = [sys.executable, "-E", "-s", "-m", "executors.zygote", "--fd",
+        cmd = [self.interpreter, "-E", "-s", "-m", "executors.zygote", "--fd",
                str(child_sock.fileno()), "--max-parallel", str(self.max_parallel)]  # fmt: skip
         if not self.huge_pages:
             cmd.append("--no-huge-pages")
         try:
             self._proc = subprocess.Popen(  # noqa: S603 - our own interpreter and module
                 cmd, env=scrubbed_env(), cwd=package_root, stdin=subprocess.DEVNULL,
-                pass_fds=[child_sock.fileno()], close_fds=True, start_new_session=True,
+                stderr=subprocess.PIPE, pass_fds=[child_sock.fileno()], close_fds=True,
+                start_new_session=True,
             )  # fmt: skip
         except OSError as exc:
+            parent_sock.close()
             raise ZygoteError(f"cannot start the zygote: {exc}") from exc
         finally:
             child_sock.close()
+        self._stderr_tail.clear()
+        relay = threading.Thread(target=self._relay_stderr, args=(self._proc,), daemon=True,
+                                 name="zygote-stderr")  # fmt: skip
+        relay.start()
         parent_sock.settimeout(START_TIMEOUT_S)
         try:
             hello = self._read_message(parent_sock, bytearray())
         except (OSError, wire.WireError, _ZygoteDied) as exc:
+            parent_sock.close()
             self._proc.kill()
             self._proc.wait()
+            relay.join(timeout=5)  # its last lines say why it did not start
             raise ZygoteError(f"zygote did not start: {exc}") from exc
         parent_sock.settimeout(None)
         self._hello = hello
@@ -239,6 +268,26 @@ class Zygote:
             name=f"zygote-reader-{self._generation}",
         ).start()  # fmt: skip
         log.info("zygote started pid=%s generation=%s", self._proc.pid, self._generation)
+
+    def _relay_stderr(self, proc: subprocess.Popen[bytes]) -> None:
+        """Copy the zygote's stderr to ours, keeping its last lines for a failure report."""
+        stream = proc.stderr
+        if stream is None:
+            return
+        with stream:
+            for line in stream:
+                self._stderr_tail.append(line.decode(errors="replace").rstrip())
+                with contextlib.suppress(OSError):
+                    os.write(2, line)
+
+    def _reap(self, hello: dict[str, Any]) -> None:
+        """Remove the cgroups of our zygote, now dead, at once (not at the next start)."""
+        name = hello.get("cgroup_name")
+        if isinstance(name, str) and os.geteuid() == 0:
+            try:
+                reap_zygote(name)
+            except OSError as exc:
+                log.warning("cgroups of the dead zygote not removed: %s", exc)
 
     def close(self) -> None:
         """Stop the zygote and every run in flight."""
@@ -256,6 +305,7 @@ class Zygote:
                 except subprocess.TimeoutExpired:
                     self._proc.kill()
                     self._proc.wait()
+                    self._reap(self._hello)
                 self._proc = None
 
     # ------------------------------------------------------------ protocol
@@ -296,6 +346,7 @@ class Zygote:
                     with contextlib.suppress(OSError):
                         self._proc.kill()
                     self._proc.wait()
+                    self._reap(self._hello)
         for key, waiter in list(self._waiters.items()):
             if waiter.response is None:
                 self._waiters.pop(key, None)

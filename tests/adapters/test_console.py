@@ -159,3 +159,27 @@ def test_console_shows_what_code_produced_inert(name):
     text.encode("utf-8")
     detail_line = text.splitlines()[2]
     assert detail_line.startswith(inert(hostile, one_line=True)[:20])  # kept on its own line
+
+
+def test_forget_me_shows_what_goes_and_deletes_only_after_yes(app):
+    quiz = app[0].quiz
+    run_console(app[0], "/quit\n")
+    rnd = quiz.rounds.store.latest_round(1)
+    item = quiz.rounds.bank.question(rnd.item_id)
+    answer = {"choice": "B", "text": item.accepted[0] if item.kind == "text" else "x"}.get(
+        item.kind, "x")
+    text = run_console(app[0], f"/as Bob\n/answer {answer}\n/as you\n/answer {answer}\n"
+                               "/forget-me\n/stats\n/forget-me yes\n/forget-me yes\n/quit\n")
+    preview, after = text.split("Delete your quiz data?")[1].split("Type /forget-me yes", 1)
+    assert "1 answer" in preview
+    assert "Delete my data" not in preview  # the terminal has no buttons: /forget-me yes is one
+    assert "Deleted 1 answer" in after
+    assert "Nothing is stored about you: there is nothing to delete." in after
+    store = quiz.rounds.store
+    assert store.member_data("console", "you") is None
+    assert store.member_data("console", "bob").counts()["answers"] == 1
+    assert [r.display_name for r in store.scores(1)] == ["Bob"]
+
+
+def test_the_help_lists_forget_me(app):
+    assert "/forget-me" in run_console(app[0], "/help\n/quit\n")

@@ -76,9 +76,6 @@ def _longest_shown(item, seed):
     return max(sizes)[1]
 
 
-@pytest.mark.xfail(strict=True, reason="the option texts are being rewritten (issue 16): until "
-                   "then the correct option is strictly the longest in 68 of 99; remove this "
-                   "mark when the rewrite lands")
 def test_always_the_longest_option_scores_no_better_than_chance_plus_a_little(shipped_choices):
     score = _score(shipped_choices, _longest_shown)
     assert score <= _chance(shipped_choices) + 0.15
@@ -110,8 +107,6 @@ def _longest_on_the_post(item, message):
     return max((len(texts[b.action_id.rsplit(":", 1)[1]]), b.label) for b in message.buttons)[1]
 
 
-@pytest.mark.xfail(strict=True, reason="the option texts are being rewritten (issue 16); "
-                   "remove this mark when the rewrite lands")
 def test_practising_with_always_the_longest_option_scores_no_better_than_chance_plus_a_little(
     store, clock, shipped_choices
 ):

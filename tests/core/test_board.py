@@ -6,7 +6,7 @@ import pytest
 from sqlalchemy import event
 
 from bot.core.board import STREAK_WINDOW, BoardService
-from bot.core.models import Actor
+from bot.core.models import Actor, ChannelUpdate, Chart
 from tests.core.conftest import only, shown
 from tests.db.builders import DAY, T0, answer, make_channel, make_member, open_round
 
@@ -138,3 +138,39 @@ def test_a_streak_longer_than_the_window_is_counted_whole(store, bank, clock):
     channel, _ = _history(store, 1, rounds)
     clock.set(T0 + dt.timedelta(days=rounds - 1, hours=1))
     assert BoardService(store, bank, clock).rows(channel, "all")[0].streak == rounds
+
+
+class RecordingCharts:
+    """The chart renderer's edge: records what it was asked to draw."""
+
+    def __init__(self):
+        self.drawn = []
+
+    def leaderboard(self, rows, *, title, week_start, locale):
+        self.drawn.append((list(rows), title, week_start, locale))
+        return Chart(b"PNG", f"leaderboard-{week_start.isoformat()}.png")
+
+
+def test_weekly_post_draws_the_week_and_says_what_the_chart_shows_in_the_channel_language(
+        quiz, store, bank, clock, channel, alice):
+    charts = RecordingCharts()
+    board = BoardService(store, bank, clock, charts)
+    channel = only(quiz, channel, "t.text-detach")
+    store.update_channel(channel.id, ChannelUpdate(locale="zh-CN"))
+    quiz.rounds.post_round(channel.id)
+    _play(quiz, channel, alice, "detach")
+    post = board.weekly_post(channel.id).message
+    [(rows, title, start, locale)] = charts.drawn
+    assert title == "排行榜 · 本周"
+    assert [r.display_name for r in rows] == ["Alice"] and locale == "zh-CN"
+    assert post.audience == "channel" and post.image_png == b"PNG"
+    assert post.image_name == f"leaderboard-{start.isoformat()}.png"
+    assert post.image_alt.startswith("本周积分条形图") and "1. Alice" in post.image_alt
+
+
+def test_weekly_post_without_a_renderer_is_the_table_alone(quiz, channel):
+    board = quiz.board.weekly_post(channel.id)
+    post = board.message
+    assert board.channel == channel
+    assert post.image_png is None and post.image_alt == ""
+    assert post.title.startswith("Weekly leaderboard")

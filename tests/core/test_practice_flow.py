@@ -20,9 +20,9 @@ def test_missed_daily_question_comes_back_in_practice(quiz, channel, alice, cloc
     posted = quiz.rounds.post_round(channel.id)
     missed = quiz.rounds.submit_answer(channel.id, alice, shown(posted.message, "A"))
     assert missed.recorded and "view never copies" in missed.reply.body
-    clock.advance(hours=2)
+    clock.advance(minutes=11)  # a miss is due again after one ten-minute learning step
     message = quiz.practice.start(alice.member, None, "en")
-    assert "missed this one before" in message.body
+    assert "Review · due since 1 minute" in message.body
     assert "Which call may copy?" in message.body
 
 
@@ -38,7 +38,7 @@ def test_practice_wrong_answers_end_with_the_answer_and_a_review(quiz, alice, st
             reply = quiz.practice.answer(alice.member, "(9, 9, 9)", "en")
     assert "Answer:" in reply.body
     review = store.get_review(alice.member.id, item.id)
-    assert review.box == 1 and not review.last_correct
+    assert review.state == 1 and not review.last_correct  # FSRS learning: back within minutes
     assert store.current_practice(alice.member.id) is None
 
 

@@ -296,7 +296,7 @@ def test_the_same_try_arriving_twice_at_once_is_recorded_once(quiz, channel, ali
     assert len(store.answers_for(rnd.id, alice.member.id)) == 1
 
 
-def test_a_minute_of_channels_is_claimed_together_in_a_few_queries(quiz, store):
+def test_a_minute_of_channels_is_claimed_together_in_a_few_queries(quiz, store, clock):
     channels = [quiz.rounds.channel("slack", f"C{n}", "T1") for n in range(40)]
     ids = [c.id for c in channels]
     quiz.rounds.post_round(ids[3])  # already posted: not posted again
@@ -308,7 +308,7 @@ def test_a_minute_of_channels_is_claimed_together_in_a_few_queries(quiz, store):
     queries = [s for s in statements if s.lstrip().upper().startswith(("SELECT", "INSERT"))]
     assert len(queries) == 4  # channels, rounds taken, used items, one INSERT: none per channel
     for p in posts:
-        assert p.round.message_ref is not None  # the post is claimed with the round
+        assert (p.round.message_ref, p.round.post_claimed_at) == (None, clock.now())  # claimed
         assert store.round_for_date(p.channel.id, p.round.local_date) == p.round
 
 
@@ -323,3 +323,21 @@ def test_bulk_posts_pick_what_the_per_channel_rule_picks(quiz, store, clock):
     }
     posts = quiz.rounds.post_rounds([c.id for c in channels])
     assert {p.channel.id: p.round.item_id for p in posts} == expected
+
+
+def test_a_claimed_post_is_taken_over_only_after_its_lease_and_marked_as_a_repost(
+        quiz, store, clock):
+    channel = quiz.rounds.channel("slack", "C1", "T1")
+    claimed = quiz.rounds.post_round(channel.id)  # then the replica dies before posting
+    assert not claimed.repost
+    clock.advance(seconds=quiz.rounds.post_lease.total_seconds() - 1)
+    assert quiz.rounds.unposted_rounds("slack") == []  # its replica may still be posting
+    clock.advance(seconds=2)
+    assert quiz.rounds.unposted_rounds("discord") == []  # that platform's bot posts it
+    [again] = quiz.rounds.unposted_rounds("slack")
+    assert (again.round.id, again.repost, again.round.post_claimed_at) == (
+        claimed.round.id, True, clock.now())
+    assert quiz.rounds.unposted_rounds("slack") == []  # taken over once
+    quiz.rounds.round_posted(claimed.round.id, "C1:1.2")
+    clock.advance(minutes=10)
+    assert quiz.rounds.unposted_rounds("slack") == []

@@ -9,7 +9,8 @@ from apscheduler.schedulers.asyncio import AsyncIOScheduler
 from apscheduler.triggers.date import DateTrigger
 
 from bot.core.models import ChannelDefaults, ChannelUpdate
-from bot.scheduling import QuizScheduler, missed_post, post_trigger
+from bot.core.schedule import missed_post
+from bot.scheduling import QuizScheduler, post_trigger
 
 
 @dataclass
@@ -19,10 +20,19 @@ class RecordingPublisher:
     rounds: list = field(default_factory=list)
     reveals: list = field(default_factory=list)
     boards: list = field(default_factory=list)
+    found: dict = field(default_factory=dict)  # round id -> the ref of an earlier post
+    looked_for: list = field(default_factory=list)
+    history_down: bool = False
 
     async def publish_round(self, post):
         self.rounds.append(post)
         return f"msg-{post.round.id}"
+
+    async def find_round(self, post):
+        self.looked_for.append(post.round.id)
+        if self.history_down:
+            raise ConnectionError("platform unreachable")
+        return self.found.get(post.round.id)
 
     async def publish_reveal(self, reveal):
         self.reveals.append(reveal)
@@ -65,6 +75,19 @@ def test_start_catches_up_once_and_two_replicas_post_once(quiz, clock):
     posted = (first.rounds or second.rounds)[0]
     assert quiz.rounds.store.get_round(posted.round.id).message_ref == f"msg-{posted.round.id}"
     assert posted.channel.id == channel.id
+
+
+def test_a_post_missed_beyond_the_grace_is_skipped_and_logged_once_not_posted(
+        quiz, clock, caplog):
+    clock.set(dt.datetime(2026, 3, 2, 13, tzinfo=dt.UTC))  # four hours after 09:00
+    late = quiz.rounds.channel("slack", "C1", "T1", ChannelDefaults(timezone="UTC"))
+    due = quiz.rounds.channel("slack", "C2", "T1", ChannelDefaults(timezone="Asia/Tokyo",
+                                                                   post_time=dt.time(21, 30)))
+    posts = quiz.rounds.catch_up("slack", dt.timedelta(hours=3))
+    assert [p.channel.id for p in posts] == [due.id]  # 22:00 in Tokyo: half an hour late
+    assert [r.getMessage() for r in caplog.records if "skipped" in r.getMessage()] == [
+        f"missed post skipped channel={late.id} (more than 3:00:00 late)"]
+    assert quiz.rounds.catch_up("slack", dt.timedelta(hours=3)) == []  # claimed once
 
 
 def test_settings_change_moves_the_job_and_disabling_removes_it(quiz):
@@ -156,3 +179,35 @@ def test_a_failed_batch_fails_every_job_in_it_and_the_next_batch_starts_afresh(q
     failed = asyncio.run(scenario())
     assert [type(f) for f in failed] == [ConnectionError] * 3
     assert sorted(p.channel.id for p in publisher.rounds) == sorted(c.id for c in channels)
+
+
+def test_a_fresh_post_is_not_looked_for_but_a_taken_over_one_is_and_kept_when_found(
+        quiz, clock):
+    first, second = (quiz.rounds.channel("slack", f"C{n}", "T1") for n in (1, 2))
+    publisher = RecordingPublisher()
+    sched = QuizScheduler(quiz, publisher, "slack", AsyncIOScheduler(timezone=dt.UTC))
+    asyncio.run(sched.post(first.id))
+    assert publisher.looked_for == [] and len(publisher.rounds) == 1
+    claimed = quiz.rounds.post_round(second.id)  # then that replica dies
+    publisher.found[claimed.round.id] = "msg-before-the-crash"
+    clock.advance(minutes=5)
+    asyncio.run(sched.post_unposted())
+    assert publisher.looked_for == [claimed.round.id] and len(publisher.rounds) == 1
+    assert quiz.rounds.store.get_round(claimed.round.id).message_ref == "msg-before-the-crash"
+
+
+def test_when_the_platform_cannot_be_asked_the_round_waits_for_the_next_lease(quiz, clock):
+    channel = quiz.rounds.channel("slack", "C1", "T1")
+    claimed = quiz.rounds.post_round(channel.id)  # then that replica dies
+    publisher = RecordingPublisher(history_down=True)
+    sched = QuizScheduler(quiz, publisher, "slack", AsyncIOScheduler(timezone=dt.UTC))
+    clock.advance(minutes=5)
+    asyncio.run(sched.post_unposted())
+    assert publisher.rounds == []
+    assert quiz.rounds.store.get_round(claimed.round.id).message_ref is None
+    publisher.history_down = False
+    asyncio.run(sched.post_unposted())
+    assert publisher.rounds == []  # within the new claim's lease
+    clock.advance(minutes=5)
+    asyncio.run(sched.post_unposted())
+    assert [p.round.id for p in publisher.rounds] == [claimed.round.id]

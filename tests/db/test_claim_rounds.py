@@ -11,8 +11,8 @@ from db.store_base import BATCH
 from tests.db.builders import DAY, HOUR, T0, make_channel, open_round, race
 
 
-def _claims(channel_ids, item="tensors.view", mark="posting:x"):
-    return [RoundClaim(c, DAY, item, 2, T0, T0 + 23 * HOUR, mark) for c in channel_ids]
+def _claims(channel_ids, item="tensors.view", claimed_at=T0):
+    return [RoundClaim(c, DAY, item, 2, T0, T0 + 23 * HOUR, claimed_at) for c in channel_ids]
 
 
 def test_bulk_claims_create_open_rounds_with_their_post_claimed(store):
@@ -21,8 +21,8 @@ def test_bulk_claims_create_open_rounds_with_their_post_claimed(store):
     assert sorted(r.channel_id for r in created) == ids
     for rnd in created:
         assert store.round_for_date(rnd.channel_id, DAY) == rnd
-        assert (rnd.status, rnd.item_id, rnd.item_version, rnd.message_ref) == (
-            RoundStatus.OPEN, "tensors.view", 2, "posting:x")
+        assert (rnd.status, rnd.item_id, rnd.item_version, rnd.message_ref,
+                rnd.post_claimed_at) == (RoundStatus.OPEN, "tensors.view", 2, None, T0)
 
 
 def test_only_dates_without_a_round_are_created_and_the_others_are_untouched(store):

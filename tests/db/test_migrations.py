@@ -13,7 +13,7 @@ from zoneinfo import ZoneInfo
 
 from alembic.autogenerate import compare_metadata
 from alembic.runtime.migration import MigrationContext
-from sqlalchemy import inspect
+from sqlalchemy import MetaData, inspect, text
 
 from bench.bulk import BulkAnswer, BulkData, load_first_revision
 from bot.core.board import BoardService
@@ -198,10 +198,6 @@ def test_torchquiz_db_upgrade_keeps_the_boards_of_a_first_schema_database(
         clock = FakeClock(now)
         store = SqlStore(engine, clock=clock)
         board = BoardService(store, load_bank(ROOT / "tests" / "core" / "bank"), clock)
-        channels = [store.get_channel(1), store.get_channel(2)]
-        before = [_boards_as_before(store, board, c) for c in channels]
-        assert before[0]["all"] and before[1]["week"]  # there is something to keep
-
         command = shutil.which("torchquiz", path=str(Path(sys.executable).parent))
         result = subprocess.run(
             [command, "db", "upgrade"] if command else [sys.executable, "-m", "bot.cli", "db",
@@ -212,6 +208,72 @@ def test_torchquiz_db_upgrade_keeps_the_boards_of_a_first_schema_database(
         assert result.returncode == 0, result.stderr
         assert migrate.current(empty_database_url) == migrate.head()
 
+        # The recount from the answers the first schema held (the code reads rounds with the
+        # columns of the head revision, so it can only read them once migrated).
+        channels = [store.get_channel(1), store.get_channel(2)]
+        before = [_boards_as_before(store, board, c) for c in channels]
+        assert before[0]["all"] and before[1]["week"]  # there is something to keep
         assert [_boards_now(store, board, c) for c in channels] == before
     finally:
         engine.dispose()
+
+
+# 0005: a round's post claim leaves message_ref for a column of its own
+
+def _rounds_at_0004(url):
+    """Three rounds as 0004 stored them: claimed (posting:<time>), posted, claim unreadable."""
+    migrate.upgrade(url, "0004")
+    engine = make_engine(url)
+    try:
+        with engine.begin() as connection:
+            meta = MetaData()
+            meta.reflect(connection)
+            tables = meta.tables
+            connection.execute(tables["workspaces"].insert(),
+                               [{"id": 1, "platform": "slack", "external_id": "W"}])
+            connection.execute(tables["channels"].insert(), [{
+                "id": 1, "platform": "slack", "external_id": "C1", "workspace_id": 1,
+                "name": "c1", "post_time": dt.time(9), "timezone": "UTC", "locale": "en",
+                "topics": [], "difficulties": [], "enabled": True, "leaderboard_weekday": 4,
+                "leaderboard_hour": 16, "round_hours": 23,
+                "created_at": dt.datetime(2026, 1, 1, tzinfo=dt.UTC)}])
+            opened = dt.datetime(2026, 3, 2, 9, tzinfo=dt.UTC)
+            connection.execute(tables["rounds"].insert(), [{
+                "id": n, "channel_id": 1, "local_date": dt.date(2026, 3, n),
+                "item_id": "t.text-detach", "item_version": 1, "status": "open",
+                "opened_at": opened, "closes_at": opened + dt.timedelta(hours=23),
+                "closed_at": None, "message_ref": ref,
+            } for n, ref in ((1, "posting:2026-03-02T09:00:05.250000+00:00"),
+                             (2, "C1:1712.0042"), (3, "posting:garbled"))])
+    finally:
+        engine.dispose()
+
+
+def test_upgrade_moves_a_post_claim_out_of_message_ref(empty_database_url):
+    _rounds_at_0004(empty_database_url)
+    migrate.upgrade(empty_database_url)
+    engine = make_engine(empty_database_url)
+    try:
+        store = SqlStore(engine)
+        rounds = [store.get_round(n) for n in (1, 2, 3)]
+    finally:
+        engine.dispose()
+    assert [(r.message_ref, r.post_claimed_at) for r in rounds] == [
+        (None, dt.datetime(2026, 3, 2, 9, 0, 5, 250000, tzinfo=dt.UTC)),
+        ("C1:1712.0042", None),
+        (None, None),  # unreadable: unclaimed and unposted, so the next replica posts it
+    ]
+
+
+def test_downgrade_puts_a_post_claim_back_into_message_ref(empty_database_url):
+    _rounds_at_0004(empty_database_url)
+    migrate.upgrade(empty_database_url)
+    migrate.downgrade(empty_database_url, "0004")
+    engine = make_engine(empty_database_url)
+    try:
+        with engine.connect() as connection:
+            refs = connection.execute(text("SELECT message_ref FROM rounds ORDER BY id")).all()
+    finally:
+        engine.dispose()
+    assert [ref for (ref,) in refs] == ["posting:2026-03-02T09:00:05.250000+00:00",
+                                        "C1:1712.0042", None]

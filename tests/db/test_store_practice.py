@@ -70,9 +70,11 @@ def test_bump_practice_attempts_on_another_item_counts_nothing(store):
 # reviews
 
 
-def _review(member: Member, item: str = "a", box: int = 1, due: dt.datetime = T0) -> Review:
+def _review(member: Member, item: str = "a", state: int = 1, due: dt.datetime = T0) -> Review:
     return Review(
-        user_id=member.id, item_id=item, box=box, due_at=due, last_correct=False, reviewed_at=T0
+        user_id=member.id, item_id=item, state=state, step=0 if state == 1 else None,
+        stability=None if state == 1 else 2.3065, difficulty=None if state == 1 else 2.118,
+        due_at=due, reviewed_at=T0, last_correct=state != 1,
     )
 
 
@@ -84,9 +86,9 @@ def test_saved_review_can_be_read_back(store):
 
 def test_save_review_replaces_the_previous_state(store):
     ada = make_member(store)
-    store.save_review(_review(ada, box=1))
-    store.save_review(_review(ada, box=3, due=T0 + 72 * HOUR))
-    assert store.get_review(ada.id, "a") == _review(ada, box=3, due=T0 + 72 * HOUR)
+    store.save_review(_review(ada, state=1))
+    store.save_review(_review(ada, state=2, due=T0 + 72 * HOUR))
+    assert store.get_review(ada.id, "a") == _review(ada, state=2, due=T0 + 72 * HOUR)
 
 
 def test_unknown_review_is_none(store):

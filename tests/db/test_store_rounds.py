@@ -11,6 +11,7 @@ from bot.core.models import (
     AnswerDraft,
     AnswerMode,
     Round,
+    RoundClaim,
     RoundStatus,
     Tally,
 )
@@ -71,6 +72,50 @@ def test_set_round_message_is_remembered(store):
     round_ = open_round(store, make_channel(store))
     store.set_round_message(round_.id, "1712.0042")
     assert store.get_round(round_.id).message_ref == "1712.0042"
+
+
+def test_posting_a_round_ends_its_post_claim(store):
+    round_ = store.claim_rounds([RoundClaim(make_channel(store).id, DAY, "a", 1, T0,
+                                            T0 + 23 * HOUR, post_claimed_at=T0)])[0]
+    store.set_round_message(round_.id, "C1:1712.0042")
+    posted = store.get_round(round_.id)
+    assert (posted.message_ref, posted.post_claimed_at) == ("C1:1712.0042", None)
+    assert store.unposted_rounds(T0, T0 + HOUR) == []
+
+
+def test_unposted_rounds_are_those_unclaimed_or_claimed_before_the_lease(store):
+    ids = [make_channel(store, f"C{n}").id for n in range(3)]
+    claims = [RoundClaim(c, DAY, "a", 1, T0, T0 + 23 * HOUR, post_claimed_at=at)
+              for c, at in zip(ids, (None, T0, T0 + HOUR), strict=True)]
+    rounds = store.claim_rounds(claims)
+    stale = store.unposted_rounds(T0 + 2 * HOUR, stale_before=T0 + HOUR)
+    assert [r.channel_id for r in stale] == ids[:2]
+    assert store.unposted_rounds(T0 + 23 * HOUR, stale_before=T0 + 2 * HOUR) == []  # closed
+    assert len(rounds) == 3
+
+
+def test_a_stale_post_claim_is_taken_over_once(store):
+    round_ = store.claim_rounds([RoundClaim(make_channel(store).id, DAY, "a", 1, T0,
+                                            T0 + 23 * HOUR, post_claimed_at=T0)])[0]
+    later = T0 + HOUR
+    assert store.claim_round_post(round_.id, T0, later)
+    assert not store.claim_round_post(round_.id, T0, later + HOUR)  # it moved meanwhile
+    assert store.get_round(round_.id).post_claimed_at == later
+
+
+def test_a_posted_round_cannot_be_claimed_again(store):
+    round_ = open_round(store, make_channel(store))
+    store.set_round_message(round_.id, "C1:1712.0042")
+    assert not store.claim_round_post(round_.id, None, T0)
+
+
+@pytest.mark.parametrize("shared", [False, True], ids=["two-engines", "one-engine"])
+def test_concurrent_post_takeovers_have_exactly_one_winner(store, database_url, shared):
+    round_ = store.claim_rounds([RoundClaim(make_channel(store).id, DAY, "a", 1, T0,
+                                            T0 + 23 * HOUR, post_claimed_at=T0)])[0]
+    results = race(database_url, lambda s: s.claim_round_post(round_.id, T0, T0 + HOUR),
+                   shared=shared)
+    assert sorted(results) == [False, True]
 
 
 def test_get_unknown_round_returns_none(store):

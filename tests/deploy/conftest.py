@@ -25,11 +25,16 @@ def pytest_terminal_summary(terminalreporter: Any, config: pytest.Config) -> Non
     terminalreporter.write_line(
         f"container images: base {figures['base_s']:.0f} s, bot {figures['bot_s']:.0f} s, "
         f"executor {figures['executor_s']:.0f} s (torch from {figures['torch_from']}), "
+        f"postgres {figures['postgres_s']:.0f} s, "
         f"{figures['total_s']:.0f} s in all; {sizes}; the tests waited "
         f"{figures['waited_s']:.0f} s for them")
     if "ready_s" in figures:
         terminalreporter.write_line(
             f"executor container: ready {figures['ready_s']:.1f} s after docker run")
+    if "compose_ready_s" in figures:
+        terminalreporter.write_line(
+            f"compose stack: ready {figures['compose_ready_s']:.1f} s after up "
+            "(PostgreSQL, two executor replicas, the bot)")
 
 
 @pytest.fixture(scope="session")

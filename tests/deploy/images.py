@@ -3,9 +3,13 @@
 1. A base image made here: ``debootstrap --variant=minbase`` from the machine's own apt
    mirror, plus the machine's extra CA certificates (its HTTPS proxy signs with them), then
    ``docker import``. It stands in for the public base images the Dockerfile names by default.
-2. ``docker build --target bot`` and ``--target executor`` on it, with the local CPU torch
-   wheel (where pip's find-links has one) passed in as the WHEELS build argument; without
-   one, TORCH_INDEX_URL points pip at the CPU wheel index instead.
+2. The bot and executor images, built by Compose from docker-compose.yml with an env file
+   that points its build arguments at that base image and at the local CPU torch wheel (where
+   pip's find-links has one; without one, TORCH_INDEX_URL names the CPU wheel index): the
+   offline ``docker compose build`` a user without a registry runs, tagged through the
+   *_IMAGE variables. The Compose test then starts exactly these images.
+3. A stand-in for the public postgres image (tests/deploy/postgres): Debian's PostgreSQL on
+   the same base image.
 
 Everything specific to this machine is found here at run time and handed to the build from
 outside; the Dockerfile stays the one a user builds. ``make test`` runs this in the background
@@ -22,7 +26,6 @@ import re
 import shutil
 import subprocess
 import sys
-import tarfile
 import tempfile
 import time
 import tomllib
@@ -33,6 +36,10 @@ REPO = Path(__file__).resolve().parents[2]
 BASE_TAG = "torchquiz-test/bookworm:base"
 BOT_TAG = "torchquiz-bot:test"
 EXECUTOR_TAG = "torchquiz-executor:test"
+POSTGRES_TAG = "torchquiz-test/postgres:local"
+COMPOSE_TEST_FILE = REPO / "tests" / "deploy" / "compose.test.yml"
+POSTGRES_CONTEXT = REPO / "tests" / "deploy" / "postgres"
+WHEEL_FOLDER = "test-wheels"
 SUITE = "bookworm"
 LOCAL_CA_DIR = Path("/usr/local/share/ca-certificates")  # Debian's folder for extra CAs
 CA_BUNDLE = "/etc/ssl/certs/ca-certificates.crt"
@@ -60,6 +67,35 @@ def docker(*args: str, timeout: float = 600, check: bool = True,
         raise RuntimeError(f"docker {' '.join(args[:3])} failed ({result.returncode}):\n"
                            f"{result.stdout[-3000:]}\n{result.stderr[-3000:]}")
     return result
+
+
+def compose_command() -> list[str]:
+    """Return the Compose command line: Debian's docker-compose (v1), else the docker plugin."""
+    found = shutil.which("docker-compose")
+    if found:
+        return [found]
+    if subprocess.run(["docker", "compose", "version"], capture_output=True,
+                      check=False).returncode == 0:
+        return ["docker", "compose"]
+    raise RuntimeError("neither docker-compose nor `docker compose` is installed")
+
+
+def compose_env(wheels: bool) -> dict[str, str]:
+    """Return the env file's variables: local images everywhere, the CPU torch for the build."""
+    values = {"BOT_BASE_IMAGE": BASE_TAG, "EXECUTOR_BASE_IMAGE": BASE_TAG,
+              "BOT_IMAGE": BOT_TAG, "EXECUTOR_IMAGE": EXECUTOR_TAG,
+              "POSTGRES_IMAGE": POSTGRES_TAG}
+    if wheels:
+        values["WHEELS"] = WHEEL_FOLDER
+    else:
+        values["TORCH_INDEX_URL"] = CPU_WHEEL_INDEX
+    return values
+
+
+def write_env_file(path: Path, values: dict[str, str]) -> Path:
+    """Write a Compose env file (one NAME=value a line) and return its path."""
+    path.write_text("".join(f"{key}={value}\n" for key, value in sorted(values.items())))
+    return path
 
 
 def apt_mirror(root: Path = Path("/")) -> str:
@@ -135,32 +171,56 @@ def build_base(workdir: Path, log: Path) -> None:
     shutil.rmtree(rootfs, ignore_errors=True)
 
 
-def context_tar(path: Path, extra: dict[str, Path]) -> None:
-    """Write the build context: the repository's files (as git sees them) plus ``extra``."""
+def repository_files() -> list[str]:
+    """Return the repository's files as git sees them (tracked or not ignored), tests aside."""
     listed = subprocess.run(["git", "ls-files", "-z", "--cached", "--others", "--exclude-standard"],
                             cwd=REPO, capture_output=True, check=True).stdout
-    names = sorted({n for n in listed.decode().split("\0") if n and not n.startswith("tests/")})
-    # GNU format: a PAX header first makes the engine read the archive as a Dockerfile.
-    with tarfile.open(path, "w", format=tarfile.GNU_FORMAT) as archive:
-        for name in names:
-            if (REPO / name).is_file():
-                archive.add(REPO / name, arcname=name)
-        for arcname, source in extra.items():
-            archive.add(source, arcname=arcname)
+    return sorted({n for n in listed.decode().split("\0") if n and not n.startswith("tests/")})
 
 
-def build_image(target: str, tag: str, context: Path, args: dict[str, str], log: Path) -> float:
-    """Build one Dockerfile target from a tar context; return the seconds it took."""
-    command = ["build", "--network", "host", "--target", target, "-t", tag]
-    for key, value in args.items():
-        command += ["--build-arg", f"{key}={value}"]
+def export_context(dest: Path, wheel: Path | None) -> None:
+    """Copy the repository's files to ``dest`` (a clean build context), the wheel in its folder."""
+    for name in repository_files():
+        source = REPO / name
+        if source.is_file():
+            (dest / name).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(source, dest / name)
+    if wheel is not None:
+        folder = dest / WHEEL_FOLDER
+        folder.mkdir()
+        try:
+            os.link(wheel, folder / wheel.name)  # the same file system: no 200 MB copy
+        except OSError:
+            shutil.copy2(wheel, folder / wheel.name)
+
+
+def compose_build(project: Path, env_file: Path, service: str, log: Path) -> float:
+    """Build one service with Compose from ``project``; return the seconds it took."""
+    command = [*compose_command(), "--project-directory", str(project), "--env-file",
+               str(env_file), "-f", str(project / "docker-compose.yml"), "-f",
+               str(COMPOSE_TEST_FILE), "build", service]
     started = time.monotonic()
-    with context.open("rb") as tar:
-        result = docker(*command, "-", stdin=tar, timeout=BUILD_TIMEOUT_S, check=False)
+    result = subprocess.run(command, env=docker_env(), capture_output=True, text=True,
+                            timeout=BUILD_TIMEOUT_S, check=False, cwd=project)
     with log.open("a") as out:
         out.write(result.stdout + result.stderr)
     if result.returncode != 0:
-        raise RuntimeError(f"docker build --target {target} failed:\n{result.stdout[-4000:]}"
+        raise RuntimeError(f"compose build {service} failed:\n{result.stdout[-4000:]}"
+                           f"\n{result.stderr[-2000:]}")
+    return time.monotonic() - started
+
+
+def build_image(tag: str, context: Path, args: dict[str, str], log: Path) -> float:
+    """Build a Dockerfile folder outside Compose; return the seconds it took."""
+    command = ["build", "--network", "host", "-t", tag]
+    for key, value in args.items():
+        command += ["--build-arg", f"{key}={value}"]
+    started = time.monotonic()
+    result = docker(*command, str(context), timeout=BUILD_TIMEOUT_S, check=False)
+    with log.open("a") as out:
+        out.write(result.stdout + result.stderr)
+    if result.returncode != 0:
+        raise RuntimeError(f"docker build -t {tag} failed:\n{result.stdout[-4000:]}"
                            f"\n{result.stderr[-2000:]}")
     return time.monotonic() - started
 
@@ -171,7 +231,7 @@ def image_mb(tag: str) -> float:
 
 
 def build_all(out_dir: Path) -> dict[str, Any]:
-    """Build the base, bot and executor images; write and return what it took."""
+    """Build the base, bot, executor and PostgreSQL images; write and return what it took."""
     out_dir.mkdir(parents=True, exist_ok=True)
     log = out_dir / "build.log"
     figures: dict[str, Any] = {}
@@ -180,22 +240,22 @@ def build_all(out_dir: Path) -> dict[str, Any]:
         work = Path(tmp)
         build_base(work, log)
         figures["base_s"] = time.monotonic() - started
-        bases = {"BOT_BASE_IMAGE": BASE_TAG, "EXECUTOR_BASE_IMAGE": BASE_TAG}
-        plain = work / "context.tar"
-        context_tar(plain, {})
-        figures["bot_s"] = build_image("bot", BOT_TAG, plain, bases, log)
         wheel = local_torch_wheel()
-        torch_args: dict[str, str]
-        if wheel is not None:
-            context_tar(plain, {f"test-wheels/{wheel.name}": wheel})
-            torch_args = {"WHEELS": "test-wheels"}
-        else:
-            torch_args = {"TORCH_INDEX_URL": CPU_WHEEL_INDEX}
         figures["torch_from"] = wheel.name if wheel else CPU_WHEEL_INDEX
-        figures["executor_s"] = build_image("executor", EXECUTOR_TAG, plain,
-                                            {**bases, **torch_args}, log)
+        values = compose_env(wheels=wheel is not None)
+        figures["compose_env"] = values
+        project = work / "context"
+        export_context(project, wheel)
+        # The secrets Compose insists on when it reads the file; no build step uses them.
+        env_file = write_env_file(work / "build.env", {
+            **values, "POSTGRES_PASSWORD": "unused", "TORCHQUIZ_EXECUTOR_TOKEN": "unused"})
+        figures["bot_s"] = compose_build(project, env_file, "bot", log)
+        figures["executor_s"] = compose_build(project, env_file, "executor", log)
+    figures["postgres_s"] = build_image(POSTGRES_TAG, POSTGRES_CONTEXT,
+                                        {"BASE_IMAGE": BASE_TAG}, log)
     figures["total_s"] = time.monotonic() - started
-    figures["sizes_mb"] = {tag: image_mb(tag) for tag in (BASE_TAG, BOT_TAG, EXECUTOR_TAG)}
+    figures["sizes_mb"] = {tag: image_mb(tag)
+                           for tag in (BASE_TAG, BOT_TAG, EXECUTOR_TAG, POSTGRES_TAG)}
     return figures
 
 

@@ -21,15 +21,24 @@ import pytest
 import yaml
 
 from bot.settings import Settings
+from executors.cli.service_command import _parser as executor_parser
 from executors.service.protocol import DEFAULT_PORT, HEALTH_PATH
-from tests.deploy.images import REPO, torch_pin
+from tests.deploy.images import COMPOSE_TEST_FILE, REPO, torch_pin
 
 BIN = Path(sys.executable).parent
 DOCKERFILE = (REPO / "Dockerfile").read_text()
 COMPOSE = yaml.safe_load((REPO / "docker-compose.yml").read_text())
+COMPOSE_GPU = yaml.safe_load((REPO / "docker-compose.gpu.yml").read_text())
 K8S = [doc for path in sorted((REPO / "deploy" / "k8s").glob("*.yaml"))
        for doc in yaml.safe_load_all(path.read_text()) if doc]
 PROFILE = REPO / "deploy" / "seccomp" / "executor.json"
+# Where commands are documented: a GPU command in one of them needs its CPU variant there too.
+DOCUMENTED = [REPO / "README.md", *sorted((REPO / "docs").glob("*.md")), REPO / "Dockerfile",
+              REPO / "docker-compose.yml", REPO / "docker-compose.gpu.yml"]
+# What makes a command a GPU command; without these parts it is its CPU variant.
+GPU_PARTS = (r"\s--gpus[ =]\S+", r"\s-f docker-compose\.yml -f docker-compose\.gpu\.yml")
+# After the drain, serve still closes its server and the zygote before it exits.
+EXIT_MARGIN_S = 5
 # Read by the test suite only, never by torchquiz itself.
 TEST_ONLY = {"TORCHQUIZ_TEST_PG_URL", "TORCHQUIZ_TEST_DOCKER_HOST", "TORCHQUIZ_TEST_DOCKER_DIR",
              "TORCHQUIZ_PREBUILD_IMAGES"}
@@ -78,9 +87,10 @@ def _container(deployment: dict) -> dict:
 
 # ---------------------------------------------------------------- linters and validators
 
-def test_hadolint_passes_on_the_dockerfile():
+@pytest.mark.parametrize("dockerfile", ["Dockerfile", "tests/deploy/postgres/Dockerfile"])
+def test_hadolint_passes_on_the_dockerfile(dockerfile):
     result = subprocess.run([_tool("hadolint"), "--config", str(REPO / ".hadolint.yaml"),
-                             str(REPO / "Dockerfile")], capture_output=True, text=True,
+                             str(REPO / dockerfile)], capture_output=True, text=True,
                             check=False)
     assert result.returncode == 0, result.stdout + result.stderr
 
@@ -93,10 +103,13 @@ def _compose_command() -> list[str]:
     return [_tool("docker-compose")]
 
 
-def test_the_compose_file_validates_with_a_real_compose_implementation():
+@pytest.mark.parametrize("overlay", [None, REPO / "docker-compose.gpu.yml", COMPOSE_TEST_FILE],
+                         ids=["cpu", "gpu", "test"])
+def test_the_compose_file_validates_with_a_real_compose_implementation(overlay):
     env = {**os.environ, "TORCHQUIZ_EXECUTOR_TOKEN": "x"}  # the one variable it insists on
+    files = ["-f", str(REPO / "docker-compose.yml")] + (["-f", str(overlay)] if overlay else [])
     result = subprocess.run([*_compose_command(), "--env-file", str(REPO / ".env.example"),
-                             "-f", str(REPO / "docker-compose.yml"), "config", "-q"],
+                             *files, "config", "-q"],
                             capture_output=True, text=True, check=False, cwd=REPO, env=env)
     assert result.returncode == 0, result.stdout + result.stderr
 
@@ -118,7 +131,8 @@ def test_every_variable_the_code_reads_is_in_env_example():
 
 def test_every_variable_compose_and_kubernetes_pass_is_one_the_code_or_compose_knows():
     known = set(_env_example())
-    compose_text = (REPO / "docker-compose.yml").read_text()
+    compose_text = "".join((REPO / name).read_text()
+                           for name in ("docker-compose.yml", "docker-compose.gpu.yml"))
     referenced = set(re.findall(r"\$\{([A-Z][A-Z0-9_]*)", compose_text))
     passed = {name for service in COMPOSE["services"].values()
               for name in (service.get("environment") or {})
@@ -167,7 +181,11 @@ def test_the_executor_port_and_health_path_agree_everywhere():
 
 def test_the_executor_gets_a_gpu_and_the_sandbox_flags_but_never_privileged():
     service = COMPOSE["services"]["executor"]
-    [device] = service["deploy"]["resources"]["reservations"]["devices"]
+    # The base file starts on a CPU-only host; the GPU file adds one GPU per replica.
+    assert "deploy" not in service
+    assert set(COMPOSE_GPU["services"]) == {"executor"}
+    [device] = COMPOSE_GPU["services"]["executor"]["deploy"]["resources"]["reservations"][
+        "devices"]
     assert device["capabilities"] == ["gpu"] and "container_name" not in service
     assert service["cap_add"] == ["SYS_ADMIN"] and not service.get("privileged")
     assert service["security_opt"] == [f"seccomp=./{PROFILE.relative_to(REPO)}"]
@@ -203,3 +221,95 @@ def test_the_seccomp_profile_is_an_allowlist_with_the_sandbox_calls_and_without_
     assert set(script.NEEDED) <= allowed
     assert set(script.DENIED) & allowed == set()
     assert {"read", "write", "execve", "clone", "seccomp", "prctl", "wait4"} <= allowed
+
+
+# ---------------------------------------------------------------- promises kept
+
+def _seconds(duration: str | int) -> float:
+    """Return a Compose duration (``45s``, ``1m30s``) or a number of seconds in seconds."""
+    if isinstance(duration, int):
+        return float(duration)
+    units = {"h": 3600.0, "m": 60.0, "s": 1.0, "ms": 1e-3, "us": 1e-6}
+    parts = re.findall(r"(\d+(?:\.\d+)?)(ms|us|h|m|s)", duration)
+    assert parts and "".join(n + u for n, u in parts) == duration, duration
+    return sum(float(n) * units[u] for n, u in parts)
+
+
+def _drain_s(args: list[str]) -> float:
+    """Return the drain `executor serve` uses with these arguments (the code's default else)."""
+    return float(executor_parser().parse_args(["serve", *args]).drain_s)
+
+
+def _documented_commands(path: Path) -> list[str]:
+    """Return the docker commands a file documents, continuation lines joined, comments cut."""
+    commands: list[str] = []
+    pending = ""
+    for raw in path.read_text().splitlines():
+        line = re.sub(r"^\s*#\s?", "", raw) if path.suffix != ".md" else raw
+        line = pending + line.strip()
+        pending = ""
+        if line.endswith("\\"):
+            pending = line[:-1]
+            continue
+        if line.startswith(("docker ", "docker-compose ")):
+            commands.append(" ".join(line.split("  #")[0].split()))
+    return commands
+
+
+def _cpu_variant(command: str) -> str:
+    for part in GPU_PARTS:
+        command = re.sub(part, "", command)
+    return " ".join(command.split())
+
+
+def test_every_stop_grace_period_is_longer_than_the_executor_drain():
+    service = COMPOSE["services"]["executor"]
+    pod = _k8s("Deployment", "torchquiz-executor")["spec"]["template"]["spec"]
+    runs = [c for path in DOCUMENTED for c in _documented_commands(path)
+            if c.startswith("docker run") and "torchquiz-executor" in c]
+    assert runs  # the documented `docker run` of the executor
+    graces = {
+        "compose stop_grace_period": (_seconds(service.get("stop_grace_period", "10s")),
+                                      _drain_s(service.get("command", []))),
+        "kubernetes terminationGracePeriodSeconds": (
+            _seconds(pod.get("terminationGracePeriodSeconds", 30)),
+            _drain_s(_container(_k8s("Deployment", "torchquiz-executor")).get("args", []))),
+    }
+    for run in runs:
+        timeout = re.search(r"--stop-timeout[ =](\d+)", run)
+        graces[run] = (float(timeout.group(1)) if timeout else 10.0, _drain_s([]))
+    short = {where: (grace, drain) for where, (grace, drain) in graces.items()
+             if grace < drain + EXIT_MARGIN_S}
+    assert short == {}
+
+
+def test_every_documented_gpu_command_has_its_cpu_variant_beside_it():
+    missing = {}
+    for path in DOCUMENTED:
+        commands = _documented_commands(path)
+        cpu = {c for c in commands if _cpu_variant(c) == c}
+        lacking = [c for c in commands if _cpu_variant(c) != c and _cpu_variant(c) not in cpu]
+        if lacking:
+            missing[path.name] = lacking
+    assert missing == {}
+    assert any(_cpu_variant(c) != c for path in DOCUMENTED for c in _documented_commands(path))
+
+
+def test_compose_builds_and_images_default_to_the_public_ones_and_env_example_names_them():
+    arg_defaults = dict(re.findall(r"^ARG (\w+)=(\S*)$", DOCKERFILE, re.MULTILINE))
+    env = _env_example()
+    offline = {"BOT_BASE_IMAGE", "EXECUTOR_BASE_IMAGE", "WHEELS", "TORCH_INDEX_URL"}
+    services = COMPOSE["services"]
+    assert offline <= set(services["executor"]["build"]["args"])
+    assert "BOT_BASE_IMAGE" in services["bot"]["build"]["args"]
+    pairs = [(name, value) for s in ("bot", "executor")
+             for name, value in services[s]["build"]["args"].items()]
+    for name, value in pairs:
+        variable = re.fullmatch(r"\$\{(\w+):-(.*)\}", value)
+        # Each one set from .env under its own name, defaulting to the Dockerfile's default.
+        assert variable and variable.group(1) == name, value
+        assert variable.group(2) == arg_defaults[name] == env[name], name
+    for service, name in (("postgres", "POSTGRES_IMAGE"), ("bot", "BOT_IMAGE"),
+                          ("executor", "EXECUTOR_IMAGE")):
+        variable = re.fullmatch(r"\$\{(\w+):-(.+)\}", services[service]["image"])
+        assert variable and variable.group(1) == name and env[name] == variable.group(2)

@@ -124,6 +124,50 @@ def run_cgroups() -> list[str]:
     return left
 
 
+def folder_exists(name: str) -> bool:
+    """Say whether a zygote folder ``name`` is still in any cgroup hierarchy."""
+    return any(os.path.isdir(os.path.join(parent, name)) for parent in CGROUP_PARENTS)
+
+
+def zygote_folder(path: str) -> str | None:
+    """Return the zygote folder name in a cgroup path (``.../torchquiz/NAME/...``), if any."""
+    parts = path.split("/")
+    if "torchquiz" in parts[:-1]:
+        return parts[parts.index("torchquiz") + 1]
+    return None
+
+
+def held_folders(pid: int) -> set[str]:
+    """Return the zygote folders process ``pid`` holds open (a zygote holds its own, locked)."""
+    names = set()
+    try:
+        fds = os.listdir(f"/proc/{pid}/fd")
+    except OSError:
+        return names
+    for fd in fds:
+        try:
+            target = os.readlink(f"/proc/{pid}/fd/{fd}")
+        except OSError:
+            continue
+        if target.startswith("/sys/fs/cgroup/") and (name := zygote_folder(target + "/x")):
+            names.add(name)
+    return names
+
+
+def process_folder(pid: int) -> str | None:
+    """Return the zygote folder whose run cgroup holds ``pid`` (None: in no run cgroup)."""
+    try:
+        with open(f"/proc/{pid}/cgroup") as f:
+            lines = f.read().splitlines()
+    except OSError:
+        return None
+    for line in lines:
+        name = zygote_folder(line.partition(":")[2].partition(":")[2])
+        if name:
+            return name
+    return None
+
+
 def _status_fields(pid: int) -> dict[str, str]:
     try:
         with open(f"/proc/{pid}/status") as f:
@@ -182,8 +226,11 @@ def leftovers() -> tuple[list[int], list[str]]:
     Between runs a zygote keeps one child pre-forked (isolated, waiting for a request, a direct
     child of the template) in its own cgroup, and the template waits in the next cgroup.
     Anything else - a process under a run's pid 1, a cgroup of a finished run - is a leak.
-    Zygotes of other processes on the machine (another suite running beside this one) and
-    their runs are not this suite's to judge; an orphan sandbox process always is.
+    Only this test process's zygotes are judged, by their cgroup folders (each zygote holds
+    its own open): other suites on the machine, and the folders of a zygote another suite
+    has just killed (left for its reaper), are not this suite's to judge. A sandbox process
+    in no run cgroup at all always is (it escaped), unless it has exited and only waits for
+    the host's init to reap it.
     """
     templates = _templates()
     zygotes = _zygotes()
@@ -191,12 +238,24 @@ def leftovers() -> tuple[list[int], list[str]]:
     # not a zygote; ours are the ones this test process started.
     parents = {z: int(_status_fields(z).get("PPid", "0") or 0) for z in zygotes}
     others = {z for z, parent in parents.items() if parent not in zygotes and parent != os.getpid()}
-    procs = [p for p in sandbox_processes() if not _foreign(p, others)]
+    ours = set().union(*(held_folders(z) for z, parent in parents.items()
+                         if parent == os.getpid()))
+    procs = []
+    for p in sandbox_processes():
+        fields = _status_fields(p)
+        if fields.get("State", "").startswith("Z") and fields.get("PPid") == "1":
+            # Exited, and orphaned: its tree's template is gone, so it is no live zygote's
+            # run. It waits for the host's init, which may reap it seconds later on a busy
+            # machine (most often a zygote another suite killed on purpose).
+            continue
+        folder = process_folder(p)
+        if (folder is None and not _foreign(p, others)) or folder in ours:
+            procs.append(p)
     idle = {p for p in procs if int(_status_fields(p).get("PPid", "0")) in templates}
     allowed = templates | idle
     groups = []
     for path in run_cgroups():
-        if any(f"/z{z}/" in path for z in others):
+        if zygote_folder(path) not in ours:
             continue
         try:
             with open(os.path.join(path, "cgroup.procs")) as f:

@@ -31,6 +31,7 @@ from tests.executors.conftest import (
     SMALL_LIMITS,
     assert_nothing_left,
     decode_records,
+    folder_exists,
     run_cgroups,
     sandbox_processes,
 )
@@ -258,16 +259,39 @@ def test_dead_zygote_is_restarted_once_and_the_run_retried():
     zygote = Zygote(SMALL_LIMITS)
     try:
         zygote.start()
-        first = zygote.pid
+        first, first_folder = zygote.pid, zygote.hello["cgroup_name"]
         os.kill(first, signal.SIGKILL)
         request = wire.encode({"code": "def f():\n    return 7\n", "entrypoint": "f",
                                "device": "cpu", "cases": [{"args": [], "kwargs": {}}]})
         raw = zygote.run(request)
         assert decode_records(raw.result)[1]["output"] == 7
         assert zygote.pid not in (None, first)
+        second_folder = zygote.hello["cgroup_name"]
+        assert second_folder != first_folder
+        # The killed zygote could not clean up: its cgroups went when its death was seen.
+        assert not folder_exists(first_folder)
     finally:
         zygote.close()
+    assert not folder_exists(first_folder) and not folder_exists(second_folder)
     assert_nothing_left()
+
+
+def test_a_closed_zygote_leaves_no_process_for_the_hosts_init_to_reap():
+    # The template reaps the children the zygote killed before it exits: an orphan would wait
+    # for the host's init (seconds on a busy machine) as a sandbox process nobody owns.
+    zygote = Zygote(SMALL_LIMITS)
+    try:
+        zygote.start()
+        request = wire.encode({"code": "def f():\n    return 1\n", "entrypoint": "f",
+                               "device": "cpu", "cases": [{"args": [], "kwargs": {}}]})
+        zygote.run(request)
+        template = zygote.hello["template_pid"]
+        with open(f"/proc/{template}/task/{template}/children") as f:
+            children = [int(pid) for pid in f.read().split()]
+        assert children  # the next run's child waits, isolated
+    finally:
+        zygote.close()
+    assert [pid for pid in children if os.path.exists(f"/proc/{pid}")] == []
 
 
 def test_zygote_environment_is_an_allow_list():
@@ -286,12 +310,14 @@ def test_a_closed_zygote_refuses_runs():
         zygote.run(b"")
 
 
-def test_missing_layer_refuses_to_start_and_names_the_flag(monkeypatch):
+def test_missing_layer_refuses_to_start_and_names_no_command_flag(monkeypatch):
+    # Each command adds the options it has: exec names --insecure-no-sandbox, serve has none.
     monkeypatch.setattr(doctor, "probe_layers", lambda z: {
         "seccomp": LayerStatus(False, "off"), "uid": LayerStatus(True, "ok")})
     zygote = Zygote(SMALL_LIMITS)
-    with pytest.raises(SandboxUnavailable, match=r"seccomp.*--insecure-no-sandbox"):
+    with pytest.raises(SandboxUnavailable, match=r"layers missing: seccomp") as raised:
         zygote.start()
+    assert "--" not in str(raised.value)
     assert zygote.pid is None
 
 

@@ -12,6 +12,9 @@ import asyncio
 import logging
 from collections.abc import Awaitable, Callable
 
+from bot.core.messages import Message
+from bot.core.models import ChannelSettings
+
 log = logging.getLogger(__name__)
 
 DEFAULT_DELAY_S = 2.0
@@ -51,3 +54,25 @@ class EditCoalescer:
         """Wait for every pending edit (at shutdown, so the last tally is not lost)."""
         while self._tasks:
             await asyncio.gather(*list(self._tasks.values()), return_exceptions=True)
+
+
+class RoundRedraw:
+    """Redraw a posted round as the core says it looks now, through a platform's edit.
+
+    The coalescer calls this once per burst of answers; the core composes the post (tally,
+    or no buttons once closed) and the platform only edits its message.
+    """
+
+    def __init__(
+        self,
+        post_for: Callable[[int], Awaitable[tuple[ChannelSettings, str, Message] | None]],
+        edit: Callable[[ChannelSettings, str, Message], Awaitable[object]],
+    ) -> None:
+        self._post_for = post_for
+        self._edit = edit
+
+    async def __call__(self, round_id: int) -> None:
+        """Redraw the round, if it was posted."""
+        found = await self._post_for(round_id)
+        if found is not None:
+            await self._edit(*found)

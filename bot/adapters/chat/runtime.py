@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Any, ParamSpec, Protocol, TypeVar
 
 from bot.adapters.chat.limits import Busy, Limits
 from bot.core.desk import Desk
+from bot.core.messages import Message
 from bot.core.models import ChannelSettings
 from bot.core.quiz import Quiz
 
@@ -106,6 +107,10 @@ class ChatRuntime:
     def in_flight(self) -> int:
         """Return how many core calls are running or waiting for a worker."""
         return self._in_flight
+
+    async def post_for(self, round_id: int) -> tuple[ChannelSettings, str, Message] | None:
+        """Return a posted round's channel, message ref and post as it should look now."""
+        return await self.call(self.quiz.rounds.post_for, round_id)
 
     async def start(self, publisher: Any) -> Scheduler:
         """Start the scheduler with the platform's publisher (catch-up runs now)."""

@@ -9,7 +9,7 @@ import datetime as dt
 import logging
 import shlex
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TextIO
 
@@ -18,7 +18,6 @@ from bot.core.desk import Desk, Reply
 from bot.core.messages import Audience, Message, Tone
 from bot.core.models import Actor, AnswerMode, ChannelDefaults, ChannelSettings, Identity
 from bot.core.quiz import Quiz
-from bot.scheduling import weekly_board
 
 log = logging.getLogger(__name__)
 
@@ -40,6 +39,7 @@ Commands (this terminal stands in for a team channel):
   /weekly                the weekly leaderboard post, with its chart saved as a PNG
   /stats                 your points, streaks and mastery by topic
   /setup [key=value ...] show or change the channel settings, e.g. /setup lang=zh-CN time=09:30
+  /forget-me             what the quiz keeps about you; /forget-me yes deletes all of it
   /as NAME               play as someone else (several people in one terminal)
   /help                  this list
   /quit                  leave"""
@@ -139,7 +139,7 @@ class ConsoleChannel:
 
     def deliver_pending(self) -> None:
         """Grade answers that waited for an executor and print each result to its member."""
-        now = self.quiz.rounds.clock.now()
+        now = self.quiz.rounds.now()
         if self._graded_pending_at is not None and now - self._graded_pending_at < PENDING_EVERY:
             return
         self._graded_pending_at = now
@@ -196,6 +196,7 @@ class ConsoleChannel:
             "/weekly": self._weekly,
             "/stats": self._stats,
             "/setup": self._setup,
+            "/forget-me": self._forget_me,
             "/as": self._as,
         }
 
@@ -207,11 +208,11 @@ class ConsoleChannel:
         return self.state.channel.locale
 
     def _today(self, rest: str, lines: Iterator[str]) -> None:
-        rnd = self.quiz.rounds.store.latest_round(self.state.channel.id)
-        if rnd is None:
+        post = self.quiz.rounds.latest_post(self.state.channel.id)
+        if post is None:
             self.say("No question has been posted in this channel yet.", Tone.WARNING)
             return
-        self.show(self.quiz.rounds.round_message(rnd))
+        self.show(post)
 
     def _answer(self, rest: str, lines: Iterator[str], mode: AnswerMode = AnswerMode.TEXT) -> None:
         self.show_reply(self.desk.answer_today(self._who(), rest, mode))
@@ -250,7 +251,7 @@ class ConsoleChannel:
         self.show_reply(self.desk.command(self._who(), "leaderboard", rest))
 
     def _weekly(self, rest: str, lines: Iterator[str]) -> None:
-        self.show(weekly_board(self.quiz, self._refresh_channel()))
+        self.show(self.quiz.board.weekly_post(self._refresh_channel().id).message)
 
     def _stats(self, rest: str, lines: Iterator[str]) -> None:
         self.show_reply(self.desk.command(self._who(), "stats", rest))
@@ -270,6 +271,16 @@ class ConsoleChannel:
             changes[key.lower()] = value
         self.show_reply(self.desk.settings(self._who(), "", "", changes))
         self._refresh_channel()
+
+    def _forget_me(self, rest: str, lines: Iterator[str]) -> None:
+        # The terminal has no buttons: typing "yes" is the confirmation, for whoever plays now.
+        confirmed = rest.strip().lower() == "yes"
+        reply = self.desk.forget_me(self._who(), confirmed=confirmed)
+        if confirmed or reply.message is None or not reply.message.buttons:
+            self.show_reply(reply)
+            return
+        self.show_reply(replace(reply, message=replace(reply.message, buttons=())))
+        self.say("Type /forget-me yes to delete it, or anything else to keep it.")
 
     def _as(self, rest: str, lines: Iterator[str]) -> None:
         name = " ".join(rest.split())[:40]

@@ -15,7 +15,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.adapters.chat.coalesce import EditCoalescer
+from bot.adapters.chat.coalesce import EditCoalescer, RoundRedraw
 from bot.adapters.chat.front import ChatFront
 from bot.adapters.chat.runtime import ChatRuntime
 from bot.adapters.discord import commands as slash
@@ -43,7 +43,8 @@ class QuizBot(commands.AutoShardedBot):
         self.runtime = runtime
         self.guild_id = guild_id
         self.publisher = DiscordPublisher(self, runtime)
-        self.coalescer = EditCoalescer(self.publisher.refresh_round, tally_delay_s)
+        self.coalescer = EditCoalescer(
+            RoundRedraw(runtime.post_for, self.publisher.edit), tally_delay_s)
         self.actions = Handlers(ChatFront(runtime, self.coalescer))
         self.synced: list[app_commands.AppCommand] = []
 

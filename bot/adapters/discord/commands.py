@@ -16,7 +16,7 @@ PERIODS = [app_commands.Choice(name="this week", value="week"),
 LANGUAGES = [app_commands.Choice(name="English", value="en"),
              app_commands.Choice(name="简体中文", value="zh-CN")]
 DAYS = [app_commands.Choice(name=day, value=day) for day in WEEKDAYS]
-COMMAND_NAMES = ("explain", "quiz", "leaderboard", "stats", "quiz-settings")
+COMMAND_NAMES = ("explain", "quiz", "leaderboard", "stats", "quiz-settings", "quiz-forget-me")
 
 
 def timezone_choices(current: str) -> list[app_commands.Choice[str]]:
@@ -64,6 +64,12 @@ def register(tree: app_commands.CommandTree[discord.Client], handlers: Handlers)
     async def stats(interaction: discord.Interaction, member: discord.Member | None = None,
                     share: bool = False) -> None:
         await handlers.command(interaction, "stats", share=share, whom=member)
+
+    @tree.command(name="quiz-forget-me",
+                  description="See and delete everything the quiz keeps about you")
+    async def forget_me(interaction: discord.Interaction) -> None:
+        # Private, and nothing is deleted until the member clicks the confirmation button.
+        await handlers.command(interaction, "forget-me")
 
     @tree.command(name="quiz-settings",
                   description="Show or change this channel's daily quiz (Manage Server)")

@@ -42,6 +42,8 @@ class ActionButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=_ACT
         self.kind, _, key = (parse_action(action_id) or ("unknown", "", "?"))
         style = discord.ButtonStyle.primary if self.kind in ("form", "pform") else (
             discord.ButtonStyle.secondary)
+        if self.kind == "forget" and key == "yes":
+            style = discord.ButtonStyle.danger
         super().__init__(discord.ui.Button(label=label or key, custom_id=action_id[:100],
                                            style=style))
 

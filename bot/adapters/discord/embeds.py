@@ -78,7 +78,8 @@ def file_for(message: Message) -> discord.File | None:
     """Return the message's image as an attachment, if it has one."""
     if not message.image_png:
         return None
-    return discord.File(io.BytesIO(message.image_png), filename=message.image_name or "image.png")
+    return discord.File(io.BytesIO(message.image_png), filename=message.image_name or "image.png",
+                        description=message.image_alt[:1024] or None)  # Discord's alt text
 
 
 @dataclass(frozen=True)

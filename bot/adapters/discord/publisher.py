@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import datetime as dt
 import logging
 from typing import Any
 
@@ -10,7 +11,7 @@ import discord
 from bot.adapters.chat.runtime import ChatRuntime
 from bot.adapters.discord.embeds import NO_MENTIONS, rendered
 from bot.core.i18n import t
-from bot.core.messages import Message
+from bot.core.messages import Message, marks_round
 from bot.core.models import ChannelSettings
 from bot.core.pending import PrivateDelivery
 from bot.core.service import Reveal, RoundPost
@@ -18,6 +19,11 @@ from bot.core.service import Reveal, RoundPost
 log = logging.getLogger(__name__)
 
 THREAD_NAME_CHARS = 100
+# How far back a repost looks for the round's own post: from the round's opening (less a
+# margin for clock skew), through at most this many of the channel's messages. The nonce
+# covers a resend within minutes only; this covers a crash noticed later.
+CLOCK_MARGIN = dt.timedelta(minutes=5)
+HISTORY_LIMIT = 500
 
 
 def message_ref(channel_id: int, message_id: int) -> str:
@@ -31,6 +37,12 @@ def parse_ref(ref: str) -> tuple[int, int] | None:
     if not channel.isdigit() or not message.isdigit():
         return None
     return int(channel), int(message)
+
+
+def _marks(message: discord.Message, round_id: int) -> bool:
+    """Say whether a message carries a button of round ``round_id`` (its choices, its form)."""
+    return any(marks_round(str(getattr(child, "custom_id", "") or ""), round_id)
+               for row in message.components for child in getattr(row, "children", ()))
 
 
 class DiscordPublisher:
@@ -63,16 +75,24 @@ class DiscordPublisher:
         log.info("posted round=%s channel=%s message=%s", post.round.id, channel_id, sent.id)
         return message_ref(channel_id, sent.id)
 
-    async def refresh_round(self, round_id: int) -> None:
-        """Redraw a posted round (its tally, or its buttons once closed)."""
-        found = await self.runtime.call(self.runtime.quiz.rounds.post_for, round_id)
-        if found is None:
-            return
-        channel, ref, message = found
-        await self._edit(channel, ref, message)
+    async def find_round(self, post: RoundPost) -> str | None:
+        """Return the round's post if an earlier attempt made it: the bot's, with its buttons."""
+        channel_id = int(post.channel.external_id)
+        me = self.client.user.id if self.client.user is not None else None
+        after = post.round.opened_at - CLOCK_MARGIN
+        try:
+            async for message in self._channel_for(post.channel).history(
+                    limit=HISTORY_LIMIT, after=after, oldest_first=False):
+                if message.author.id == me and _marks(message, post.round.id):
+                    return message_ref(channel_id, message.id)
+        except discord.Forbidden:
+            log.warning("cannot read channel=%s: round=%s is posted again unchecked",
+                        channel_id, post.round.id)
+        return None
 
-    async def _edit(self, channel: ChannelSettings, ref: str,
-                    message: Message) -> discord.PartialMessage | None:
+    async def edit(self, channel: ChannelSettings, ref: str,
+                   message: Message) -> discord.PartialMessage | None:
+        """Edit a posted round's message to show ``message`` (its tally, or closed)."""
         parsed = parse_ref(ref)
         if parsed is None:
             return None
@@ -92,7 +112,7 @@ class DiscordPublisher:
             return
         closed = await self.runtime.call(self.runtime.quiz.rounds.round_message, reveal.round,
                                          reveal.channel)
-        partial = await self._edit(reveal.channel, ref, closed)
+        partial = await self.edit(reveal.channel, ref, closed)
         assert partial is not None  # noqa: S101 - parse_ref succeeded just above
         name = t(locale, "reveal.title", date=reveal.round.local_date.isoformat())
         try:

@@ -18,7 +18,7 @@ from slack_bolt.authorization.async_authorize import AsyncInstallationStoreAutho
 from slack_bolt.oauth.async_oauth_settings import AsyncOAuthSettings
 from slack_sdk.web.async_client import AsyncWebClient
 
-from bot.adapters.chat.coalesce import EditCoalescer
+from bot.adapters.chat.coalesce import EditCoalescer, RoundRedraw
 from bot.adapters.chat.front import ChatFront
 from bot.adapters.chat.runtime import ChatRuntime
 from bot.adapters.slack import boundary, listeners
@@ -37,10 +37,11 @@ HEALTH_PATH = "/healthz"
 # What the code needs, and so what deploy/slack-manifest.yml asks for (a test keeps them equal):
 # commands for the slash commands, chat:write for posts and ephemeral replies, files:write for
 # the weekly chart, users:read for names, admin rights and languages (users.info),
+# channels:history to look for a round's post before posting it again (conversations.history),
 # channels:read and groups:read to check a settings channel exists and has the app in it
 # (conversations.info on a public or a private channel).
-BOT_SCOPES = ("channels:read", "chat:write", "commands", "files:write", "groups:read",
-              "users:read")
+BOT_SCOPES = ("channels:history", "channels:read", "chat:write", "commands", "files:write",
+              "groups:read", "users:read")
 
 
 def api_url(settings: Settings) -> str:
@@ -91,7 +92,8 @@ class SlackBot:
                             # bolt takes an AsyncAuthorize object as well as a function.
                             oauth_settings=oauth, authorize=authorize)  # type: ignore[arg-type]
         self.publisher = SlackPublisher(self.client, self.tokens, runtime)
-        self.coalescer = EditCoalescer(self.publisher.refresh_round, tally_delay_s)
+        self.coalescer = EditCoalescer(
+            RoundRedraw(runtime.post_for, self.publisher.edit), tally_delay_s)
         hosts = RESPONSE_HOSTS | {urlsplit(api_url(settings)).netloc}
         self.handlers = Handlers(ChatFront(runtime, self.coalescer), People(settings.slack_admins),
                                  response_hosts=hosts)

@@ -46,7 +46,8 @@ PLATFORM = "slack"
 RESPONSE_HOSTS = frozenset({"hooks.slack.com", "hooks.slack-gov.com"})
 # Slack's command names, and the core's command each one is.
 COMMANDS = {"/explain": "explain", "/quiz": "quiz", "/leaderboard": "leaderboard",
-            "/quiz-stats": "stats", "/quiz-settings": "settings"}
+            "/quiz-stats": "stats", "/quiz-settings": "settings",
+            "/quiz-forget-me": "forget-me"}
 
 
 def _parsed(parse: Callable[[dict[str, Any]], Any], body: dict[str, Any]) -> Any:

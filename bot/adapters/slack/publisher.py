@@ -8,15 +8,18 @@ flow. Each call uses the bot token of the channel's own workspace.
 
 from __future__ import annotations
 
+import datetime as dt
 import logging
 from typing import Any
 
+from slack_sdk.errors import SlackApiError
+from slack_sdk.http_retry.builtin_async_handlers import AsyncConnectionErrorRetryHandler
 from slack_sdk.web.async_client import AsyncWebClient
 
 from bot.adapters.chat.runtime import ChatRuntime
 from bot.adapters.slack.blocks import fallback, render
 from bot.adapters.slack.tokens import Tokens
-from bot.core.messages import Message
+from bot.core.messages import Message, marks_round
 from bot.core.models import ChannelSettings
 from bot.core.pending import PrivateDelivery
 from bot.core.service import Reveal, RoundPost
@@ -26,6 +29,33 @@ log = logging.getLogger(__name__)
 # Our own text is escaped already; nothing in a post may become a link or a mention.
 NO_PARSING: dict[str, Any] = {"parse": "none", "link_names": False, "unfurl_links": False,
                               "unfurl_media": False}
+
+
+# Every round post carries this message metadata, so a repost can find it in the history.
+ROUND_EVENT = "torchquiz_round"
+# How far back a repost looks: from the round's opening (less a margin for clock skew between
+# us and Slack), through at most this many messages of the channel.
+CLOCK_MARGIN = dt.timedelta(minutes=5)
+HISTORY_PAGE = 200
+HISTORY_PAGES = 5
+# Errors after which the history will not tell however often we ask: post (and log) instead.
+_HISTORY_CLOSED = ("missing_scope", "not_in_channel", "channel_not_found", "not_allowed_token_type")
+
+
+def round_metadata(round_id: int) -> dict[str, Any]:
+    """Return the message metadata that marks a round's post."""
+    return {"event_type": ROUND_EVENT, "event_payload": {"round_id": round_id}}
+
+
+def marks(message: dict[str, Any], round_id: int) -> bool:
+    """Say whether a message from the history is the post of round ``round_id``."""
+    metadata = message.get("metadata") or {}
+    if metadata.get("event_type") == ROUND_EVENT:
+        return (metadata.get("event_payload") or {}).get("round_id") == round_id
+    # Posts made before the metadata existed still carry the round in their buttons.
+    return any(marks_round(str(element.get("action_id", "")), round_id)
+               for block in message.get("blocks") or [] if block.get("type") == "actions"
+               for element in block.get("elements") or [])
 
 
 def message_ref(channel_id: str, ts: str) -> str:
@@ -48,29 +78,81 @@ class SlackPublisher:
         self.client = client
         self.tokens = tokens
         self.runtime = runtime
+        self._bot_ids: dict[str, str] = {}  # token -> the bot id its posts carry
+        # Rounds are posted without the client's retry of a dropped connection: Slack may
+        # have taken the first try, and a blind second one would show the round twice.
+        self._round_client = AsyncWebClient(
+            base_url=client.base_url, timeout=client.timeout, ssl=client.ssl, proxy=client.proxy,
+            headers=client.headers, retry_handlers=[h for h in client.retry_handlers
+                            if not isinstance(h, AsyncConnectionErrorRetryHandler)])
 
-    async def _post(self, channel: ChannelSettings, message: Message, **extra: Any) -> str:
+    async def _post(self, channel: ChannelSettings, message: Message, *,
+                    client: AsyncWebClient | None = None, **extra: Any) -> str:
         token = await self.tokens.bot_token(channel.workspace_external_id)
-        sent = await self.client.chat_postMessage(
+        sent = await (client or self.client).chat_postMessage(
             token=token, channel=channel.external_id, text=fallback(message),
             blocks=render(message, channel.locale), **NO_PARSING, **extra)
         return str(sent["ts"])
 
     async def publish_round(self, post: RoundPost) -> str:
-        """Post a new round and return where it went."""
-        ts = await self._post(post.channel, post.message)
+        """Post a new round, marked with its id in the message metadata; return where it went."""
+        try:
+            ts = await self._post(post.channel, post.message, client=self._round_client,
+                                  metadata=round_metadata(post.round.id))
+        except SlackApiError:
+            raise  # Slack answered: it refused the post
+        except Exception:
+            # No answer (a timeout, a dropped connection): Slack may have taken the post.
+            found = await self.find_round(post)
+            if found is None:
+                raise  # the claim stays; after the lease the round is looked for again
+            log.warning("round=%s went out although Slack did not answer; keeping it",
+                        post.round.id)
+            return found
         log.info("posted round=%s channel=%s ts=%s", post.round.id, post.channel.external_id, ts)
         return message_ref(post.channel.external_id, ts)
 
-    async def refresh_round(self, round_id: int) -> None:
-        """Redraw a posted round (its tally, or its buttons once closed)."""
-        found = await self.runtime.call(self.runtime.quiz.rounds.post_for, round_id)
-        if found is None:
-            return
-        channel, ref, message = found
-        await self._edit(channel, ref, message)
+    async def find_round(self, post: RoundPost) -> str | None:
+        """Return the round's post if an earlier attempt made it: the bot's, with its marker.
 
-    async def _edit(self, channel: ChannelSettings, ref: str, message: Message) -> None:
+        Slack has no idempotent post, so a post accepted just before a crash or a client
+        timeout is found in the channel's history (newest first, since the round opened).
+        """
+        channel = post.channel.external_id
+        token = await self.tokens.bot_token(post.channel.workspace_external_id)
+        me = await self._bot_id(token)
+        oldest = f"{(post.round.opened_at - CLOCK_MARGIN).timestamp():.6f}"
+        cursor = None
+        for _ in range(HISTORY_PAGES):
+            try:
+                page = await self.client.conversations_history(
+                    token=token, channel=channel, oldest=oldest, limit=HISTORY_PAGE,
+                    include_all_metadata=True, cursor=cursor)
+            except SlackApiError as exc:
+                error = exc.response.get("error")
+                if error not in _HISTORY_CLOSED:
+                    raise  # asked again after the lease
+                log.warning("cannot read channel=%s (%s): round=%s is posted again unchecked",
+                            channel, error, post.round.id)
+                return None
+            for message in page.get("messages") or []:
+                if message.get("bot_id") == me and marks(message, post.round.id):
+                    return message_ref(channel, str(message["ts"]))
+            cursor = (page.get("response_metadata") or {}).get("next_cursor")
+            if not page.get("has_more") or not cursor:
+                return None
+        log.warning("round=%s not among the last %s messages of channel=%s: posting it again",
+                    post.round.id, HISTORY_PAGE * HISTORY_PAGES, channel)
+        return None
+
+    async def _bot_id(self, token: str) -> str:
+        if token not in self._bot_ids:
+            identity = await self.client.auth_test(token=token)
+            self._bot_ids[token] = str(identity.get("bot_id") or "")
+        return self._bot_ids[token]
+
+    async def edit(self, channel: ChannelSettings, ref: str, message: Message) -> None:
+        """Edit a posted round's message to show ``message`` (its tally, or closed)."""
         parsed = parse_ref(ref)
         if parsed is None:
             return
@@ -90,7 +172,7 @@ class SlackPublisher:
             return
         closed = await self.runtime.call(self.runtime.quiz.rounds.round_message, reveal.round,
                                          reveal.channel)
-        await self._edit(reveal.channel, ref, closed)
+        await self.edit(reveal.channel, ref, closed)
         await self._post(reveal.channel, reveal.message, thread_ts=parsed[1])
 
     async def deliver_private(self, delivery: PrivateDelivery) -> None:
@@ -116,4 +198,4 @@ class SlackPublisher:
         await self.client.files_upload_v2(
             token=token, channel=channel.external_id, file=message.image_png,
             filename=message.image_name or "leaderboard.png", title=message.title or "chart",
-            alt_txt=message.title[:1000] or "leaderboard chart")
+            alt_txt=(message.image_alt or message.title)[:1000] or "leaderboard chart")

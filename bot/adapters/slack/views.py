@@ -204,7 +204,7 @@ def home_view(sections: Sequence[tuple[str, Message]], locale: str) -> dict[str,
         blocks.append({"type": "divider"})
     helps = [("/explain TOPIC", "help.explain"), ("/quiz [TOPIC]", "help.quiz"),
              ("/leaderboard [week|all]", "help.leaderboard"), ("/quiz-stats", "help.stats"),
-             ("/quiz-settings", "help.settings")]
+             ("/quiz-settings", "help.settings"), ("/quiz-forget-me", "help.forget")]
     lines = [f"`{command}`  {mrkdwn(t(locale, key))}" for command, key in helps]
     blocks.append(section(f"*{t(locale, 'home.commands')}*\n" + "\n".join(lines)))
     return {"type": "home", "blocks": blocks[:100]}

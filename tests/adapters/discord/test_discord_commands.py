@@ -14,7 +14,8 @@ from tests.fake_discord import APP_ID, GENERAL, GUILD_ID, RANDOM, custom_ids, me
 def test_commands_are_registered_with_their_options_and_admin_default(discord_run):
     async def scenario(h):
         names = {c["name"] for c in h.fake.commands}
-        assert names == {"explain", "quiz", "leaderboard", "stats", "quiz-settings"}
+        assert names == {"explain", "quiz", "leaderboard", "stats", "quiz-settings",
+                         "quiz-forget-me"}
         settings = next(c for c in h.fake.commands if c["name"] == "quiz-settings")
         assert int(settings["default_member_permissions"]) == 1 << 5  # Manage Server
         options = {o["name"] for o in settings["options"]}

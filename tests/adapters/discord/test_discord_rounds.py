@@ -224,6 +224,21 @@ def test_a_crash_between_claim_and_post_is_posted_once_on_the_next_start(discord
     discord_run(scenario)
 
 
+def test_a_post_discord_accepted_before_a_crash_is_found_not_posted_again(discord_run):
+    async def scenario(h):
+        channel = await h.enable_channel("t.choice-view")
+        claimed = await h.runtime.call(h.quiz.rounds.post_round, channel.id)
+        ref = await h.bot.publisher.publish_round(claimed)  # Discord took it; then "crash"
+        h.fake.nonces.clear()  # long after: Discord's nonce de-duplication has expired
+        h.clock.advance(minutes=5)  # past the claim's lease
+        await h.restart_bot()
+        await h.restart_bot()
+        assert len(h.fake.channel_posts(GENERAL)) == 1
+        assert h.quiz.rounds.store.get_round(claimed.round.id).message_ref == ref
+
+    discord_run(scenario)
+
+
 def test_the_weekly_post_has_a_table_and_a_png_chart(discord_run):
     async def scenario(h):
         channel = await h.enable_channel("t.choice-view")

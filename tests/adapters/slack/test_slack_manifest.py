@@ -20,6 +20,7 @@ SLACK_CODE = ROOT / "bot" / "adapters" / "slack"
 SCOPE_OF = {
     "chat.postMessage": "chat:write", "chat.postEphemeral": "chat:write",
     "chat.update": "chat:write", "users.info": "users:read",
+    "conversations.history": "channels:history",  # a repost looks for the round's post first
     "files.getUploadURLExternal": "files:write", "files.completeUploadExternal": "files:write",
     "views.open": None, "views.update": None, "views.publish": None, "auth.test": None,
     "apps.connections.open": None,  # the app-level token's connections:write, not a bot scope

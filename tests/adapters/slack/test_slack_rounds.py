@@ -9,7 +9,7 @@ import re
 from PIL import Image
 
 from safetext.inert import ONE_LINE_CHARS
-from tests.fake_slack import GENERAL, USERS
+from tests.fake_slack import BOT_TOKEN, GENERAL, USERS
 from tests.hostile import invisible_or_control, pings
 
 
@@ -192,6 +192,50 @@ def test_a_crash_between_claim_and_post_is_posted_once_on_the_next_start(slack_r
         assert len(posts) == 1 and _round_id(posts[0]) == claimed.round.id
         ref = h.quiz.rounds.store.get_round(claimed.round.id).message_ref
         assert ref == f"{GENERAL}:{posts[0].ts}"
+
+    slack_run(scenario)
+
+
+def test_a_post_slack_accepted_before_a_crash_is_found_not_posted_again(slack_run):
+    async def scenario(h):
+        channel = await h.enable_channel("t.choice-view")
+        claimed = await h.runtime.call(h.quiz.rounds.post_round, channel.id)
+        ref = await h.bot.publisher.publish_round(claimed)  # Slack took it; then "crash"
+        h.clock.advance(minutes=5)  # past the claim's lease
+        await h.restart_bot()
+        await h.restart_bot()
+        assert len(h.fake.posts(GENERAL)) == 1
+        assert h.quiz.rounds.store.get_round(claimed.round.id).message_ref == ref
+        assert h.fake.calls_of("conversations.history")  # it looked before posting
+
+    slack_run(scenario)
+
+
+def test_a_post_slack_took_without_answering_in_time_is_kept_not_posted_twice(slack_run):
+    async def scenario(h):
+        channel = await h.enable_channel("t.choice-view")
+        h.fake.hold("chat.postMessage", accepted=True)  # Slack posts it, the answer never comes
+        h.bot.publisher._round_client.timeout = 1  # a client timeout, shortened for the test
+        await h.scheduler.post(channel.id)
+        [post] = h.fake.posts(GENERAL)
+        rnd = h.quiz.rounds.store.latest_round(channel.id)
+        assert rnd.message_ref == f"{GENERAL}:{post.ts}"
+        assert len(h.fake.calls_of("chat.postMessage")) == 1  # no blind retry either
+
+    slack_run(scenario)
+
+
+def test_without_the_history_scope_a_taken_over_post_goes_out_unchecked(slack_run):
+    async def scenario(h):
+        h.fake.tokens[BOT_TOKEN]["scopes"].discard("channels:history")  # installed before it
+        channel = await h.enable_channel("t.choice-view")
+        claimed = await h.runtime.call(h.quiz.rounds.post_round, channel.id)  # then "crash"
+        h.clock.advance(minutes=5)
+        await h.restart_bot()
+        assert len(h.fake.posts(GENERAL)) == 1
+        assert [c.answer.get("error") for c in h.fake.calls_of("conversations.history")] == [
+            "missing_scope"]
+        assert h.quiz.rounds.store.get_round(claimed.round.id).message_ref is not None
 
     slack_run(scenario)
 
