@@ -13,7 +13,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from sqlalchemy import Engine
+from sqlalchemy import Engine, text
 
 from bot.charts import MatplotlibCharts
 from bot.core.clock import SystemClock
@@ -168,8 +168,29 @@ def chat_runtime(
                                                   grace=grace or DEFAULT_GRACE),
     )
     runtime.engine = app.engine
+    if app.engine is not None:
+        runtime.probe = pending_probe(app.engine, platform)
     runtimes.append(runtime)
     return runtime
+
+
+_PENDING = text(
+    "SELECT count(*) FROM pending_answers p JOIN rounds r ON r.id = p.round_id "
+    "JOIN channels c ON c.id = r.channel_id WHERE c.platform = :platform")
+
+
+def pending_probe(engine: Engine, platform: str) -> Callable[[], int]:
+    """Return the health check's query: the platform's pending answers, from a table of ours.
+
+    A trivial query that needs the real schema: a SQLite file that vanished (and came back
+    empty) fails it as surely as a PostgreSQL that went away.
+    """
+
+    def probe() -> int:
+        with engine.connect() as connection:
+            return int(connection.execute(_PENDING, {"platform": platform}).scalar_one())
+
+    return probe
 
 
 def discord_bot(settings: Settings, runtime: ChatRuntime | None = None,
@@ -178,6 +199,7 @@ def discord_bot(settings: Settings, runtime: ChatRuntime | None = None,
     from bot.adapters.discord.client import QuizBot
 
     runtime = runtime or chat_runtime(settings, "discord")
+    options.setdefault("health_address", (settings.health_host, settings.health_port))
     return QuizBot(runtime, guild_id=settings.discord_guild_id, **options)
 
 

@@ -9,7 +9,7 @@ import sys
 from collections.abc import Sequence
 from typing import Any
 
-from bot import members_cli
+from bot import logs, members_cli
 from bot.settings import Settings
 from content.loader import Bank, ContentError, Question
 from content.schema import CodeItem, ExplainCard
@@ -69,8 +69,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; return the process exit status."""
     args_list = list(sys.argv[1:] if argv is None else argv)
     settings = Settings()
-    logging.basicConfig(level=settings.log_level.upper(),
-                        format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    logs.setup(settings.log_level, settings.log_format)
     # exec and bench own their flags (they live in the executor package, which needs torch).
     if args_list[:1] == ["exec"]:
         if settings.executor == "none":
@@ -173,7 +172,7 @@ def _bench(argv: list[str]) -> int:
               "       torchquiz bench core [--answers N] [--postgres-url URL] [--json]",
               file=sys.stderr)
         return 2
-    from executors.cli.bench import main as bench_main
+    from bench.executor import main as bench_main
 
     return bench_main(argv[1:])
 

@@ -38,6 +38,12 @@ class Settings(BaseSettings):
     # restarted) takes it over, after first looking for the post in the channel. Keep it above
     # the platform client's own timeout; tests shorten it to restart within seconds.
     post_lease_s: float = Field(default=120.0, gt=0)
+    # "json": one object per line (time, level, logger, message and the ids a line carries).
+    log_format: Literal["text", "json"] = "text"
+    # Where a Discord or Socket Mode Slack process serves /healthz and /metrics (0: nowhere).
+    # Slack over HTTP serves them beside /slack/events. 0.0.0.0 in a container.
+    health_host: str = "127.0.0.1"
+    health_port: int = Field(default=8081, ge=0, le=65535)
 
     discord_token: SecretStr | None = Field(default=None, validation_alias="DISCORD_TOKEN")
     # REST base including /api/v10 (a proxy, or a local fake in tests); default: Discord's own.

@@ -23,6 +23,8 @@ from typing import Any
 
 from aiohttp import WSMsgType, web
 
+from tests.fake_server import MAX_BODY, serve_locally, stop_serving
+
 APP_ID = 900000000000000001
 BOT_ID = 900000000000000002
 GUILD_ID = 900000000000000100
@@ -39,6 +41,8 @@ USERS = {
     "alice": {"id": "900000000000000302", "username": "alice", "global_name": "Alice"},
     "bob": {"id": "900000000000000303", "username": "bob", "global_name": "王小明"},
 }
+# The language of a member's Discord client, sent with each of their interactions.
+LOCALES = {"mei": "zh-CN"}
 
 
 def _json(data: Any, *, status: int = 200, headers: dict[str, str] | None = None) -> web.Response:
@@ -54,7 +58,7 @@ def _now() -> str:
     return dt.datetime.now(dt.UTC).isoformat()
 
 
-def _user(who: str) -> dict[str, str]:
+def user(who: str) -> dict[str, str]:
     if who in USERS:
         return USERS[who]
     # Anyone else ("member17"): a plain member with a stable made-up id.
@@ -63,7 +67,7 @@ def _user(who: str) -> dict[str, str]:
 
 
 def user_payload(who: str) -> dict[str, Any]:
-    base = _user(who)
+    base = user(who)
     return {**base, "discriminator": "0", "avatar": None, "bot": False, "flags": 0,
             "public_flags": 0}
 
@@ -121,6 +125,7 @@ class RestCall:
     body: Any
     files: list[str]
     status: int = 200
+    data: dict[str, bytes] = field(default_factory=dict)  # each uploaded file's bytes, by name
 
 
 @dataclass
@@ -209,21 +214,14 @@ class FakeDiscord:
         return f"http://127.0.0.1:{self.port}/api/v10"
 
     async def start(self) -> None:
-        app = web.Application(client_max_size=32 * 1024 * 1024)
+        app = web.Application(client_max_size=MAX_BODY)
         app.router.add_get("/gateway", self._gateway)
         app.router.add_route("*", "/api/v10/{path:.*}", self._rest)
-        self._runner = web.AppRunner(app)
-        await self._runner.setup()
-        site = web.TCPSite(self._runner, "127.0.0.1", 0)
-        await site.start()
-        self.port = site._server.sockets[0].getsockname()[1]  # type: ignore[union-attr]
+        self._runner, self.port = await serve_locally(app)
 
     async def stop(self) -> None:
         self._released.set()
-        for ws in list(self._sockets):
-            await ws.close()
-        if self._runner is not None:
-            await self._runner.cleanup()
+        await stop_serving(self._runner, self._sockets)
 
     def snowflake(self) -> int:
         return next(self._ids)
@@ -313,7 +311,7 @@ class FakeDiscord:
         raise AssertionError(f"command /{name} was never registered")
 
     async def slash(self, name: str, who: str = "alice", *, channel_id: int = GENERAL,
-                    locale: str = "en-US", **options: Any) -> Interaction:
+                    locale: str | None = None, **options: Any) -> Interaction:
         """Run a slash command as ``who``; options by name (a user option takes a name)."""
         command = self._command(name)
         types = {o["name"]: o["type"] for o in command.get("options", [])}
@@ -335,7 +333,8 @@ class FakeDiscord:
                 "resolved": resolved}
         if self.command_scope == "guild":
             data["guild_id"] = str(GUILD_ID)
-        record, payload = self._interaction_base(2, data, who, channel_id, locale)
+        record, payload = self._interaction_base(2, data, who, channel_id,
+                                                 locale or LOCALES.get(who, "en-US"))
         return await self._inject(record, payload)
 
     async def autocomplete(self, name: str, option: str, typed: str, who: str = "alice",
@@ -352,13 +351,18 @@ class FakeDiscord:
         return await self._inject(record, payload)
 
     async def click(self, message_id: int, custom_id: str, who: str = "alice", *,
-                    locale: str = "en-US") -> Interaction:
-        """Click the button ``custom_id`` on a posted message."""
-        message = self.messages[message_id]
+                    locale: str | None = None,
+                    shown: dict[str, Any] | None = None) -> Interaction:
+        """Click the button ``custom_id`` on a posted message.
+
+        ``shown`` is the message as the member's client still shows it (a stale copy with
+        buttons the post no longer has); by default the post as it is now.
+        """
+        message = shown if shown is not None else self.messages[message_id]
         assert custom_id in custom_ids(message), f"no button {custom_id} on {message_id}"
         data = {"custom_id": custom_id, "component_type": 2}
         record, payload = self._interaction_base(3, data, who, int(message["channel_id"]),
-                                                 locale)
+                                                 locale or LOCALES.get(who, "en-US"))
         payload["message"] = message
         return await self._inject(record, payload)
 
@@ -367,7 +371,8 @@ class FakeDiscord:
         """Click a button on an ephemeral reply (a practice question, a card)."""
         assert custom_id in custom_ids(reply), f"no button {custom_id} on the reply"
         data = {"custom_id": custom_id, "component_type": 2}
-        record, payload = self._interaction_base(3, data, who, GENERAL, "en-US")
+        record, payload = self._interaction_base(3, data, who, GENERAL,
+                                                 LOCALES.get(who, "en-US"))
         payload["message"] = {**reply, "flags": 64}
         return await self._inject(record, payload)
 
@@ -376,15 +381,16 @@ class FakeDiscord:
         """Submit a modal whose answer field holds ``value``."""
         data = {"custom_id": custom_id, "components": [
             {"type": 1, "components": [{"type": 4, "custom_id": "answer", "value": value}]}]}
-        record, payload = self._interaction_base(5, data, who, channel_id, "en-US")
+        record, payload = self._interaction_base(5, data, who, channel_id,
+                                                 LOCALES.get(who, "en-US"))
         return await self._inject(record, payload)
 
     # ------------------------------------------------------------ REST
 
     async def _rest(self, request: web.Request) -> web.StreamResponse:
         path = "/" + request.match_info["path"]
-        body, files = await self._body(request)
-        call = RestCall(request.method, path, body, files)
+        body, data = await self._body(request)
+        call = RestCall(request.method, path, body, list(data), data=data)
         self.calls.append(call)
         if request.headers.get("Authorization") == f"Bot {REJECTED_TOKEN}":
             call.status = 401
@@ -419,22 +425,21 @@ class FakeDiscord:
             return web.Response(status=204)
         return _json(answer, status=status)
 
-    async def _body(self, request: web.Request) -> tuple[Any, list[str]]:
+    async def _body(self, request: web.Request) -> tuple[Any, dict[str, bytes]]:
         if request.content_type.startswith("multipart/"):
             payload: Any = {}
-            files = []
+            files = {}
             reader = await request.multipart()
             async for part in reader:
                 if part.name == "payload_json":
                     payload = json.loads(await part.text())
                 else:
-                    await part.read()
-                    files.append(part.filename or part.name or "")
+                    files[part.filename or part.name or ""] = bytes(await part.read())
             return payload, files
         if request.can_read_body:
             text = await request.text()
-            return (json.loads(text) if text else None), []
-        return None, []
+            return (json.loads(text) if text else None), {}
+        return None, {}
 
     def _message(self, channel_id: int, body: dict[str, Any], *, ephemeral: bool = False,
                  webhook: bool = False) -> dict[str, Any]:

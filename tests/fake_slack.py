@@ -25,6 +25,8 @@ from urllib.parse import parse_qsl
 import yaml
 from aiohttp import WSMsgType, web
 
+from tests.fake_server import MAX_BODY, serve_locally, stop_serving
+
 ROOT = Path(__file__).resolve().parents[1]
 MANIFEST = ROOT / "deploy" / "slack-manifest.yml"
 
@@ -221,23 +223,16 @@ class FakeSlack:
         return f"{self.base}/api/"
 
     async def start(self) -> None:
-        app = web.Application(client_max_size=32 * 1024 * 1024)
+        app = web.Application(client_max_size=MAX_BODY)
         app.router.add_route("*", "/api/{method}", self._api)
         app.router.add_post("/response/{rid}", self._response)
         app.router.add_post("/upload/{file_id}", self._upload)
         app.router.add_get("/socket", self._socket)
-        self._runner = web.AppRunner(app)
-        await self._runner.setup()
-        site = web.TCPSite(self._runner, "127.0.0.1", 0)
-        await site.start()
-        self.port = site._server.sockets[0].getsockname()[1]  # type: ignore[union-attr]
+        self._runner, self.port = await serve_locally(app)
 
     async def stop(self) -> None:
         self._released.set()
-        for ws in list(self.sockets):
-            await ws.close()
-        if self._runner is not None:
-            await self._runner.cleanup()
+        await stop_serving(self._runner, self.sockets)
 
     def new_id(self, prefix: str) -> str:
         return f"{prefix}{next(self._ids):08d}"

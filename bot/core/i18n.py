@@ -257,6 +257,8 @@ _STRINGS: dict[str, dict[str, str]] = {
 
     # Words of the chat platforms' own widgets (forms, the home tab) and of commands.
     "ui.submit": {"en": "Submit", "zh-CN": "提交"},
+    # What a screen reader says of a choice button whose label is only its letter.
+    "ui.a11y.choice": {"en": "Answer {label}", "zh-CN": "选择答案 {label}"},
     "ui.cancel": {"en": "Cancel", "zh-CN": "取消"},
     "ui.save": {"en": "Save", "zh-CN": "保存"},
     "ui.settings.title": {"en": "Quiz settings", "zh-CN": "每日一题设置"},

@@ -16,7 +16,6 @@ from aiohttp import web
 
 from content.loader import ContentError, load_bank
 from content.schema import CodeItem
-from executors.cli.bench import VERDICT_CHALLENGE
 from executors.cli.exec_command import EXIT_NO_SANDBOX, EXIT_USAGE, content_root, layer_table
 from executors.cli.health_command import default_port
 from executors.cli.health_command import main as health_main
@@ -25,6 +24,9 @@ from executors.service.protocol import TOKEN_ENV
 from executors.service.server import ExecutorService, ServiceLimits
 from executors.zygote.reports import LayerStatus
 from executors.zygote.supervisor import SandboxUnavailable, Zygote
+
+# The simplest shipped challenge (no gradient check): the warm-up run and the bench use it.
+VERDICT_CHALLENGE = "code.one-hot"
 
 log = logging.getLogger(__name__)
 

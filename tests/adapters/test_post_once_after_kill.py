@@ -9,13 +9,11 @@ shortens the lease so the restart may take the claim over within seconds.
 
 from __future__ import annotations
 
-import asyncio
 import datetime as dt
 import os
 import socket
 import subprocess
 import sys
-import threading
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
@@ -31,40 +29,10 @@ from db.engine import make_engine
 from db.migrate import upgrade
 from db.store import SqlStore
 from tests import fake_discord, fake_slack
+from tests.adapters.processes import ThreadedFake
 
 REPO = Path(__file__).resolve().parents[2]
 WAIT_S = 180.0  # a process start on a busy two-core machine takes seconds; this is a ceiling
-
-
-class Served:
-    """A fake platform served from its own thread and loop, for a process to talk to."""
-
-    def __init__(self, make: Callable[[], Any]) -> None:
-        self.loop = asyncio.new_event_loop()
-        self.fake: Any = None
-        started = threading.Event()
-
-        def serve() -> None:
-            asyncio.set_event_loop(self.loop)
-            self.fake = make()
-            self.loop.run_until_complete(self.fake.start())
-            started.set()
-            self.loop.run_forever()
-
-        self.thread = threading.Thread(target=serve, daemon=True)
-        self.thread.start()
-        assert started.wait(10)
-
-    def call(self, fn: Callable[[], Any]) -> Any:
-        """Run ``fn`` on the fake's loop (its state belongs to that thread)."""
-        async def run() -> Any:
-            return fn()
-        return asyncio.run_coroutine_threadsafe(run(), self.loop).result(30)
-
-    def close(self) -> None:
-        asyncio.run_coroutine_threadsafe(self.fake.stop(), self.loop).result(30)
-        self.loop.call_soon_threadsafe(self.loop.stop)
-        self.thread.join(10)
 
 
 @dataclass
@@ -118,7 +86,7 @@ DISCORD = Platform(
 class Bot:
     """Start, kill and watch `torchquiz <platform>` processes over one data folder."""
 
-    def __init__(self, platform: Platform, served: Served, data_dir: Path) -> None:
+    def __init__(self, platform: Platform, served: ThreadedFake[Any], data_dir: Path) -> None:
         self.platform = platform
         self.served = served
         self.data_dir = data_dir
@@ -202,7 +170,7 @@ class Bot:
 @pytest.fixture(params=[SLACK, DISCORD], ids=lambda p: p.name)
 def bot(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Bot]:
     platform: Platform = request.param
-    served = Served(platform.make_fake)
+    served = ThreadedFake(platform.make_fake)
     running = Bot(platform, served, tmp_path)
     try:
         yield running

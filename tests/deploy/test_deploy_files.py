@@ -155,7 +155,7 @@ def test_the_dockerfile_has_both_targets_and_a_base_image_argument_for_each():
 
 def test_the_dockerfile_installs_the_pinned_torch_and_copies_every_package():
     assert f"ARG TORCH_VERSION={torch_pin()}" in DOCKERFILE
-    for package in ("bot", "content", "db", "executors"):
+    for package in ("bot", "content", "db", "executors", "safetext"):
         assert DOCKERFILE.count(f"COPY {package} /src/{package}") == 2, package
 
 
@@ -177,6 +177,23 @@ def test_the_executor_port_and_health_path_agree_everywhere():
     bot_env = {e["name"]: e for e in _container(_k8s("Deployment", "torchquiz-bot"))["env"]}
     assert bot_env["TORCHQUIZ_EXECUTOR_URLS"]["value"] == (
         f"http://{service['metadata']['name']}:{DEFAULT_PORT}")
+
+
+def test_the_bot_probes_its_own_health_port_and_stays_alive_through_a_database_outage():
+    from bot.adapters.chat.health import HEALTH_PATH as BOT_HEALTH_PATH
+    from bot.settings import Settings
+
+    bot = _container(_k8s("Deployment", "torchquiz-bot"))
+    env = {e["name"]: e.get("value") for e in bot["env"]}
+    port = int(env["TORCHQUIZ_HEALTH_PORT"])
+    assert port == Settings.model_fields["health_port"].default
+    assert env["TORCHQUIZ_HEALTH_HOST"] == "0.0.0.0"  # noqa: S104 - inside the pod
+    assert bot["ports"] == [{"name": "health", "containerPort": port}]
+    for probe in ("startupProbe", "readinessProbe"):
+        assert bot[probe]["httpGet"] == {"path": BOT_HEALTH_PATH, "port": "health"}
+    # /healthz says 503 while the database is down; restarting would not bring it back.
+    assert bot["livenessProbe"] == {"tcpSocket": {"port": "health"}, "periodSeconds": 20,
+                                    "failureThreshold": 3}
 
 
 def test_the_executor_gets_a_gpu_and_the_sandbox_flags_but_never_privileged():

@@ -175,8 +175,10 @@ def test_run_is_in_its_own_cgroup_with_limits(run_code):
     assert not os.path.exists("/sys/fs/cgroup/pids" + pids)
 
 
-def test_cgroup_limit_values_are_applied(run_code):
-    # Read the limits from the host while the run is alive.
+def test_cgroup_limit_values_are_applied(run_code, sandbox_zygote):
+    # Read the limits from the host while the run is alive: only this zygote's run, since
+    # another executor on the machine (another test process) runs with other limits.
+    ours = sandbox_zygote.hello["cgroup_name"]
     result = {}
     thread = threading.Thread(target=lambda: result.update(
         out=run_code("import time\ndef f():\n    time.sleep(1.5)\n    return 1\n")))
@@ -188,6 +190,8 @@ def test_cgroup_limit_values_are_applied(run_code):
             with contextlib.suppress(OSError, StopIteration):
                 lines = Path(f"/proc/{pid}/cgroup").read_text().splitlines()
                 paths = {line.split(":")[1]: line.split(":")[2] for line in lines}
+                if ours not in paths["pids"]:
+                    continue
                 values = {
                     "memory.limit_in_bytes": Path(
                         f"/sys/fs/cgroup/memory{paths['memory']}/memory.limit_in_bytes"

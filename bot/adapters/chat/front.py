@@ -18,10 +18,11 @@ from collections.abc import Awaitable, Callable, Mapping
 
 from bot.adapters.chat.coalesce import EditCoalescer
 from bot.adapters.chat.limits import Busy, TokenBuckets
+from bot.adapters.chat.metrics import correct
 from bot.adapters.chat.runtime import ChatRuntime
 from bot.core.desk import Home, Reply, SettingsView
 from bot.core.i18n import t
-from bot.core.messages import Message, Tone, parse_submit
+from bot.core.messages import Message, Tone, parse_action, parse_submit
 from bot.core.models import Identity
 
 log = logging.getLogger(__name__)
@@ -60,9 +61,24 @@ class ChatFront:
             self.coalescer.touch(reply.redraw_round)
         return reply
 
+    def _answered(self, who: Identity, mode: str, started: float, reply: Reply) -> Reply:
+        """Count an answer to a round: its time at the core, and whether it was recorded."""
+        metrics = self.runtime.metrics
+        metrics.grading(mode, time.perf_counter() - started)
+        # A recorded answer changes the round's tally; a refused one (closed, no tries) does not.
+        if reply.redraw_round is not None:
+            metrics.answer(mode, correct(reply.message))
+            log.debug("answer recorded", extra=_ids(who, round_id=reply.redraw_round, what=mode))
+        return self._redraw(reply)
+
     async def click(self, who: Identity, action_id: str) -> Reply:
         """Handle a click on one of our buttons."""
-        return self._redraw(await self.runtime.call(self.desk.click, who, action_id))
+        started = time.perf_counter()
+        reply = await self.runtime.call(self.desk.click, who, action_id)
+        parsed = parse_action(action_id)
+        if parsed is not None and parsed[0] == "answer":
+            return self._answered(who, "button", started, reply)
+        return self._redraw(reply)
 
     async def submit(self, who: Identity, submit_id: str, text: str) -> Reply:
         """Handle a submitted answer form (code answers within the member's rate)."""
@@ -71,7 +87,11 @@ class ChatFront:
             limited = self._limited(who, self.code_limit, "limit.code")
             if limited is not None:
                 return limited
-        return self._redraw(await self.runtime.call(self.desk.submit, who, submit_id, text))
+        started = time.perf_counter()
+        reply = await self.runtime.call(self.desk.submit, who, submit_id, text)
+        if parsed is not None and parsed[0] == "submit":
+            return self._answered(who, parsed[2], started, reply)
+        return self._redraw(reply)
 
     async def command(self, who: Identity, name: str, argument: str = "",
                       whom: Identity | None = None) -> Reply:
@@ -111,10 +131,19 @@ class ChatFront:
             with contextlib.suppress(Exception):
                 await apologise(Message(body=t(locale, "busy"), tone=Tone.WARNING))
         except Exception:
+            self.runtime.metrics.error(what)
+            ids = _ids(who, round_id=round_id, what=what)
             log.exception("%s %s failed team=%s channel=%s user=%s round=%s", who.platform,
-                          what, who.workspace, who.channel, who.user, round_id)
+                          what, who.workspace, who.channel, who.user, round_id, extra=ids)
             try:
                 await apologise(self.desk.apology(who))
             except Exception:
+                self.runtime.metrics.error("apology")
                 log.warning("could not apologise to %s user=%s channel=%s", who.platform,
-                            who.user, who.channel, exc_info=True)
+                            who.user, who.channel, exc_info=True, extra=ids)
+
+
+def _ids(who: Identity, *, round_id: int | None = None, what: str = "") -> dict[str, object]:
+    """Return the ids a log line carries as fields (JSON logs show each one)."""
+    return {"platform": who.platform, "workspace": who.workspace, "channel": who.channel,
+            "user": who.user, "round": round_id, "what": what}

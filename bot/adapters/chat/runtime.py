@@ -21,6 +21,7 @@ from concurrent.futures import ThreadPoolExecutor
 from typing import TYPE_CHECKING, Any, ParamSpec, Protocol, TypeVar
 
 from bot.adapters.chat.limits import Busy, Limits
+from bot.adapters.chat.metrics import CountingPublisher, Metrics
 from bot.core.desk import Desk
 from bot.core.messages import Message
 from bot.core.models import ChannelSettings
@@ -65,6 +66,7 @@ class ChatRuntime:
         scheduler: Callable[[Any], Scheduler],
         workers: int = DEFAULT_WORKERS,
         limits: Limits | None = None,
+        metrics: Metrics | None = None,
     ) -> None:
         self.platform = platform
         self.quiz = quiz
@@ -75,6 +77,12 @@ class ChatRuntime:
         self._make_scheduler = scheduler
         self.scheduler: Scheduler | None = None
         self.engine: Engine | None = None  # the database engine, for a platform's own stores
+        # Counted by the front and the publisher; read by /metrics (and by tests).
+        self.metrics = metrics or Metrics(platform)
+        # A trivial query on the database that returns the platform's pending answers (the
+        # composition root sets it; /healthz asks it on a thread of its own).
+        self.probe: Callable[[], int] | None = None
+        self._scheduling = False
         self._stopped = False
         self.limits = limits or Limits()
         self._lock = threading.Lock()
@@ -116,9 +124,15 @@ class ChatRuntime:
         """Start the scheduler with the platform's publisher (catch-up runs now)."""
         self._loop = asyncio.get_running_loop()
         self._loop.set_default_executor(self._pool)
-        self.scheduler = self._make_scheduler(publisher)
+        # Every post the scheduler makes goes through the counting wrapper.
+        self.scheduler = self._make_scheduler(CountingPublisher(publisher, self.metrics))
         await self.scheduler.start()
+        self._scheduling = True
         return self.scheduler
+
+    def scheduler_running(self) -> bool:
+        """Say whether the scheduler started and has not been stopped."""
+        return self._scheduling and not self._stopped
 
     def settings_changed(self, channel: ChannelSettings) -> None:
         """Reschedule a channel whose settings changed (the core calls this on a worker thread)."""

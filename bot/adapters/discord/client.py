@@ -8,6 +8,7 @@ a large install shards with no code change.
 
 from __future__ import annotations
 
+import contextlib
 import logging
 from typing import Any
 
@@ -15,6 +16,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.adapters.chat import health
 from bot.adapters.chat.coalesce import EditCoalescer, RoundRedraw
 from bot.adapters.chat.front import ChatFront
 from bot.adapters.chat.runtime import ChatRuntime
@@ -37,7 +39,8 @@ class QuizBot(commands.AutoShardedBot):
     """Wire the core's runtime to Discord: commands, components, publisher, scheduler."""
 
     def __init__(self, runtime: ChatRuntime, *, guild_id: int | None = None,
-                 tally_delay_s: float = 2.0, **options: Any) -> None:
+                 tally_delay_s: float = 2.0, health_address: tuple[str, int] | None = None,
+                 **options: Any) -> None:
         super().__init__(command_prefix=commands.when_mentioned, intents=intents(),
                          allowed_mentions=discord.AllowedMentions.none(), **options)
         self.runtime = runtime
@@ -47,9 +50,20 @@ class QuizBot(commands.AutoShardedBot):
             RoundRedraw(runtime.post_for, self.publisher.edit), tally_delay_s)
         self.actions = Handlers(ChatFront(runtime, self.coalescer))
         self.synced: list[app_commands.AppCommand] = []
+        self.health = health.Health(runtime, self.gateway_up)
+        self._health_address = health_address
+        self._health_server: Any = None
+
+    async def gateway_up(self) -> bool:
+        """Say whether every shard is connected to the gateway and the bot is ready."""
+        if not self.is_ready() or self.is_closed():
+            return False
+        return all(not shard.is_closed() for shard in self.shards.values())
 
     async def setup_hook(self) -> None:
-        """Register buttons and commands, sync the commands, start the scheduler."""
+        """Serve the health port, register buttons and commands, sync, start the scheduler."""
+        if self._health_address is not None:
+            self._health_server = await health.serve(self.health, *self._health_address)
         self.add_dynamic_items(ActionButton)
         slash.register(self.tree, self.actions)
         self.tree.error(self._on_command_error)
@@ -79,8 +93,11 @@ class QuizBot(commands.AutoShardedBot):
                         interaction.guild_id, interaction.user.id)
             await self.actions.refuse_channel(interaction)
             return
+        self.runtime.metrics.error("command")
         log.error("discord command failed guild=%s channel=%s user=%s: %r", interaction.guild_id,
-                  interaction.channel_id, interaction.user.id, error, exc_info=error)
+                  interaction.channel_id, interaction.user.id, error, exc_info=error,
+                  extra={"platform": "discord", "workspace": interaction.guild_id,
+                         "channel": interaction.channel_id, "user": interaction.user.id})
         await self.actions.apologise(interaction)
 
     async def close(self) -> None:
@@ -88,5 +105,10 @@ class QuizBot(commands.AutoShardedBot):
         try:
             await self.coalescer.flush()
         finally:
+            if self._health_server is not None:
+                with contextlib.suppress(Exception):
+                    await self._health_server.cleanup()
+                self._health_server = None
+            self.health.close()
             await self.runtime.stop()
             await super().close()

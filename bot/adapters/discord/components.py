@@ -19,6 +19,12 @@ import discord
 from bot.core.messages import ACTION_KINDS, Form, parse_action, submit_id
 
 FIELD_ID = "answer"
+# Discord's limits: https://discord.com/developers/docs/components/reference
+CUSTOM_ID_CHARS = 100
+BUTTON_LABEL_CHARS = 80
+MODAL_TITLE_CHARS = 45
+INPUT_LABEL_CHARS = 45
+INPUT_CHARS = 4000
 # What discord.py matches before our parser checks the parts (bounds included).
 _ACTION = (r"tq:(?P<kind>" + "|".join(ACTION_KINDS)
            + r"):(?P<target>[a-z0-9._-]+):(?P<key>[A-Za-z]+)")
@@ -44,8 +50,8 @@ class ActionButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=_ACT
             discord.ButtonStyle.secondary)
         if self.kind == "forget" and key == "yes":
             style = discord.ButtonStyle.danger
-        super().__init__(discord.ui.Button(label=label or key, custom_id=action_id[:100],
-                                           style=style))
+        super().__init__(discord.ui.Button(label=cut(label or key, BUTTON_LABEL_CHARS),
+                                           custom_id=action_id[:CUSTOM_ID_CHARS], style=style))
 
     @classmethod
     async def from_custom_id(
@@ -62,20 +68,31 @@ class ActionButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=_ACT
         await handler.on_action(interaction, self.action_id, self.kind)
 
 
+def cut(text: str, limit: int) -> str:
+    """Return ``text`` within ``limit`` characters, a visible "…" where it was cut."""
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
 def button_for(action_id: str, label: str) -> ActionButton | None:
-    """Return the button for a core action id, or None if the id is not ours."""
-    return ActionButton(action_id, label) if parse_action(action_id) is not None else None
+    """Return the button for a core action id, or None if the id is not ours.
+
+    An id longer than Discord keeps would come back cut, naming something else: no button.
+    """
+    if len(action_id) > CUSTOM_ID_CHARS or parse_action(action_id) is None:
+        return None
+    return ActionButton(action_id, label)
 
 
 def answer_modal(form: Form) -> discord.ui.Modal:
     """Return the modal for a form: a short line for text, a tall box prefilled for code."""
     # Answers come back through the client's interaction listener; the modal only collects.
-    modal = discord.ui.Modal(title=form.title[:45], custom_id=submit_id(form), timeout=900)
+    modal = discord.ui.Modal(title=cut(form.title, MODAL_TITLE_CHARS) or "…",
+                             custom_id=submit_id(form)[:CUSTOM_ID_CHARS], timeout=900)
+    limit = min(form.max_chars, INPUT_CHARS)
     modal.add_item(discord.ui.TextInput(
-        label=form.field_label[:45], custom_id=FIELD_ID,
+        label=cut(form.field_label, INPUT_LABEL_CHARS) or "…", custom_id=FIELD_ID,
         style=discord.TextStyle.paragraph if form.code else discord.TextStyle.short,
-        default=form.prefill[: form.max_chars] or None, required=True,
-        max_length=min(form.max_chars, 4000),
+        default=form.prefill[:limit] or None, required=True, max_length=limit,
     ))
     return modal
 

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 import discord
 
-from bot.adapters.discord.components import button_for
+from bot.adapters.discord.components import button_for, cut
 from bot.core.i18n import t
 from bot.core.messages import Message, Tone
 from safetext.inert import Surface, inert
@@ -24,7 +24,11 @@ DESCRIPTION_CHARS = 4096
 FIELD_NAME_CHARS = 256
 FIELD_VALUE_CHARS = 1024
 FOOTER_CHARS = 2048
-BUTTON_LABEL_CHARS = 80
+MAX_FIELDS = 25
+EMBED_CHARS = 6000  # title, description, field names and values and footer together
+ROW_BUTTONS = 5
+MAX_ROWS = 5
+ALT_TEXT_CHARS = 1024  # an attachment's description, what screen readers read out
 _OUTPUT_CHARS = 900  # leaves room in a field for the fence and the escapes inert adds
 
 COLOURS = {
@@ -36,13 +40,20 @@ COLOURS = {
 NO_MENTIONS = discord.AllowedMentions.none()
 
 
-def _cut(text: str, limit: int) -> str:
-    return text if len(text) <= limit else text[: limit - 1] + "…"
+_cut = cut
 
 
-def _fence(code: str) -> str:
+def _fence(code: str, limit: int = DESCRIPTION_CHARS) -> str:
+    """Return ``code`` fenced, cut at a line to fit ``limit`` with a "…" line, always closed."""
     # Bank code is ours, but a fence inside it would still end the block early.
-    return "```py\n" + code.rstrip("\n").replace("```", "`\u200b``") + "\n```"
+    text = code.rstrip("\n").replace("```", "`\u200b``")
+    opening, closing = "```py\n", "\n```"
+    room = limit - len(opening) - len(closing)
+    if len(text) > room:
+        kept = text[: max(room - 2, 0)]
+        kept = kept[: kept.rfind("\n")] if "\n" in kept else kept
+        text = f"{kept}\n…" if kept else "…"
+    return opening + text + closing
 
 
 def embed(message: Message, locale: str = "en") -> discord.Embed:
@@ -50,18 +61,26 @@ def embed(message: Message, locale: str = "en") -> discord.Embed:
     parts = [message.body] if message.body else []
     if message.detail:
         parts.append("› " + inert(message.detail, Surface.DISCORD, one_line=True, limit=700))
+    prose = "\n\n".join(parts)
     if message.code:
-        parts.append(_fence(message.code))
-    description = "\n\n".join(parts)
-    if len(description) > DESCRIPTION_CHARS:
-        # Keep the code block whole: cut the prose in front of it instead.
-        description = _cut(description, DESCRIPTION_CHARS)
+        # The code block stays closed: its lines are cut, and the prose before it, to fit.
+        whole = len(_fence(message.code, 10**9)) + 2
+        prose = _cut(prose, max(DESCRIPTION_CHARS - whole, DESCRIPTION_CHARS // 2))
+        room = DESCRIPTION_CHARS - (len(prose) + 2 if prose else 0)
+        description = "\n\n".join([*([prose] if prose else []), _fence(message.code, room)])
+    else:
+        description = _cut(prose, DESCRIPTION_CHARS)
     result = discord.Embed(
         title=_cut(message.title, TITLE_CHARS) if message.title else None,
         description=description or None,
         colour=COLOURS[message.tone],
     )
-    for name, value in message.fields:
+    room = MAX_FIELDS - (1 if message.output else 0)
+    fields = list(message.fields)
+    if len(fields) > room:
+        # The last place says how many did not fit, instead of Discord refusing the post.
+        fields = [*fields[: room - 1], ("…", f"+{len(fields) - room + 1}")]
+    for name, value in fields:
         result.add_field(name=_cut(name, FIELD_NAME_CHARS) or "\u200b",
                          value=_cut(value, FIELD_VALUE_CHARS) or "\u200b", inline=True)
     if message.output:
@@ -71,15 +90,41 @@ def embed(message: Message, locale: str = "en") -> discord.Embed:
         result.set_footer(text=_cut(message.footer, FOOTER_CHARS))
     if message.image_png:
         result.set_image(url=f"attachment://{message.image_name or 'image.png'}")
+    return _within_total(result)
+
+
+def _within_total(result: discord.Embed) -> discord.Embed:
+    """Shorten an embed over Discord's 6000-character total: description, fields, footer."""
+    over = len(result) - EMBED_CHARS
+    if over > 0 and result.description:
+        result.description = _cut(result.description, max(len(result.description) - over, 1))
+    fields = list(result.fields)
+    dropped = 0
+    while len(result) > EMBED_CHARS and dropped < len(fields):
+        # The last fields make way for one that says how many were left out.
+        dropped += 1
+        result.clear_fields()
+        for field in fields[: len(fields) - dropped]:
+            result.add_field(name=field.name, value=field.value, inline=bool(field.inline))
+        result.add_field(name="…", value=f"+{dropped}", inline=True)
+    over = len(result) - EMBED_CHARS
+    if over > 0 and result.footer.text:
+        result.set_footer(text=_cut(result.footer.text, max(len(result.footer.text) - over, 1)))
     return result
 
 
+def alt_text(message: Message) -> str:
+    """Return what a screen reader says of the message's image (its own words, or the title)."""
+    return _cut(message.image_alt or message.title or message.image_name or "chart",
+                ALT_TEXT_CHARS)
+
+
 def file_for(message: Message) -> discord.File | None:
-    """Return the message's image as an attachment, if it has one."""
+    """Return the message's image as an attachment with its alt text, if it has one."""
     if not message.image_png:
         return None
     return discord.File(io.BytesIO(message.image_png), filename=message.image_name or "image.png",
-                        description=message.image_alt[:1024] or None)  # Discord's alt text
+                        description=alt_text(message))
 
 
 @dataclass(frozen=True)
@@ -92,17 +137,21 @@ class Rendered:
 
 
 def view_for(message: Message) -> discord.ui.View | None:
-    """Return the message's buttons (choices, the answer form, sharing), or None."""
-    actions = [(b.action_id, b.label) for b in message.buttons]
-    if message.form is not None:
-        actions.append((message.form.action_id, message.form.label))
-    buttons = [button_for(action_id, _cut(label, BUTTON_LABEL_CHARS))
-               for action_id, label in actions]
-    present = [button for button in buttons if button is not None]
+    """Return the message's buttons (choices, the answer form, sharing), or None.
+
+    Five rows of five at most: past that the choices are cut and the answer form kept, since
+    it is the way to answer what the body lists.
+    """
+    choices = [button_for(b.action_id, b.label) for b in message.buttons]
+    present = [button for button in choices if button is not None]
+    form = button_for(message.form.action_id, message.form.label) if message.form else None
+    room = ROW_BUTTONS * MAX_ROWS - (1 if form is not None else 0)
+    present = present[:room] + ([form] if form is not None else [])
     if not present:
         return None
     view = discord.ui.View(timeout=None)  # persistent: DynamicItems resolve after restarts
-    for button in present[:25]:
+    for index, button in enumerate(present):
+        button.row = index // ROW_BUTTONS
         view.add_item(button)
     return view
 

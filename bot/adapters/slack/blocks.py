@@ -14,7 +14,7 @@ import re
 from typing import Any
 
 from bot.core.i18n import t
-from bot.core.messages import Message, Tone
+from bot.core.messages import Message, Tone, parse_action
 from safetext.inert import Surface, inert
 
 # Slack's limits: https://docs.slack.dev/reference/block-kit/blocks
@@ -22,9 +22,14 @@ HEADER_CHARS = 150
 SECTION_CHARS = 3000
 FIELD_CHARS = 2000
 BUTTON_CHARS = 75
+ACCESSIBILITY_CHARS = 75
+ACTION_ID_CHARS = 255
 MAX_BLOCKS = 50
-MAX_BUTTONS = 25
+MAX_VIEW_BLOCKS = 100  # a modal or the home tab
+MAX_BUTTONS = 25  # elements of one actions block
+MAX_FIELDS = 10
 FALLBACK_CHARS = 300
+MORE = "…"
 _DETAIL_CHARS = 700
 _OUTPUT_CHARS = 900  # leaves room in a section for the fence and the escapes inert adds
 _CODE_CHUNK = SECTION_CHARS - 10  # the fence takes six characters, newlines two more
@@ -84,21 +89,62 @@ def code_sections(code: str) -> list[Block]:
     return [section(f"```\n{chunk}\n```") for chunk in chunks if chunk.strip()]
 
 
-def button(action_id: str, label: str, *, primary: bool = False) -> dict[str, Any]:
-    """Return a button that sends ``action_id`` back when clicked."""
+def button(action_id: str, label: str, *, primary: bool = False,
+           spoken: str = "") -> dict[str, Any]:
+    """Return a button that sends ``action_id`` back when clicked.
+
+    ``spoken`` is what a screen reader says of it (Slack's accessibility_label); the label
+    itself by default.
+    """
     element: dict[str, Any] = {"type": "button", "action_id": action_id, "value": action_id,
-                               "text": plain(label, BUTTON_CHARS)}
+                               "text": plain(label, BUTTON_CHARS),
+                               "accessibility_label": _cut(spoken or label, ACCESSIBILITY_CHARS)
+                               or " "}
     if primary:
         element["style"] = "primary"
     return element
 
 
-def buttons(message: Message) -> list[dict[str, Any]]:
-    """Return the message's buttons: its choices, its answer form, sharing."""
-    elements = [button(b.action_id, b.label) for b in message.buttons]
-    if message.form is not None:
-        elements.append(button(message.form.action_id, message.form.label, primary=True))
-    return elements[:MAX_BUTTONS]
+def _spoken(action_id: str, label: str, locale: str) -> str:
+    parsed = parse_action(action_id)
+    if parsed is not None and parsed[0] in ("answer", "practice"):
+        return t(locale, "ui.a11y.choice", label=label)  # "A" alone says nothing
+    return label
+
+
+def buttons(message: Message, locale: str = "en") -> list[dict[str, Any]]:
+    """Return the message's buttons: its choices, its answer form, sharing.
+
+    An id longer than Slack keeps would come back cut, naming something else: no button.
+    """
+    elements = [button(b.action_id, b.label, spoken=_spoken(b.action_id, b.label, locale))
+                for b in message.buttons if len(b.action_id) <= ACTION_ID_CHARS]
+    form = message.form
+    if form is not None and len(form.action_id) <= ACTION_ID_CHARS:
+        elements.append(button(form.action_id, form.label, primary=True))
+    return elements
+
+
+def actions_blocks(elements: list[dict[str, Any]]) -> list[Block]:
+    """Return the buttons as actions blocks of at most 25 (more buttons: more blocks)."""
+    return [{"type": "actions",
+             "block_id": "tq-actions" if start == 0 else f"tq-actions-{start // MAX_BUTTONS}",
+             "elements": elements[start:start + MAX_BUTTONS]}
+            for start in range(0, len(elements), MAX_BUTTONS)]
+
+
+def more(count: int) -> Block:
+    """Return the visible mark of ``count`` blocks left out."""
+    return {"type": "context", "elements": [{"type": "mrkdwn", "text": f"{MORE} +{count}"}]}
+
+
+def within(blocks: list[Block], limit: int, *, keep_last: int = 0) -> list[Block]:
+    """Return at most ``limit`` blocks: the first ones, a "…" mark, the last ``keep_last``."""
+    if len(blocks) <= limit:
+        return blocks
+    tail = blocks[len(blocks) - keep_last:] if keep_last else []
+    head = blocks[: limit - 1 - len(tail)]
+    return [*head, more(len(blocks) - len(head) - len(tail)), *tail]
 
 
 def render(message: Message, locale: str = "en") -> list[Block]:
@@ -116,28 +162,31 @@ def render(message: Message, locale: str = "en") -> list[Block]:
     if message.code:
         out.extend(code_sections(message.code))
     if message.fields:
+        shown_fields = list(message.fields)
+        if len(shown_fields) > MAX_FIELDS:
+            left = len(shown_fields) - MAX_FIELDS + 1
+            shown_fields = [*shown_fields[: MAX_FIELDS - 1], (MORE, f"+{left}")]
         fields = [{"type": "mrkdwn",
                    "text": _cut(f"*{mrkdwn(name)}*\n{mrkdwn(value)}" if value else
                                 f"*{mrkdwn(name)}*", FIELD_CHARS)}
-                  for name, value in message.fields[:10]]
+                  for name, value in shown_fields]
         out.append({"type": "section", "fields": fields})
     if message.output:
         shown = inert(message.output, Surface.SLACK_CODE, limit=_OUTPUT_CHARS)
         out.append(section(f"*{t(locale, 'code.output')}*\n```\n{shown}\n```"))
-    elements = buttons(message)
-    if elements:
-        out.append({"type": "actions", "block_id": "tq-actions", "elements": elements})
+    tail = actions_blocks(buttons(message, locale))
     if message.footer:
-        out.append({"type": "context",
-                    "elements": [{"type": "mrkdwn", "text": _cut(mrkdwn(message.footer),
-                                                                 SECTION_CHARS)}]})
-    if len(out) > MAX_BLOCKS:
-        # Keep the buttons and the footer: they are how a post is answered and what it is.
-        out = [*out[: MAX_BLOCKS - 2], *out[-2:]]
-    return out
+        tail.append({"type": "context",
+                     "elements": [{"type": "mrkdwn", "text": _cut(mrkdwn(message.footer),
+                                                                  SECTION_CHARS)}]})
+    # Keep the buttons and the footer: they are how a post is answered and what it is.
+    tail = tail[-(MAX_BLOCKS // 2):]
+    return within([*out, *tail], MAX_BLOCKS, keep_last=len(tail))
 
 
 def fallback(message: Message) -> str:
-    """Return the notification text Slack shows where blocks cannot be drawn."""
-    first = message.title or message.body.split("\n", 1)[0] or t("en", "round.answers")
+    """Return the plain text Slack shows in notifications and where blocks cannot be drawn."""
+    first = (message.title or message.body.split("\n", 1)[0]
+             or next((name for name, _ in message.fields), "")
+             or (message.code or "").split("\n", 1)[0] or "torchquiz")
     return _cut(escape(first), FALLBACK_CHARS)

@@ -3,12 +3,14 @@
 One workspace runs on SLACK_BOT_TOKEN; with installation stores (SLACK_CLIENT_ID and
 SLACK_CLIENT_SECRET) the app serves bolt's OAuth flow and finds each workspace's token in the
 database instead. Every Web API call goes to SLACK_API_URL and waits out ``ratelimited`` with
-slack-sdk's retry handlers. The HTTP server adds ``/healthz`` to bolt's own aiohttp server.
+slack-sdk's retry handlers. The HTTP server adds ``/healthz`` and ``/metrics`` to bolt's own
+aiohttp server; in Socket Mode they have a port of their own (TORCHQUIZ_HEALTH_PORT).
 """
 
 from __future__ import annotations
 
 import logging
+from collections.abc import Awaitable, Callable
 from urllib.parse import urlsplit
 
 from aiohttp import web
@@ -18,6 +20,7 @@ from slack_bolt.authorization.async_authorize import AsyncInstallationStoreAutho
 from slack_bolt.oauth.async_oauth_settings import AsyncOAuthSettings
 from slack_sdk.web.async_client import AsyncWebClient
 
+from bot.adapters.chat import health
 from bot.adapters.chat.coalesce import EditCoalescer, RoundRedraw
 from bot.adapters.chat.front import ChatFront
 from bot.adapters.chat.runtime import ChatRuntime
@@ -33,7 +36,7 @@ from bot.settings import Settings
 log = logging.getLogger(__name__)
 
 EVENTS_PATH = "/slack/events"
-HEALTH_PATH = "/healthz"
+HEALTH_PATH = health.HEALTH_PATH
 # What the code needs, and so what deploy/slack-manifest.yml asks for (a test keeps them equal):
 # commands for the slash commands, chat:write for posts and ephemeral replies, files:write for
 # the weekly chart, users:read for names, admin rights and languages (users.info),
@@ -98,13 +101,21 @@ class SlackBot:
         self.handlers = Handlers(ChatFront(runtime, self.coalescer), People(settings.slack_admins),
                                  response_hosts=hosts)
         self.retries = listeners.register(self.app, self.handlers)
+        # Socket Mode sets this to its connection's state. Over HTTP the platform is up when
+        # the server answers the probe at all: the token passed auth.test before the app was
+        # built (main.check_credentials), and Slack reaches us, not the other way round.
+        self.connected: Callable[[], Awaitable[bool]] | None = None
+        self.health = health.Health(runtime, self._platform_up)
+
+    async def _platform_up(self) -> bool:
+        return True if self.connected is None else await self.connected()
 
     def socket_mode(self, app_token: str) -> CheckedSocketModeHandler:
         """Return the Socket Mode handler, with the boundary's shape check on each envelope."""
         return CheckedSocketModeHandler(self.app, app_token)
 
     def web_app(self) -> web.Application:
-        """Return the HTTP server: bolt's /slack/events (and OAuth pages) plus /healthz.
+        """Return the HTTP server: bolt's /slack/events (and OAuth pages), /healthz, /metrics.
 
         Every POST to /slack/events passes the boundary first (boundary.py): signature and
         timestamp, then the body's shape, so nothing malformed reaches bolt.
@@ -112,7 +123,7 @@ class SlackBot:
         server = AsyncSlackAppServer(port=0, path=EVENTS_PATH, app=self.app)
         # bolt's server builds its own web app; the boundary check goes in front of its route.
         server.web_app.middlewares.append(boundary.middleware(EVENTS_PATH, self.signing_secret))
-        server.web_app.router.add_get(HEALTH_PATH, _healthz)
+        self.health.add_routes(server.web_app)
         return server.web_app
 
     async def start(self) -> None:
@@ -124,10 +135,7 @@ class SlackBot:
         try:
             await self.coalescer.flush()
         finally:
+            self.health.close()
             await self.runtime.stop()
             if self.installations is not None:
                 self.installations.close()
-
-
-async def _healthz(_request: web.Request) -> web.Response:
-    return web.json_response({"ok": True})

@@ -17,6 +17,7 @@ from aiohttp import ClientError, web
 from slack_bolt.adapter.socket_mode.async_handler import AsyncSocketModeHandler
 from slack_sdk.errors import SlackApiError
 
+from bot.adapters.chat import health
 from bot.adapters.chat.runtime import on_stop_signals
 from bot.adapters.slack.bot import SlackBot, web_client
 from bot.settings import Settings
@@ -105,6 +106,7 @@ async def serve(settings: Settings, mode: Mode, build: Callable[[], SlackBot]) -
     on_stop_signals(stop)
     bot = build()
     runner: web.AppRunner | None = None
+    probes: web.AppRunner | None = None
     handler: AsyncSocketModeHandler | None = None
     try:
         await bot.start()
@@ -115,6 +117,8 @@ async def serve(settings: Settings, mode: Mode, build: Callable[[], SlackBot]) -
             log.info("slack app serving http://%s:%s/slack/events", mode.host, mode.port)
         else:
             handler = bot.socket_mode(_value(settings.slack_app_token))
+            bot.connected = handler.client.is_connected
+            probes = await health.serve(bot.health, settings.health_host, settings.health_port)
             handler.client.wss_uri = socket_url  # the URL the token check was given
             await handler.connect_async()  # type: ignore[no-untyped-call]
             log.info("slack app connected in Socket Mode")
@@ -122,6 +126,8 @@ async def serve(settings: Settings, mode: Mode, build: Callable[[], SlackBot]) -
     finally:
         if handler is not None:
             await handler.close_async()  # type: ignore[no-untyped-call]
+        if probes is not None:
+            await probes.cleanup()
         if runner is not None:
             await runner.cleanup()
         await bot.close()

@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from bot.adapters.slack.blocks import Block, mrkdwn, plain, render, section
+from bot.adapters.slack.blocks import MAX_VIEW_BLOCKS, Block, mrkdwn, plain, render, section, within
 from bot.core.channel_setup import WEEKDAYS
 from bot.core.i18n import t
 from bot.core.messages import Form, Message, submit_id
@@ -113,7 +113,7 @@ def _input(block_id: str, label: str, element: dict[str, Any], *,
 
 
 def _static(block_id: str, label: str, choices: Sequence[tuple[str, str]], current: str) -> Block:
-    options = [option(text, value) for value, text in choices]
+    options = [option(text, value) for value, text in choices[:MAX_OPTIONS]]
     chosen = next((o for o in options if o["value"] == current), options[0])
     return _input(block_id, label, {"type": "static_select", "options": options,
                                     "initial_option": chosen})
@@ -137,7 +137,7 @@ def settings_modal(channel_id: str, current: ChannelSettings | None, origin: Ori
     topic_select: dict[str, Any] = {"type": "multi_external_select", "action_id": TOPICS_ACTION,
                                     "min_query_length": 0}
     if topics:
-        topic_select["initial_options"] = [option(tp, tp) for tp in topics]
+        topic_select["initial_options"] = [option(tp, tp) for tp in topics[:MAX_OPTIONS]]
     on_off = [option(t(locale, "ui.settings.on"), "on"),
               option(t(locale, "ui.settings.off"), "off")]
     blocks = [
@@ -197,7 +197,7 @@ def home_view(sections: Sequence[tuple[str, Message]], locale: str) -> dict[str,
                            section(mrkdwn(t(locale, "home.intro"))), {"type": "divider"}]
     if not sections:
         blocks.append(section(mrkdwn(t(locale, "home.none"))))
-    for channel_id, stats in sections[:10]:
+    for channel_id, stats in sections:
         # Our own reference to a channel id Slack gave us: it renders as the channel's name.
         blocks.append(section(f"<#{channel_id}>"))
         blocks.extend(render(stats, locale))
@@ -207,4 +207,5 @@ def home_view(sections: Sequence[tuple[str, Message]], locale: str) -> dict[str,
              ("/quiz-settings", "help.settings"), ("/quiz-forget-me", "help.forget")]
     lines = [f"`{command}`  {mrkdwn(t(locale, key))}" for command, key in helps]
     blocks.append(section(f"*{t(locale, 'home.commands')}*\n" + "\n".join(lines)))
-    return {"type": "home", "blocks": blocks[:100]}
+    # Past Slack's 100 blocks: a "…" mark, and the commands still last.
+    return {"type": "home", "blocks": within(blocks, MAX_VIEW_BLOCKS, keep_last=1)}

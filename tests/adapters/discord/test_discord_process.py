@@ -2,18 +2,19 @@
 
 from __future__ import annotations
 
-import asyncio
-import os
-import signal
 import subprocess
 import sys
-import threading
-import time
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
+from tests.adapters.processes import (
+    ThreadedFake,
+    process_env,
+    stop_within_ten_seconds,
+    wait_until,
+)
 from tests.fake_discord import REJECTED_TOKEN, FakeDiscord
 
 REPO = Path(__file__).resolve().parents[3]
@@ -22,29 +23,13 @@ REPO = Path(__file__).resolve().parents[3]
 @pytest.fixture
 def fake_in_thread() -> Iterator[FakeDiscord]:
     """Serve the fake Discord from a thread, so a bot process can connect to it."""
-    loop = asyncio.new_event_loop()
-    fake = FakeDiscord()
-    started = threading.Event()
-
-    def serve() -> None:
-        asyncio.set_event_loop(loop)
-        loop.run_until_complete(fake.start())
-        started.set()
-        loop.run_forever()
-
-    thread = threading.Thread(target=serve, daemon=True)
-    thread.start()
-    assert started.wait(10)
-    yield fake
-    asyncio.run_coroutine_threadsafe(fake.stop(), loop).result(10)
-    loop.call_soon_threadsafe(loop.stop)
-    thread.join(10)
+    served = ThreadedFake(FakeDiscord)
+    yield served.fake
+    served.close()
 
 
 def _env(tmp_path: Path, **extra: str) -> dict[str, str]:
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("DISCORD_", "TORCHQUIZ_"))}
-    env.update({"TORCHQUIZ_DATA_DIR": str(tmp_path), "TORCHQUIZ_LOG_LEVEL": "INFO", **extra})
-    return env
+    return process_env(tmp_path, "discord", **extra)
 
 
 def _torchquiz(*args: str) -> list[str]:
@@ -76,40 +61,9 @@ def test_sigterm_stops_bot_scheduler_executor_and_database_within_ten_seconds(
     process = subprocess.Popen(_torchquiz("discord"), env=env, cwd=REPO, text=True,
                                stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     try:
-        deadline = time.monotonic() + 180
-        while not fake_in_thread.ready.is_set():
-            assert process.poll() is None, process.communicate()[1][-3000:]
-            assert time.monotonic() < deadline, "the bot never identified on the gateway"
-            time.sleep(0.1)
+        wait_until(process, fake_in_thread.ready.is_set, "identified on the gateway")
         assert fake_in_thread.commands, "slash commands were not synced at start"
-        zygotes = _children_running(process.pid, "executors.zygote")
-        assert zygotes, "the bot started no sandbox"
-        stopped_at = time.monotonic()
-        process.send_signal(signal.SIGTERM)
-        _, err = process.communicate(timeout=15)
-        elapsed = time.monotonic() - stopped_at
+        stop_within_ten_seconds(process, "runtime stopped")
     finally:
         if process.poll() is None:
             process.kill()
-    assert process.returncode == 0, err[-3000:]
-    assert elapsed < 10, f"took {elapsed:.1f} s to stop"
-    assert "runtime stopped" in err
-    leftover = [pid for pid in zygotes if Path(f"/proc/{pid}").exists()]
-    assert not leftover, "a zygote outlived the bot"
-
-
-def _children_running(parent: int, marker: str) -> list[int]:
-    found = []
-    for entry in Path("/proc").iterdir():
-        if not entry.name.isdigit():
-            continue
-        try:
-            status = (entry / "status").read_text()
-            cmdline = (entry / "cmdline").read_bytes()
-        except OSError:
-            continue
-        ppid = next((line.split()[1] for line in status.splitlines()
-                     if line.startswith("PPid:")), "")
-        if ppid == str(parent) and marker.encode() in cmdline:
-            found.append(int(entry.name))
-    return found

@@ -14,7 +14,7 @@ from slack_sdk.oauth.state_store.sqlalchemy import SQLAlchemyOAuthStateStore
 from bot.bootstrap import database_url
 from db import migrate
 from db.engine import make_engine
-from tests.fake_slack import CLIENT_ID, GENERAL, OTHER_TEAM, TEAM
+from tests.fake_slack import CLIENT_ID, OTHER_TEAM, TEAM
 from tests.fake_slack_requests import modal_values
 
 
@@ -38,7 +38,7 @@ async def _install(h, team):
 
 
 def _rows(h, table):
-    engine = make_engine(database_url(h.settings))
+    engine = make_engine(database_url(h.config))
     try:
         with engine.connect() as connection:
             return [dict(r) for r in connection.execute(
@@ -65,10 +65,10 @@ def test_an_install_writes_an_installation_that_the_next_request_uses(slack_run)
         view_id = await h.modal(opened)
         values = modal_values(h.fake.views[view_id], enabled="on")
         await h.reply(await h.send.submit(view_id, values, "admin", team=OTHER_TEAM))
-        channel = h.quiz.rounds.find_channel("slack", GENERAL)
+        channel = h.stored_channel()
         assert channel.workspace_external_id == OTHER_TEAM
         post = await h.post_today(channel)
-        assert post.token == token
+        assert post.raw.token == token
 
     slack_run(scenario, oauth=True)
 

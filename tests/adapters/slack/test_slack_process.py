@@ -2,21 +2,21 @@
 
 from __future__ import annotations
 
-import asyncio
-import os
-import signal
 import socket
 import subprocess
 import sys
-import threading
-import time
 import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
-from tests.adapters.discord.test_discord_process import _children_running
+from tests.adapters.processes import (
+    ThreadedFake,
+    process_env,
+    stop_within_ten_seconds,
+    wait_until,
+)
 from tests.fake_slack import (
     APP_TOKEN,
     BOT_TOKEN,
@@ -31,45 +31,15 @@ from tests.fake_slack_requests import Sender
 REPO = Path(__file__).resolve().parents[3]
 
 
-class ThreadedFake:
-    """The fake Slack served from its own thread and loop, for a process to talk to."""
-
-    def __init__(self) -> None:
-        self.loop = asyncio.new_event_loop()
-        self.fake: FakeSlack | None = None
-        started = threading.Event()
-
-        def serve() -> None:
-            asyncio.set_event_loop(self.loop)
-            self.fake = FakeSlack()
-            self.loop.run_until_complete(self.fake.start())
-            started.set()
-            self.loop.run_forever()
-
-        self.thread = threading.Thread(target=serve, daemon=True)
-        self.thread.start()
-        assert started.wait(10)
-
-    def run(self, coro):
-        return asyncio.run_coroutine_threadsafe(coro, self.loop).result(60)
-
-    def close(self) -> None:
-        self.run(self.fake.stop())
-        self.loop.call_soon_threadsafe(self.loop.stop)
-        self.thread.join(10)
-
-
 @pytest.fixture
-def slack() -> Iterator[ThreadedFake]:
-    served = ThreadedFake()
+def slack() -> Iterator[ThreadedFake[FakeSlack]]:
+    served = ThreadedFake(FakeSlack)
     yield served
     served.close()
 
 
 def _env(tmp_path: Path, **extra: str) -> dict[str, str]:
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("SLACK_", "TORCHQUIZ_"))}
-    env.update({"TORCHQUIZ_DATA_DIR": str(tmp_path), "TORCHQUIZ_LOG_LEVEL": "INFO", **extra})
-    return env
+    return process_env(tmp_path, "slack", **extra)
 
 
 def _torchquiz(*args: str) -> list[str]:
@@ -118,29 +88,6 @@ def test_rejected_credentials_are_one_line_and_exit_2(tmp_path, slack, extra, li
     assert done.stderr.strip().splitlines() == [line]
 
 
-def _stop_within_ten_seconds(process):
-    zygotes = _children_running(process.pid, "executors.zygote")
-    assert zygotes, "the app started no sandbox"
-    stopped_at = time.monotonic()
-    process.send_signal(signal.SIGTERM)
-    _, err = process.communicate(timeout=15)
-    elapsed = time.monotonic() - stopped_at
-    assert process.returncode == 0, err[-3000:]
-    assert elapsed < 10, f"took {elapsed:.1f} s to stop"
-    assert "slack runtime stopped" in err
-    assert not [pid for pid in zygotes if Path(f"/proc/{pid}").exists()], \
-        "a zygote outlived the app"
-    print(f"\n[slack] SIGTERM to exit: {elapsed:.2f} s")
-
-
-def _wait(process, ready, what):
-    deadline = time.monotonic() + 180
-    while not ready():
-        assert process.poll() is None, process.communicate()[1][-3000:]
-        assert time.monotonic() < deadline, f"the app never {what}"
-        time.sleep(0.1)
-
-
 def test_over_http_it_answers_a_signed_command_and_sigterm_stops_it_cleanly(tmp_path, slack):
     port = _free_port()
     env = _env(tmp_path, SLACK_BOT_TOKEN=BOT_TOKEN, SLACK_SIGNING_SECRET=SIGNING_SECRET,
@@ -156,7 +103,7 @@ def test_over_http_it_answers_a_signed_command_and_sigterm_stops_it_cleanly(tmp_
             return False
 
     try:
-        _wait(process, healthy, "served /healthz")
+        wait_until(process, healthy, "served /healthz")
 
         async def ask():
             sender = Sender(slack.fake, f"http://127.0.0.1:{port}/slack/events")
@@ -169,7 +116,7 @@ def test_over_http_it_answers_a_signed_command_and_sigterm_stops_it_cleanly(tmp_
 
         asked, reply = slack.run(ask())
         assert asked.status == 200 and "detach" in reply.shown_text.lower()
-        _stop_within_ten_seconds(process)
+        stop_within_ten_seconds(process, "slack runtime stopped")
     finally:
         if process.poll() is None:
             process.kill()
@@ -181,10 +128,10 @@ def test_in_socket_mode_it_connects_and_sigterm_stops_it_cleanly(tmp_path, slack
     process = subprocess.Popen(_torchquiz(), env=env, cwd=REPO, text=True,
                                stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     try:
-        _wait(process, lambda: slack.fake.hellos > 0, "opened a Socket Mode connection")
+        wait_until(process, lambda: slack.fake.hellos > 0, "opened a Socket Mode connection")
         opens = slack.fake.calls_of("apps.connections.open")
         assert len(opens) == 1  # the token check's URL was the one used
-        _stop_within_ten_seconds(process)
+        stop_within_ten_seconds(process, "slack runtime stopped")
     finally:
         if process.poll() is None:
             process.kill()

@@ -1,4 +1,5 @@
-"""What reaches the app without Slack's signature, and what a broken request leaves behind."""
+"""What reaches the app without Slack's signature, what a broken request leaves behind,
+and what Slack's retries of a delivered request do."""
 
 from __future__ import annotations
 
@@ -73,7 +74,7 @@ def test_an_unexpected_error_is_logged_with_ids_and_apologised_for(slack_run, mo
                                                                     caplog):
     async def scenario(h):
         channel = await h.enable_channel("t.choice-view")
-        post = await h.post_today(channel)
+        post = (await h.post_today(channel)).raw
         rid = int(post.actions[0].split(":")[2])
         real = h.quiz.rounds.answer
         calls = []
@@ -126,5 +127,22 @@ def test_a_slack_retry_of_a_share_click_posts_the_card_once(slack_run):
         await asyncio.sleep(1.0)
         assert len(h.fake.posts(GENERAL)) == 1
         assert h.bot.retries.dropped == 2
+
+    slack_run(scenario)
+
+
+def test_a_slack_retry_of_an_answer_records_nothing_twice(slack_run):
+    async def scenario(h):
+        channel = await h.enable_channel("t.text-detach")
+        post = await h.post_today(channel)
+        view_id = await h.modal(await h.send.click(post.raw, post.form_button))
+        first = await h.send.answer(view_id, "detach_")  # wrong: 2 tries left
+        assert "2 tries left" in (await h.reply(first)).shown_text
+        for reason in ("http_timeout", "http_error"):
+            again = h.acked(await h.send.resend(first, reason=reason))
+            assert again.body in ("", None)
+        await asyncio.sleep(1.0)
+        assert h.answers_recorded("alice", post.round_id) == 1
+        assert len(h.fake.private_to("alice")) == 1  # one reply, to the first delivery
 
     slack_run(scenario)

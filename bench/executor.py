@@ -15,13 +15,13 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from executors.cli.bench_http import http_rows, run_http_bench
+from bench.executor_http import http_rows, run_http_bench
+from executors.cli.service_command import VERDICT_CHALLENGE
 from executors.grading import wire
 from executors.isolation.limits import Limits
 from executors.zygote.reports import RawRun
 from executors.zygote.supervisor import Zygote
 
-VERDICT_CHALLENGE = "code.one-hot"  # the simplest shipped challenge: no gradient check
 CODE = "import torch\n\ndef f(x):\n    return torch.relu(x * 2 - 1).sum(dim=0)\n"
 # The targets of the executor-service issue, measured here on 2 cores with every layer on.
 TARGETS = {"single_p50_ms": 12.0, "marginal_ms": 20.0, "speedup_p50": 100.0, "burst_s": 2.5,
