@@ -64,7 +64,7 @@ def test_a_click_with_a_hostile_round_id_gets_a_clear_reply_and_no_traceback(
         slack_run, caplog, action_id):
     async def scenario(h):
         channel = await h.enable_channel("t.choice-view")
-        post = await h.post_today(channel)
+        post = (await h.post_today(channel)).raw
         buttons = next(b for b in post.blocks if b.get("type") == "actions")
         buttons["elements"][0]["action_id"] = action_id  # as a forged click says
         with caplog.at_level(logging.WARNING):

@@ -13,7 +13,7 @@ WRONG = "def double(x):\n    return x + 2\n"
 def test_code_answers_faster_than_the_limit_get_a_clear_reply(slack_run):
     async def scenario(h):
         channel = await h.enable_channel("t.code-double")
-        post = await h.post_today(channel)
+        post = (await h.post_today(channel)).raw
         rid = int(post.actions[0].split(":")[2])
         view_id = await h.modal(await h.send.click(post, f"tq:form:{rid}:open"))
         first = await h.reply(await h.send.answer(view_id, WRONG), timeout=60)
