@@ -147,6 +147,7 @@ def chat_runtime(
     grace: dt.timedelta | None = None,
 ) -> ChatRuntime:
     """Build the core and the chat runtime of one platform's process (scheduler included)."""
+    from bot.adapters.chat.limits import Limits
     from bot.adapters.chat.runtime import ChatRuntime
     from bot.scheduling import DEFAULT_GRACE, QuizScheduler
 
@@ -160,6 +161,9 @@ def chat_runtime(
                     on_settings_changed=settings_changed)
     runtime = ChatRuntime(
         app.quiz, platform, close=app.close,
+        limits=Limits(code_per_minute=settings.rate_code_per_minute,
+                      commands_per_10s=settings.rate_commands_per_10s,
+                      max_in_flight=settings.max_in_flight),
         scheduler=lambda publisher: QuizScheduler(app.quiz, publisher, platform,
                                                   grace=grace or DEFAULT_GRACE),
     )

@@ -28,6 +28,12 @@ class Settings(BaseSettings):
     # Runs code answers without isolation. Only for machines that cannot sandbox; never in prod.
     insecure_no_sandbox: bool = False
     log_level: str = "WARNING"
+    # Per member and per process (each replica counts on its own): code answers graded per
+    # minute and commands per 10 s; 0 turns a limit off. Beyond max_in_flight core calls
+    # running or queued, a chat process answers "busy, try again" instead of queueing.
+    rate_code_per_minute: int = Field(default=6, ge=0)
+    rate_commands_per_10s: int = Field(default=10, ge=0)
+    max_in_flight: int = Field(default=64, ge=1)
     # How long a replica's claim to post a round holds before another replica (or this one,
     # restarted) takes it over, after first looking for the post in the channel. Keep it above
     # the platform client's own timeout; tests shorten it to restart within seconds.

@@ -60,7 +60,8 @@ METHOD_SCOPES = {
     "chat.postMessage": "chat:write", "chat.postEphemeral": "chat:write",
     "chat.update": "chat:write", "users.info": "users:read",
     "files.getUploadURLExternal": "files:write", "files.completeUploadExternal": "files:write",
-    "conversations.history": "channels:history", "conversations.open": "im:write",
+    "conversations.history": "channels:history", "conversations.info": "channels:read",
+    "conversations.open": "im:write",
 }
 _NO_SCOPE = {"auth.test", "views.open", "views.update", "views.publish"}
 
@@ -406,6 +407,13 @@ class FakeSlack:
             return {"ok": True, "view": {**args["view"], "id": self.new_id("V")}}
         if method == "users.info":
             return self._users_info(args)
+        if method == "conversations.info":
+            if args["channel"] not in CHANNELS:
+                return {"ok": False, "error": "channel_not_found"}
+            return {"ok": True, "channel": {"id": args["channel"], "is_channel": True,
+                                            "name": CHANNELS[args["channel"]],
+                                            "is_member": args["channel"] in self.member_channels,
+                                            "is_archived": False}}
         if method == "conversations.history":
             return self._history(args)
         if method == "conversations.open":

@@ -17,7 +17,9 @@ from bot.core.ports import QuizStore
 
 WEEKDAYS = ("mon", "tue", "wed", "thu", "fri", "sat", "sun")
 KEYS = ("time", "tz", "lang", "topics", "difficulty", "enabled", "leaderboard")
-_TIME = re.compile(r"^([01]?\d|2[0-3]):([0-5]\d)$")
+# ASCII digits only: str.isdigit() and \d also take "²", Arabic-Indic and full-width digits.
+_TIME = re.compile(r"([01]?[0-9]|2[0-3]):([0-5][0-9])")
+_HOUR = re.compile(r"[01]?[0-9]|2[0-3]")
 
 
 def parse_changes(changes: Mapping[str, str], known_topics: set[str]) -> ChannelUpdate:
@@ -29,9 +31,10 @@ def parse_changes(changes: Mapping[str, str], known_topics: set[str]) -> Channel
     for key, raw in changes.items():
         value = raw.strip()
         if key == "time":
-            match = _TIME.match(value)
+            match = _TIME.fullmatch(value)
             if not match:
-                raise UserError("time must be HH:MM in 24-hour form, e.g. time=09:30.")
+                raise UserError("time must be HH:MM in 24-hour form with digits 0-9, "
+                                "e.g. time=09:30.")
             update = replace(update, post_time=dt.time(int(match.group(1)), int(match.group(2))))
         elif key == "tz":
             if value not in available_timezones():
@@ -62,8 +65,10 @@ def parse_changes(changes: Mapping[str, str], known_topics: set[str]) -> Channel
             update = replace(update, enabled=value.lower() in ("on", "true", "yes"))
         elif key == "leaderboard":
             day, _, hour = value.lower().partition(" ")
-            if day[:3] not in WEEKDAYS or not hour.strip().isdigit() or int(hour) > 23:
-                raise UserError("leaderboard takes a weekday and an hour: leaderboard=fri 16.")
+            hour = hour.strip()
+            if day[:3] not in WEEKDAYS or _HOUR.fullmatch(hour) is None:
+                raise UserError("leaderboard takes a weekday and an hour from 0 to 23 in digits "
+                                "0-9: leaderboard=fri 16.")
             update = replace(
                 update, leaderboard_weekday=WEEKDAYS.index(day[:3]), leaderboard_hour=int(hour)
             )

@@ -361,6 +361,24 @@ _STRINGS: dict[str, dict[str, str]] = {
         "en": "That command text is {size} characters long; commands take at most {limit}.",
         "zh-CN": "命令文本共 {size} 个字符；命令最多 {limit} 个字符。",
     },
+    "limit.code": {
+        "en": "You're sending answers faster than they can be graded; try again in {seconds} s.",
+        "zh-CN": "你提交答案的速度超过了评测速度；请 {seconds} 秒后再试。",
+    },
+    "limit.commands": {
+        "en": "That's a lot of commands at once; try again in {seconds} s.",
+        "zh-CN": "命令发送过于频繁；请 {seconds} 秒后再试。",
+    },
+    "busy": {
+        "en": "The quiz is busy right now and nothing was recorded; please try again in a moment.",
+        "zh-CN": "测验当前繁忙，本次未记录任何内容；请稍后再试。",
+    },
+    "settings.bad_channel": {
+        "en": "Nothing was saved: that channel does not exist here or the app is not in it. "
+              "Invite the app there first (`/invite @torchquiz`), then pick it again.",
+        "zh-CN": "未保存任何设置：该频道不存在，或应用不在该频道中。"
+                 "请先在该频道中邀请应用（`/invite @torchquiz`），再重新选择。",
+    },
     "stats.bad_member": {
         "en": "Name one member, like `/quiz-stats @alice`, or nobody for your own stats.",
         "zh-CN": "请指定一位成员，例如 `/quiz-stats @alice`；不写则查看自己的统计。",

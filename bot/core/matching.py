@@ -169,7 +169,10 @@ def as_number(text: str) -> tuple[float, str] | None:
         numerator, denominator = raw.split("/")
         if int(denominator) == 0:
             return None
-        value = int(numerator) / int(denominator)
+        try:
+            value = int(numerator) / int(denominator)
+        except OverflowError:  # hundreds of digits: no answer is that large
+            return None
     else:
         value = float(raw)
     if unit == "%":

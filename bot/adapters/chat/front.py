@@ -4,20 +4,25 @@ Discord and Slack each parse their payload into an Identity plus an action id, a
 its text, or a command; this front makes the one core call on the runtime's worker threads
 (the core blocks on the database and the executor), asks for a coalesced redraw of the round's
 post when the tally changed, and returns the core's Reply for the platform to render. Anything
-unexpected is logged with its ids and becomes an apology that needs no database.
+unexpected is logged with its ids and becomes an apology that needs no database. Each member's
+code answers and commands are rate limited here (limits.py), and a process already running as
+many core calls as it takes answers "busy, try again" instead of queueing without limit.
 """
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import time
 from collections.abc import Awaitable, Callable, Mapping
 
 from bot.adapters.chat.coalesce import EditCoalescer
+from bot.adapters.chat.limits import Busy, TokenBuckets
 from bot.adapters.chat.metrics import correct
 from bot.adapters.chat.runtime import ChatRuntime
 from bot.core.desk import Home, Reply, SettingsView
-from bot.core.messages import Message, parse_action, parse_submit
+from bot.core.i18n import t
+from bot.core.messages import Message, Tone, parse_action, parse_submit
 from bot.core.models import Identity
 
 log = logging.getLogger(__name__)
@@ -26,10 +31,30 @@ log = logging.getLogger(__name__)
 class ChatFront:
     """Serve one platform's parsed requests through the core's desk."""
 
-    def __init__(self, runtime: ChatRuntime, coalescer: EditCoalescer | None = None) -> None:
+    def __init__(self, runtime: ChatRuntime, coalescer: EditCoalescer | None = None, *,
+                 clock: Callable[[], float] = time.monotonic) -> None:
         self.runtime = runtime
         self.desk = runtime.desk
         self.coalescer = coalescer
+        limits = runtime.limits
+        # Per member and per process (see limits.py): code answers cost a sandbox run each.
+        self.code_limit = TokenBuckets(limits.code_per_minute, 60.0, size=limits.members,
+                                       clock=clock)
+        self.command_limit = TokenBuckets(limits.commands_per_10s, 10.0, size=limits.members,
+                                          clock=clock)
+
+    @staticmethod
+    def _member(who: Identity) -> tuple[str, str, str]:
+        return who.platform, who.workspace, who.user
+
+    def _limited(self, who: Identity, buckets: TokenBuckets, key: str) -> Reply | None:
+        wait = buckets.take(self._member(who))
+        if not wait:
+            return None
+        log.info("%s rate limited (%s) team=%s user=%s for %d s", who.platform, key,
+                 who.workspace, who.user, wait)
+        locale = who.locale or "en"
+        return Reply(locale, Message(body=t(locale, key, seconds=wait), tone=Tone.WARNING))
 
     def _redraw(self, reply: Reply) -> Reply:
         if reply.redraw_round is not None and self.coalescer is not None:
@@ -57,22 +82,35 @@ class ChatFront:
 
     async def submit(self, who: Identity, submit_id: str, text: str,
                      choice: str = "") -> Reply:
-        """Handle a submitted form (``choice``: the value picked in its list, if any)."""
+        """Handle a submitted form (``choice``: the value picked in its list, if any).
+
+        Code answers are held to the member's rate.
+        """
+        parsed = parse_submit(submit_id)
+        if parsed is not None and parsed[2] == "code":
+            limited = self._limited(who, self.code_limit, "limit.code")
+            if limited is not None:
+                return limited
         started = time.perf_counter()
         reply = await self.runtime.call(self.desk.submit, who, submit_id, text, choice)
-        parsed = parse_submit(submit_id)
         if parsed is not None and parsed[0] == "submit":
             return self._answered(who, parsed[2], started, reply)
         return self._redraw(reply)
 
     async def command(self, who: Identity, name: str, argument: str = "",
                       whom: Identity | None = None) -> Reply:
-        """Handle a command: /explain, /quiz, /leaderboard, /stats, /privacy, /forget-me, ..."""
+        """Handle a command (/explain, /quiz, /stats, ...), within the member's rate."""
+        limited = self._limited(who, self.command_limit, "limit.commands")
+        if limited is not None:
+            return limited
         return await self.runtime.call(self.desk.command, who, name, argument, whom)
 
     async def settings(self, who: Identity, target: str, target_name: str,
                        changes: Mapping[str, str]) -> Reply:
-        """Show or change a channel's settings."""
+        """Show or change a channel's settings (within the member's rate)."""
+        limited = self._limited(who, self.command_limit, "limit.commands")
+        if limited is not None:
+            return limited
         return await self.runtime.call(self.desk.settings, who, target, target_name, changes)
 
     async def settings_view(self, who: Identity, target: str = "") -> SettingsView:
@@ -89,6 +127,13 @@ class ChatFront:
         """Run ``work``; on an unexpected error log the ids and apologise to the member."""
         try:
             await work()
+        except Busy:
+            # Backpressure, not a fault: nothing ran, so the member may simply try again.
+            log.warning("%s %s refused: busy team=%s user=%s round=%s", who.platform, what,
+                        who.workspace, who.user, round_id)
+            locale = who.locale or "en"
+            with contextlib.suppress(Exception):
+                await apologise(Message(body=t(locale, "busy"), tone=Tone.WARNING))
         except Exception:
             self.runtime.metrics.error(what)
             ids = _ids(who, round_id=round_id, what=what)

@@ -15,10 +15,12 @@ import contextlib
 import functools
 import logging
 import signal
+import threading
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from typing import TYPE_CHECKING, Any, ParamSpec, Protocol, TypeVar
 
+from bot.adapters.chat.limits import Busy, Limits
 from bot.adapters.chat.metrics import CountingPublisher, Metrics
 from bot.core.desk import Desk
 from bot.core.messages import Message
@@ -63,6 +65,7 @@ class ChatRuntime:
         close: Callable[[], object],
         scheduler: Callable[[Any], Scheduler],
         workers: int = DEFAULT_WORKERS,
+        limits: Limits | None = None,
         metrics: Metrics | None = None,
     ) -> None:
         self.platform = platform
@@ -81,11 +84,37 @@ class ChatRuntime:
         self.probe: Callable[[], int] | None = None
         self._scheduling = False
         self._stopped = False
+        self.limits = limits or Limits()
+        self._lock = threading.Lock()
+        self._in_flight = 0
 
     async def call(self, fn: Callable[P, T], *args: P.args, **kwargs: P.kwargs) -> T:
-        """Run a blocking core call on a worker thread and return its result."""
-        loop = asyncio.get_running_loop()
-        return await loop.run_in_executor(self._pool, functools.partial(fn, *args, **kwargs))
+        """Run a blocking core call on a worker thread and return its result.
+
+        Backpressure: with ``limits.max_in_flight`` calls already running or queued for a
+        worker, raise Busy at once instead of queueing without limit (the member is told to
+        try again). A call counts until its worker finishes, even if its caller gave up.
+        """
+        with self._lock:
+            if self._in_flight >= self.limits.max_in_flight:
+                raise Busy(f"{self._in_flight} core calls in flight")
+            self._in_flight += 1
+        try:
+            future = self._pool.submit(functools.partial(fn, *args, **kwargs))
+        except BaseException:
+            self._finished(None)
+            raise
+        future.add_done_callback(self._finished)
+        return await asyncio.wrap_future(future)
+
+    def _finished(self, _future: object) -> None:
+        with self._lock:
+            self._in_flight -= 1
+
+    @property
+    def in_flight(self) -> int:
+        """Return how many core calls are running or waiting for a worker."""
+        return self._in_flight
 
     async def post_for(self, round_id: int) -> tuple[ChannelSettings, str, Message] | None:
         """Return a posted round's channel, message ref and post as it should look now."""

@@ -85,6 +85,14 @@ class QuizBot(commands.AutoShardedBot):
 
     async def _on_command_error(self, interaction: discord.Interaction,
                                 error: app_commands.AppCommandError) -> None:
+        if (isinstance(error, app_commands.TransformerError)
+                and error.type is discord.AppCommandOptionType.channel):
+            # A channel option discord.py cannot find among this server's text channels: the
+            # member's mistake or a forged id, answered as such; nothing is stored.
+            log.warning("discord settings for an unknown channel refused guild=%s user=%s",
+                        interaction.guild_id, interaction.user.id)
+            await self.actions.refuse_channel(interaction)
+            return
         self.runtime.metrics.error("command")
         log.error("discord command failed guild=%s channel=%s user=%s: %r", interaction.guild_id,
                   interaction.channel_id, interaction.user.id, error, exc_info=error,

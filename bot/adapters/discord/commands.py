@@ -136,6 +136,9 @@ def register(tree: app_commands.CommandTree[discord.Client], handlers: Handlers)
         if leaderboard_day is not None or leaderboard_hour is not None:
             # One setting in the core: a missing half keeps the channel's current value.
             changes["leaderboard"] = _leaderboard(leaderboard_day, leaderboard_hour)
+        if channel is not None and channel.guild.id != interaction.guild_id:
+            await handlers.refuse_channel(interaction)  # a text channel, but of another server
+            return
         target = channel.id if channel is not None else None
         name = channel.name if channel is not None else getattr(interaction.channel, "name", "")
         await handlers.settings(interaction, target, name or "", changes)

@@ -18,7 +18,8 @@ from bot.adapters.chat.front import ChatFront
 from bot.adapters.discord import components
 from bot.adapters.discord.embeds import NO_MENTIONS, rendered
 from bot.core.desk import Reply
-from bot.core.messages import Message
+from bot.core.i18n import t
+from bot.core.messages import Message, Tone
 from bot.core.models import Identity
 
 PLATFORM = "discord"
@@ -99,6 +100,13 @@ class Handlers:
     async def apologise(self, interaction: discord.Interaction) -> None:
         """Tell the member something went wrong on our side (errors caught outside a handler)."""
         await self._apology(interaction)(self.desk.apology(identity(interaction)))
+
+    async def refuse_channel(self, interaction: discord.Interaction) -> None:
+        """Tell an admin the channel they named cannot be used; nothing was saved."""
+        locale = locale_of(interaction)
+        with contextlib.suppress(discord.HTTPException):
+            await self.send(interaction, Message(body=t(locale, "settings.bad_channel"),
+                                                 tone=Tone.WARNING), locale=locale)
 
     async def _guarded(self, interaction: discord.Interaction, what: str,
                        work: Callable[[], Awaitable[None]]) -> None:

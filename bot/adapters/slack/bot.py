@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Awaitable, Callable
+from urllib.parse import urlsplit
 
 from aiohttp import web
 from slack_bolt.app.async_server import AsyncSlackAppServer
@@ -23,8 +24,9 @@ from bot.adapters.chat import health
 from bot.adapters.chat.coalesce import EditCoalescer, RoundRedraw
 from bot.adapters.chat.front import ChatFront
 from bot.adapters.chat.runtime import ChatRuntime
-from bot.adapters.slack import listeners
-from bot.adapters.slack.handlers import Handlers
+from bot.adapters.slack import boundary, listeners
+from bot.adapters.slack.boundary import CheckedSocketModeHandler
+from bot.adapters.slack.handlers import RESPONSE_HOSTS, Handlers
 from bot.adapters.slack.people import People
 from bot.adapters.slack.publisher import SlackPublisher
 from bot.adapters.slack.replies import retry_handlers
@@ -37,9 +39,13 @@ EVENTS_PATH = "/slack/events"
 HEALTH_PATH = health.HEALTH_PATH
 # What the code needs, and so what deploy/slack-manifest.yml asks for (a test keeps them equal):
 # commands for the slash commands, chat:write for posts and ephemeral replies, files:write for
-# the weekly chart, users:read for names, admin rights and languages (users.info).
-BOT_SCOPES = ("channels:history", "chat:write", "commands", "files:write", "im:write",
-              "users:read")
+# the weekly chart, users:read for names, admin rights and languages (users.info),
+# channels:history to look for a round's post before posting it again (conversations.history),
+# channels:read and groups:read to check a settings channel exists and has the app in it
+# (conversations.info on a public or a private channel), im:write to open the direct message
+# a review reminder goes to (conversations.open).
+BOT_SCOPES = ("channels:history", "channels:read", "chat:write", "commands", "files:write",
+              "groups:read", "im:write", "users:read")
 
 
 def api_url(settings: Settings) -> str:
@@ -84,15 +90,17 @@ class SlackBot:
                 logger=log, installation_store=installations.installation_store,
                 client_id=client_id, client_secret=client_secret, cache_enabled=True,
                 client=self.client)
+        self.signing_secret = _secret(settings.slack_signing_secret)
         self.app = AsyncApp(name="torchquiz", logger=logging.getLogger("bot.adapters.slack.bolt"),
-                            client=self.client,
-                            signing_secret=_secret(settings.slack_signing_secret),
+                            client=self.client, signing_secret=self.signing_secret,
                             # bolt takes an AsyncAuthorize object as well as a function.
                             oauth_settings=oauth, authorize=authorize)  # type: ignore[arg-type]
         self.publisher = SlackPublisher(self.client, self.tokens, runtime)
         self.coalescer = EditCoalescer(
             RoundRedraw(runtime.post_for, self.publisher.edit), tally_delay_s)
-        self.handlers = Handlers(ChatFront(runtime, self.coalescer), People(settings.slack_admins))
+        hosts = RESPONSE_HOSTS | {urlsplit(api_url(settings)).netloc}
+        self.handlers = Handlers(ChatFront(runtime, self.coalescer), People(settings.slack_admins),
+                                 response_hosts=hosts)
         self.retries = listeners.register(self.app, self.handlers)
         # Socket Mode sets this to its connection's state. Over HTTP the platform is up when
         # the server answers the probe at all: the token passed auth.test before the app was
@@ -103,9 +111,19 @@ class SlackBot:
     async def _platform_up(self) -> bool:
         return True if self.connected is None else await self.connected()
 
+    def socket_mode(self, app_token: str) -> CheckedSocketModeHandler:
+        """Return the Socket Mode handler, with the boundary's shape check on each envelope."""
+        return CheckedSocketModeHandler(self.app, app_token)
+
     def web_app(self) -> web.Application:
-        """Return the HTTP server: bolt's /slack/events (and OAuth pages), /healthz, /metrics."""
+        """Return the HTTP server: bolt's /slack/events (and OAuth pages), /healthz, /metrics.
+
+        Every POST to /slack/events passes the boundary first (boundary.py): signature and
+        timestamp, then the body's shape, so nothing malformed reaches bolt.
+        """
         server = AsyncSlackAppServer(port=0, path=EVENTS_PATH, app=self.app)
+        # bolt's server builds its own web app; the boundary check goes in front of its route.
+        server.web_app.middlewares.append(boundary.middleware(EVENTS_PATH, self.signing_secret))
         self.health.add_routes(server.web_app)
         return server.web_app
 

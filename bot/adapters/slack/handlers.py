@@ -11,8 +11,11 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Awaitable, Callable
+from dataclasses import replace
 from typing import Any
+from urllib.parse import urlsplit
 
+from slack_sdk.errors import SlackApiError
 from slack_sdk.web.async_client import AsyncWebClient
 
 from bot.adapters.chat.front import ChatFront
@@ -21,11 +24,15 @@ from bot.adapters.slack.people import People
 from bot.adapters.slack.requests import (
     BadRequest,
     Request,
+    action_id_of,
     from_action,
     from_command,
     from_event,
     from_view,
+    is_slack_id,
     mentioned_user,
+    picked_channel,
+    view_ref,
 )
 from bot.core.desk import Desk, Reply
 from bot.core.i18n import t
@@ -35,6 +42,8 @@ from bot.core.models import Identity
 log = logging.getLogger(__name__)
 
 PLATFORM = "slack"
+# Where Slack's response URLs point (https only); a deployment's SLACK_API_URL host is added.
+RESPONSE_HOSTS = frozenset({"hooks.slack.com", "hooks.slack-gov.com"})
 # Slack's command names, and the core's command each one is.
 COMMANDS = {"/explain": "explain", "/quiz": "quiz", "/leaderboard": "leaderboard",
             "/quiz-stats": "stats", "/quiz-settings": "settings",
@@ -53,10 +62,33 @@ def _parsed(parse: Callable[[dict[str, Any]], Any], body: dict[str, Any]) -> Any
 class Handlers:
     """The app's answers to slash commands, clicks, modal submissions and the home tab."""
 
-    def __init__(self, front: ChatFront, people: People) -> None:
+    def __init__(self, front: ChatFront, people: People, *,
+                 response_hosts: frozenset[str] = RESPONSE_HOSTS) -> None:
         self.front = front
         self.desk = front.desk
         self.people = people
+        self.response_hosts = response_hosts
+
+    def _parsed(self, parse: Callable[[dict[str, Any]], Any], body: dict[str, Any]) -> Any:
+        parsed = _parsed(parse, body)
+        if isinstance(parsed, Request):
+            return self._own(parsed)
+        if isinstance(parsed, tuple) and parsed and isinstance(parsed[0], Request):
+            return (self._own(parsed[0]), *parsed[1:])
+        return parsed
+
+    def _own(self, request: Request) -> Request:
+        # A response URL is where the app will POST: only Slack's own hooks (or the Web API's
+        # host, a proxy or a test's fake), never an address a signed request makes up.
+        if not request.response_url:
+            return request
+        url = urlsplit(request.response_url)
+        if url.netloc in self.response_hosts and (
+                url.scheme == "https" or url.netloc not in RESPONSE_HOSTS):
+            return request
+        log.warning("slack response_url to %r ignored team=%s user=%s", url.netloc[:80],
+                    request.team, request.user)
+        return replace(request, response_url="")
 
     async def identity(self, client: AsyncWebClient, request: Request,
                        user: str | None = None) -> Identity:
@@ -99,7 +131,7 @@ class Handlers:
     # ------------------------------------------------------------ slash commands
     async def on_command(self, body: dict[str, Any], client: AsyncWebClient) -> None:
         """Handle one of our slash commands (bolt runs this after the ack)."""
-        request = _parsed(from_command, body)
+        request = self._parsed(from_command, body)
         name = COMMANDS.get(str(body.get("command") or ""))
         if request is None or name is None:
             return
@@ -148,19 +180,16 @@ class Handlers:
 
     async def on_settings_channel(self, body: dict[str, Any], client: AsyncWebClient) -> None:
         """Redraw the settings modal for the channel the admin just picked."""
-        parsed = _parsed(from_view, body)
+        parsed = self._parsed(lambda b: (*from_view(b), picked_channel(b), view_ref(b)), body)
         if parsed is None:
             return
-        request, origin = parsed
-        action = (body.get("actions") or [{}])[0]
-        picked = str(action.get("selected_conversation") or "")[:32]
-        view = body.get("view") or {}
+        request, origin, picked, (view_id, view_hash) = parsed
 
         async def work(who: Identity) -> None:
             found = await self.front.settings_view(who, picked)
             if not found.may_change:
                 return
-            await client.views_update(view_id=view.get("id"), hash=view.get("hash"),
+            await client.views_update(view_id=view_id, hash=view_hash,
                                       view=views.settings_modal(picked, found.channel, origin,
                                                                 found.locale))
 
@@ -168,18 +197,40 @@ class Handlers:
 
     async def on_settings(self, body: dict[str, Any], client: AsyncWebClient) -> None:
         """Apply a submitted settings modal (admins only, checked again in the core)."""
-        parsed = _parsed(from_view, body)
+        parsed = self._parsed(from_view, body)
         if parsed is None:
             return
         request, _ = parsed
-        target, changes = views.settings_changes(body.get("view") or {})
+        picked, changes = views.settings_changes(body.get("view") or {})
+        target = picked or request.channel
 
         async def work(who: Identity) -> None:
-            reply = await self.front.settings(who, target or request.channel, "", changes)
+            if changes and not (is_slack_id(target) and await self._may_post_in(client, target)):
+                # Checked with Slack before anything is stored: a channel that does not
+                # exist, or one the app is not in, is never saved nor posted to.
+                log.warning("settings for an unusable channel refused team=%s user=%s",
+                            request.team, request.user)
+                locale = who.locale or "en"
+                warning = Message(body=t(locale, "settings.bad_channel"), tone=Tone.WARNING)
+                await replies.ephemeral(client, request, warning, locale)
+                return
+            reply = await self.front.settings(who, target, "", changes)
             if reply.message is not None:
                 await replies.ephemeral(client, request, reply.message, reply.locale)
 
         await self._guarded(client, request, "settings", work)
+
+    async def _may_post_in(self, client: AsyncWebClient, channel: str) -> bool:
+        """Say whether ``channel`` exists in this workspace and the app is a member of it."""
+        try:
+            answer = await client.conversations_info(channel=channel)
+        except SlackApiError as exc:
+            log.warning("settings channel %s refused: %s", channel,
+                        exc.response.get("error") if exc.response else exc)
+            return False
+        found = answer.get("channel")
+        return isinstance(found, dict) and found.get("id") == channel \
+            and found.get("is_member") is True and not found.get("is_archived")
 
     def timezone_options(self, typed: str) -> list[dict[str, Any]]:
         """Return the time zones matching what the admin typed (start of a part first)."""
@@ -192,11 +243,10 @@ class Handlers:
     # ------------------------------------------------------------ buttons and answer modals
     async def on_action(self, body: dict[str, Any], client: AsyncWebClient) -> None:
         """Handle a click on one of our buttons."""
-        request = _parsed(from_action, body)
+        request = self._parsed(from_action, body)
         if request is None:
             return
-        action = (body.get("actions") or [{}])[0]
-        action_id = str(action.get("action_id") or "") if isinstance(action, dict) else ""
+        action_id = action_id_of(body)
 
         async def work(who: Identity) -> None:
             reply = await self.front.click(who, action_id)
@@ -206,12 +256,12 @@ class Handlers:
 
     async def on_submit(self, body: dict[str, Any], client: AsyncWebClient) -> None:
         """Handle a submitted answer modal, routed by its callback id (restart-proof)."""
-        parsed = _parsed(from_view, body)
+        parsed = self._parsed(from_view, body)
         if parsed is None:
             return
         request, _ = parsed
-        view = body.get("view") or {}
-        callback_id = str(view.get("callback_id") or "")
+        view: dict[str, Any] = body["view"] if isinstance(body.get("view"), dict) else {}
+        callback_id = str(view.get("callback_id") or "")[:255]  # parse_submit decides
         text = views.submitted_text(view)
         choice = views.submitted_choice(view)
 
@@ -227,7 +277,7 @@ class Handlers:
         event = body.get("event") or {}
         if not isinstance(event, dict) or event.get("tab") != "home":
             return
-        request = _parsed(from_event, body)
+        request = self._parsed(from_event, body)
         if request is None:
             return
 

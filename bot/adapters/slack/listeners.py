@@ -39,6 +39,7 @@ EVENTS = ("app_home_opened",)
 # Retry reasons that say our first answer was too late or lost, not that it never arrived.
 _LATE = ("http_timeout", "timeout", "")
 SEEN_DELIVERIES = 10_000
+TYPED_CHARS = 100
 
 
 async def ack_now(ack: AsyncAck) -> None:
@@ -82,6 +83,17 @@ class Retries:
         return None
 
 
+def _typed(payload: dict[str, Any]) -> str:
+    # What an admin typed into a menu's search box: Slack sends a short string.
+    value = payload.get("value")
+    return value[:TYPED_CHARS] if isinstance(value, str) else ""
+
+
+def _id_of(owner: Any) -> Any:
+    # An id, or an object carrying one: whatever a failed request claimed, for the log line.
+    return owner.get("id") if isinstance(owner, dict) else owner
+
+
 def register(app: AsyncApp, handlers: Handlers, retries: Retries | None = None) -> Retries:
     """Add every middleware and listener of the app to ``app``."""
     retries = retries or Retries()
@@ -95,11 +107,11 @@ def register(app: AsyncApp, handlers: Handlers, retries: Retries | None = None) 
 
     @app.options(views.TZ_ACTION)
     async def time_zones(ack: AsyncAck, payload: dict[str, Any]) -> None:
-        await ack(options=handlers.timezone_options(str(payload.get("value") or "")))
+        await ack(options=handlers.timezone_options(_typed(payload)))
 
     @app.options(views.TOPICS_ACTION)
     async def topics(ack: AsyncAck, payload: dict[str, Any]) -> None:
-        await ack(options=handlers.topic_options(str(payload.get("value") or "")))
+        await ack(options=handlers.topic_options(_typed(payload)))
 
     for event in EVENTS:  # the home tab is the only event we subscribe to
         app.event(event)(ack=ack_now, lazy=[handlers.on_home])
@@ -107,8 +119,8 @@ def register(app: AsyncApp, handlers: Handlers, retries: Retries | None = None) 
     @app.error
     async def on_error(error: Exception, body: dict[str, Any]) -> None:
         # Errors bolt caught outside our guarded handlers (a middleware, an ack): keep the ids.
-        user = body.get("user_id") or (body.get("user") or {}).get("id")
-        team = body.get("team_id") or (body.get("team") or {}).get("id")
+        user = body.get("user_id") or _id_of(body.get("user"))
+        team = body.get("team_id") or _id_of(body.get("team"))
         log.error("slack request failed team=%s user=%s type=%s: %r", team, user,
                   body.get("type") or body.get("command"), error, exc_info=error)
 

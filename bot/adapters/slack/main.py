@@ -116,7 +116,7 @@ async def serve(settings: Settings, mode: Mode, build: Callable[[], SlackBot]) -
             await web.TCPSite(runner, mode.host, mode.port).start()
             log.info("slack app serving http://%s:%s/slack/events", mode.host, mode.port)
         else:
-            handler = AsyncSocketModeHandler(bot.app, _value(settings.slack_app_token))
+            handler = bot.socket_mode(_value(settings.slack_app_token))
             bot.connected = handler.client.is_connected
             probes = await health.serve(bot.health, settings.health_host, settings.health_port)
             handler.client.wss_uri = socket_url  # the URL the token check was given

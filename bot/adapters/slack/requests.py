@@ -14,6 +14,7 @@ _USER_REF = re.compile(r"^<@([UW][A-Z0-9]{1,31})(?:\|[^>]*)?>$")
 # held to that before it reaches the core, the database or a log line.
 _SLACK_ID = re.compile(r"[A-Za-z0-9]{1,32}")
 _URL = re.compile(r"https?://[^\s\x00-\x1f\x7f]{1,2000}")
+_VIEW_HASH = re.compile(r"[A-Za-z0-9._-]{1,64}")
 NAME_CHARS = 80
 TRIGGER_CHARS = 200
 
@@ -42,6 +43,39 @@ def _dict(value: Any) -> dict[str, Any]:
 
 def _str(value: Any) -> str:
     return value if isinstance(value, str) else ""
+
+
+def first_action(body: dict[str, Any]) -> dict[str, Any]:
+    """Return the first of a click's actions (an empty one when there is none)."""
+    actions = body.get("actions")
+    return _dict(actions[0]) if isinstance(actions, list) and actions else {}
+
+
+def action_id_of(body: dict[str, Any]) -> str:
+    """Return the id of the button a click was on ("" when it has none)."""
+    return _str(first_action(body).get("action_id"))
+
+
+def picked_channel(body: dict[str, Any]) -> str:
+    """Return the conversation an admin picked in the settings modal, or raise BadRequest."""
+    picked = _str(first_action(body).get("selected_conversation"))
+    if _SLACK_ID.fullmatch(picked) is None:
+        raise BadRequest("bad selected conversation")
+    return picked
+
+
+def is_slack_id(value: str) -> bool:
+    """Say whether ``value`` looks like one of Slack's ids (T…, U…, C…)."""
+    return _SLACK_ID.fullmatch(value) is not None
+
+
+def view_ref(body: dict[str, Any]) -> tuple[str, str]:
+    """Return the (id, hash) of the modal a request came from, or raise BadRequest."""
+    view = _dict(body.get("view"))
+    view_id, view_hash = _str(view.get("id")), _str(view.get("hash"))
+    if _SLACK_ID.fullmatch(view_id) is None or _VIEW_HASH.fullmatch(view_hash) is None:
+        raise BadRequest("bad view id or hash")
+    return view_id, view_hash
 
 
 def round_of(action_or_callback_id: str) -> int | None:
@@ -92,7 +126,7 @@ def from_action(body: dict[str, Any]) -> Request:
     team, user, name = _user(body)
     channel = _dict(body.get("channel"))
     container = _dict(body.get("container"))
-    action = _dict((body.get("actions") or [{}])[0])
+    action = first_action(body)
     return _checked(Request(
         team=team, user=user, user_name=name,
         channel=_str(channel.get("id")) or _str(container.get("channel_id")),

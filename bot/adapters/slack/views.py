@@ -31,6 +31,7 @@ INPUT_CHARS = 3000
 METADATA_CHARS = 3000
 OPTION_CHARS = 75
 MAX_OPTIONS = 100
+VALUE_CHARS = 200  # no setting's value is longer; a longer one is cut before it is echoed
 LANGUAGES = (("en", "English"), ("zh-CN", "简体中文"))
 
 
@@ -53,7 +54,7 @@ class Origin:
         """Read a modal's private_metadata back (an unreadable one is an empty origin)."""
         try:
             data = json.loads(metadata or "{}")
-        except ValueError:
+        except (ValueError, RecursionError):  # not JSON, or nested past the parser's depth
             return cls()
         if not isinstance(data, dict):
             return cls()
@@ -88,8 +89,17 @@ def answer_modal(form: Form, origin: Origin, locale: str) -> dict[str, Any]:
 
 def submitted_text(view: dict[str, Any]) -> str:
     """Return what the member typed into the answer modal."""
-    value = _value(view, ANSWER_BLOCK)
-    return str(value.get("value") or "")
+    value = _value(view, ANSWER_BLOCK).get("value")
+    return value if isinstance(value, str) else ""
+
+
+def _dict(value: Any) -> dict[str, Any]:
+    return value if isinstance(value, dict) else {}
+
+
+def _text(value: Any) -> str:
+    # A submitted value is a string in Slack's payloads; anything else is nothing.
+    return value[:VALUE_CHARS] if isinstance(value, str) else ""
 
 
 def submitted_choice(view: dict[str, Any]) -> str:
@@ -99,9 +109,8 @@ def submitted_choice(view: dict[str, Any]) -> str:
 
 
 def _value(view: dict[str, Any], block_id: str) -> dict[str, Any]:
-    values = ((view.get("state") or {}).get("values") or {}).get(block_id) or {}
-    first: Any = next(iter(values.values()), {}) if isinstance(values, dict) else {}
-    return first if isinstance(first, dict) else {}
+    values = _dict(_dict(_dict(_dict(view).get("state")).get("values")).get(block_id))
+    return _dict(next(iter(values.values()), {}))
 
 
 def option(text: str, value: str) -> dict[str, Any]:
@@ -178,18 +187,19 @@ def settings_modal(channel_id: str, current: ChannelSettings | None, origin: Ori
 
 def settings_changes(view: dict[str, Any]) -> tuple[str, dict[str, str]]:
     """Return the channel a settings modal was for and its values as the core's changes."""
-    channel = str(_value(view, "channel").get("selected_conversation") or "")
+    channel = _text(_value(view, "channel").get("selected_conversation"))
 
     def selected(block_id: str) -> str:
-        return str((_value(view, block_id).get("selected_option") or {}).get("value") or "")
+        return _text(_dict(_value(view, block_id).get("selected_option")).get("value"))
 
     def many(block_id: str) -> str:
-        chosen = [str(o.get("value")) for o in _value(view, block_id).get("selected_options")
-                  or [] if isinstance(o, dict)]
-        return ",".join(chosen) or "all"
+        options = _value(view, block_id).get("selected_options")
+        listed = options[:MAX_OPTIONS] if isinstance(options, list) else []
+        chosen = [_text(_dict(o).get("value")) for o in listed]
+        return ",".join(c for c in chosen if c) or "all"
 
     changes = {
-        "time": str(_value(view, "time").get("selected_time") or ""),
+        "time": _text(_value(view, "time").get("selected_time")),
         "tz": selected("tz"), "lang": selected("lang"), "topics": many("topics"),
         "difficulty": many("difficulty"), "enabled": selected("enabled"),
         "leaderboard": f"{selected('day')} {selected('hour')}",
