@@ -1,4 +1,4 @@
-"""The `torchquiz` command: console, discord, slack, content, db, member, exec, bench, executor."""
+"""The `torchquiz` command: console, discord, slack, content, db, member, pack, exec, bench."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ import sys
 from collections.abc import Sequence
 from typing import Any
 
-from bot import members_cli
+from bot import members_cli, packs_cli
 from bot.settings import Settings
 from content.loader import Bank, ContentError, Question
 from content.schema import CodeItem, ExplainCard
@@ -49,6 +49,7 @@ def _parser() -> argparse.ArgumentParser:
     restore.add_argument("--force", action="store_true", help="replace a database with data")
 
     members_cli.add_parser(commands)
+    packs_cli.add_parser(commands)
     commands.add_parser("discord", help="run the Discord bot (reads DISCORD_TOKEN)")
     slack = commands.add_parser(
         "slack", help="run the Slack app: Socket Mode with SLACK_APP_TOKEN, or --http")
@@ -127,6 +128,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         return _content(settings, args)
     if args.command == "member":
         return members_cli.run(settings, args)
+    if args.command == "pack":
+        return packs_cli.run(settings, args)
     if args.command == "db" and args.db_command in ("backup", "restore"):
         return _backup_or_restore(settings, args)
     if args.command == "db":
