@@ -171,8 +171,18 @@ def _bench(argv: list[str]) -> int:
             return 3
 
         return core_main(argv[1:])
+    if argv[:1] == ["packs"]:
+        try:
+            from bench.packs import main as packs_main
+        except ImportError as exc:
+            print(f"torchquiz bench packs: the bench package is not installed here ({exc.name}); "
+                  "run it from a checkout", file=sys.stderr)
+            return 3
+
+        return packs_main(argv[1:])
     if argv[:1] != ["executor"]:
         print("usage: torchquiz bench executor [--n N] [--burst N]\n"
+              "       torchquiz bench packs [--items N] [--code N] [--json]\n"
               "       torchquiz bench core [--answers N] [--postgres-url URL] [--json]",
               file=sys.stderr)
         return 2

@@ -41,6 +41,7 @@ _PLAIN_TAGS = frozenset(
     for name in ("str", "int", "float", "bool", "null", "seq", "map", "timestamp")
 )
 _ITEM = TypeAdapter[Any](AnyItem)
+_FAST_SAFE_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 # Fields of the schema that hold a Localized text (a pack may give one string for all locales).
 _LOCALIZED = ("prompt", "explanation", "title", "body")
 
@@ -244,6 +245,8 @@ def _node_at(node: Any, path: list[Any]) -> Any:
 
 
 def _where(root: Any, path: list[Any]) -> str:
+    if root is None:
+        return ""
     return _place(getattr(_node_at(root, path), "start_mark", None))
 
 
@@ -253,6 +256,7 @@ class Parsed:
 
     pack: Pack | None
     problems: tuple[ContentProblem, ...]
+    places: dict[str, str] = field(default_factory=dict)  # item id -> where it starts
 
 
 def parse_pack(data: bytes) -> Parsed:
@@ -262,10 +266,31 @@ def parse_pack(data: bytes) -> Parsed:
         document, root = read_pack_yaml(text)
     except PackFormatError as exc:
         return Parsed(None, (ContentProblem("pack", exc.where, exc.message),))
+    return _build(document, root, text)
+
+
+def load_stored_pack(text: str) -> Pack:
+    """Load a pack the store holds: it passed ``parse_pack`` and every check when it was added.
+
+    The bounded composer is pure Python (about ten times slower than libyaml); a stored pack
+    was bounded when it was added, and the database is the operator's, so the bot's start
+    reads it with libyaml's safe loader (plain data only, as always). Raise ValueError if the
+    text no longer builds (a schema change since it was stored).
+    """
+    if len(text) > MAX_PACK_BYTES:
+        raise ValueError("a stored pack is over the size limit")
+    document = yaml.load(text, Loader=_FAST_SAFE_LOADER)  # noqa: S506 - a safe loader
+    parsed = _build(document, None, text)
+    if parsed.pack is None or parsed.problems:
+        raise ValueError("; ".join(p.message for p in parsed.problems[:3]))
+    return parsed.pack
+
+
+def _build(document: Any, root: Any, text: str) -> Parsed:
     problems: list[ContentProblem] = []
     if not isinstance(document, dict) or set(document) != {"pack", "items"}:
         return Parsed(None, (ContentProblem(
-            "pack", _place(root.start_mark),
+            "pack", _where(root, []),
             "expected a mapping with exactly two keys: 'pack' (the header) and 'items'"),))
     try:
         header = PackHeader.model_validate(document["pack"])
@@ -287,6 +312,7 @@ def parse_pack(data: bytes) -> Parsed:
     questions: dict[str, Question] = {}
     cards: dict[str, ExplainCard] = {}
     seen: dict[str, int] = {}
+    places: dict[str, str] = {}
     for index, raw in enumerate(raw_items):
         here = ["items", index]
         if not isinstance(raw, dict):
@@ -316,12 +342,13 @@ def parse_pack(data: bytes) -> Parsed:
                 f"items[{index}]: duplicate id {local!r} (first at items[{seen[entry.id]}])"))
             continue
         seen[entry.id] = index
+        places[entry.id] = _where(root, here)
         if isinstance(entry, ExplainCard):
             cards[entry.id] = entry
         else:
             questions[entry.id] = entry
     pack = Pack(header=header, questions=questions, cards=cards, text=text)
-    return Parsed(pack, tuple(problems))
+    return Parsed(pack, tuple(problems), places)
 
 
 def check_pack(
@@ -350,20 +377,9 @@ def _placed(problem: ContentProblem, places: dict[str, str]) -> ContentProblem:
                           if problem.path != "pack" else problem.message)
 
 
-def item_places(pack: Pack) -> dict[str, str]:
-    """Return, per namespaced item id, where the item starts in the pack's text."""
-    try:
-        _, root = read_pack_yaml(pack.text)
-    except PackFormatError:
-        return {}
-    places = {}
-    items = _node_at(root, ["items"])
-    for node in getattr(items, "value", []):
-        id_node = _node_at(node, ["id"])
-        if isinstance(id_node, yaml.ScalarNode):
-            places[item_prefix(pack.id) + id_node.value] = _place(node.start_mark)
-    return places
-
+HEADER_TEMPLATE = (
+    "pack:\n  id: {id}\n  title: {id}\n  version: {version}\n  locales: [en]\nitems:\n"
+)
 
 SCAFFOLD = '''\
 # A torchquiz question pack. Check it with `torchquiz pack validate FILE`;

@@ -349,14 +349,14 @@ def validate_pack(
     """
     from concurrent.futures import ThreadPoolExecutor
 
-    from content.packs import check_pack, item_places, parse_pack
+    from content.packs import check_pack, parse_pack
 
     parsed = parse_pack(data)
     problems = [p for p in parsed.problems]
     pack = parsed.pack
     if pack is None:
         return PackReport(False, tuple(_problem_text(p) for p in problems), 0, 0)
-    places = item_places(pack)
+    places = parsed.places
     problems += check_pack(pack, bank, places)
     errors = [_problem_text(p) for p in problems]
     code_items = pack.code_items()

@@ -8,7 +8,6 @@ from content.packs import (
     MAX_PACK_BYTES,
     SCAFFOLD,
     check_pack,
-    item_places,
     pack_of,
     parse_pack,
 )
@@ -135,7 +134,7 @@ def test_links_resolve_to_the_pack_or_the_bank(bank):
 
 def test_a_link_to_nothing_is_an_error_with_the_item_place(bank):
     parsed = parse_pack(pack_text(choice(link="no-such-card")))
-    problems = check_pack(parsed.pack, bank, item_places(parsed.pack))
+    problems = check_pack(parsed.pack, bank, parsed.places)
     assert [(p.location, p.message) for p in problems] == [
         ("line 7, column 5", "p.team.q1 explain_links: no card 'no-such-card'")]
 
