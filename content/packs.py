@@ -180,6 +180,18 @@ class Pack:
         yield from (c for _, c in sorted(self.cards.items()))
 
 
+def with_packs(bank: Bank, packs: list[Pack]) -> Bank:
+    """Return the bank one workspace sees: the shipped bank plus that workspace's packs."""
+    if not packs:
+        return bank
+    questions = dict(bank.questions)
+    cards = dict(bank.cards)
+    for pack in packs:
+        questions.update(pack.questions)
+        cards.update(pack.cards)
+    return Bank(questions=questions, cards=cards)
+
+
 def item_prefix(pack_id: str) -> str:
     """Return the prefix every item id of pack ``pack_id`` carries."""
     return f"{PACK_PREFIX}{pack_id}."

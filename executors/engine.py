@@ -183,12 +183,22 @@ class LocalExecutor:
         cuda_available: bool | None = None,
         base_limits: Limits | None = None,
     ) -> None:
-        self._challenges = ChallengeCache(bank)
+        self._challenges = ChallengeCache(bank, build_pack=self._build_pack)
         self._zygote = zygote
         self._max_code_bytes = max_code_bytes
         self._cuda = detect_cuda() if cuda_available is None else cuda_available
         self._base_limits = base_limits or Limits()
         self._closed = threading.Event()
+
+    def _build_pack(self, item: CodeItem, seed: int) -> Challenge:
+        # A team pack's generator and reference run as sandbox runs, never here.
+        from executors.grading.challenges import ChallengeBuildError
+        from executors.grading.pack_challenges import PackCodeError, build_pack_challenge
+
+        try:
+            return build_pack_challenge(item, self._zygote, self._base_limits, seed)
+        except PackCodeError as exc:
+            raise ChallengeBuildError(str(exc)) from exc
 
     def __enter__(self) -> LocalExecutor:
         return self
