@@ -86,7 +86,11 @@ def build_executor(
         zygote.start()
     except SandboxUnavailable as exc:
         return None, str(exc), lambda: None
-    executor = LocalExecutor(bank, zygote)
+    from executors.grading.pack_challenges import build_pack_challenge
+
+    # A sandbox with layers switched off is no place for a chat member's pack code.
+    builder = None if settings.insecure_no_sandbox else build_pack_challenge
+    executor = LocalExecutor(bank, zygote, pack_builder=builder)
     return executor, "", executor.close
 
 

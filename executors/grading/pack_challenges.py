@@ -31,6 +31,7 @@ from executors.grading.challenges import (
     MAX_SEED,
     Case,
     Challenge,
+    ChallengeBuildError,
     _request_case,
     detach_value,
     param_names,
@@ -66,7 +67,7 @@ _EXAMPLES = (
 MAX_CASES = 200
 
 
-class PackCodeError(Exception):
+class PackCodeError(ChallengeBuildError):
     """Raise when a pack's generator or reference fails in the sandbox; the text says why."""
 
 
