@@ -14,7 +14,7 @@ import sys
 import time
 
 from content.loader import load_bank
-from content.packs import HEADER_TEMPLATE, load_stored_pack
+from content.packs import HEADER_TEMPLATE, load_stored_pack, parse_pack
 
 CHOICE = """\
   - id: c{i}
@@ -113,11 +113,11 @@ def main(argv: list[str]) -> int:
         done = time.monotonic()
     loads = {}
     for size in (20, args.items):
-        texts = [make_pack(size, min(args.code, size // 10), f"bench-{n}").decode()
-                 for n in range(50)]
+        stored = [parse_pack(make_pack(size, min(args.code, size // 10), f"bench-{n}")).pack
+                  for n in range(50)]
         load_started = time.monotonic()
-        for text in texts:
-            load_stored_pack(text)
+        for pack in stored:
+            load_stored_pack(pack.text, pack.document)
         loads[f"load_50_packs_of_{size}_items_s"] = round(time.monotonic() - load_started, 2)
     figures = {
         "ok": report.ok, "errors": list(report.errors[:5]), "items": report.items,

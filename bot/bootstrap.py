@@ -123,7 +123,7 @@ def with_workspace_packs(bank: Bank, engine: Engine, workspace: str) -> Bank:
     packs = []
     for stored in PackStore(engine).latest(workspace):
         try:
-            packs.append(load_stored_pack(stored.text))
+            packs.append(load_stored_pack(stored.text, stored.document))
         except ValueError as exc:
             log.warning("pack %s v%d no longer loads: %s", stored.pack_id, stored.version, exc)
     return with_packs(bank, packs)

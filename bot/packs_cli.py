@@ -163,7 +163,8 @@ def _add(settings: Settings, pack: Any, workspace: str | None) -> int:
     store, engine = _store(settings)
     try:
         stored = store.add(pack.id, pack.header.version, workspace or EVERY_WORKSPACE,
-                           pack.header.title, tuple(pack.header.locales), pack.text)
+                           pack.header.title, tuple(pack.header.locales), pack.text,
+                           pack.document)
     except PackRefused as exc:
         print(f"torchquiz pack add: {exc}", file=sys.stderr)
         return 1

@@ -30,11 +30,12 @@ class StoredPack:
     text: str
     removed: bool
     created_at: dt.datetime
+    document: str = ""  # the validated data as JSON (content.packs.load_stored_pack reads it)
 
 
 def _stored(row: TeamPackRow) -> StoredPack:
     return StoredPack(row.pack_id, row.version, row.scope, row.title, tuple(row.locales),
-                      row.text, row.removed, row.created_at)
+                      row.text, row.removed, row.created_at, row.document)
 
 
 def visible_to(pack_scope: str, workspace: str | None) -> bool:
@@ -46,7 +47,7 @@ class PackStore(StoreBase):
     """Packs in the database, so every replica sees the same packs and restarts lose none."""
 
     def add(self, pack_id: str, version: int, scope: str, title: str,
-            locales: tuple[str, ...], text: str) -> StoredPack:
+            locales: tuple[str, ...], text: str, document: str = "") -> StoredPack:
         """Store a new version of ``pack_id`` for ``scope``; raise PackRefused when it cannot be.
 
         A pack id belongs to the scope that first stored it (its item ids are global), and a
@@ -66,7 +67,8 @@ class PackStore(StoreBase):
                 session.execute(update(TeamPackRow).where(TeamPackRow.pack_id == pack_id)
                                 .values(removed=False))
             row = TeamPackRow(pack_id=pack_id, version=version, scope=scope, title=title,
-                              locales=list(locales), text=text, removed=False,
+                              locales=list(locales), text=text, document=document,
+                              removed=False,
                               created_at=self._clock.now())
             session.add(row)
             session.flush()

@@ -291,5 +291,7 @@ class TeamPackRow(Base):
     title: Mapped[str] = mapped_column(String(200))
     locales: Mapped[list[str]] = mapped_column(JSON)
     text: Mapped[str] = mapped_column(Text)
+    # The validated items as plain JSON: a start loads this (ten times faster than the YAML).
+    document: Mapped[str] = mapped_column(Text)
     removed: Mapped[bool] = mapped_column(Boolean, default=False)
     created_at: Mapped[dt.datetime] = mapped_column(UtcDateTime)

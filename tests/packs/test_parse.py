@@ -165,3 +165,11 @@ def test_option_bias_counts_for_a_pack(bank):
                                     for i in range(4))))
     problems = check_pack(parsed.pack, bank)
     assert any("longest" in p.message for p in problems)
+
+
+def test_a_stored_pack_loads_back_the_same_from_its_json_and_its_text():
+    pack = parse_pack(SCAFFOLD.encode()).pack
+    from content.packs import load_stored_pack
+
+    assert load_stored_pack(pack.text, pack.document).questions == pack.questions
+    assert load_stored_pack(pack.text).questions == pack.questions

@@ -30,6 +30,7 @@ def upgrade() -> None:
         sa.Column("title", sa.String(length=200), nullable=False),
         sa.Column("locales", sa.JSON(), nullable=False),
         sa.Column("text", sa.Text(), nullable=False),
+        sa.Column("document", sa.Text(), nullable=False),
         sa.Column("removed", sa.Boolean(), nullable=False),
         sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
         sa.PrimaryKeyConstraint("id", name=op.f("pk_team_packs")),
