@@ -5,7 +5,7 @@
 only in the local sandbox: when the sandbox cannot start, the pack is not valid (exit 1) and
 nothing of it has run. ``add`` validates, then stores the pack for one workspace
 (``--workspace PLATFORM:ID``) or for every workspace of this deployment. Exit 2: a malformed
-argument or an unreadable file.
+argument; an unreadable file is a pack that is not valid (exit 1).
 """
 
 from __future__ import annotations
@@ -127,10 +127,12 @@ def run(settings: Settings, args: argparse.Namespace) -> int:
         try:
             data = read_pack_file(Path(args.file))
         except OSError as exc:
-            print(f"torchquiz pack {command}: cannot read {args.file}: {exc.strerror}",
-                  file=sys.stderr)
-            return 2
-        report = validate_bytes(data, settings)
+            # Not valid, as the contract counts it: exit 1, with the one object under --json.
+            from executors.grading.pack_challenges import PackReport
+
+            report = PackReport(False, (f"cannot read {args.file}: {exc.strerror}",), 0, 0)
+        else:
+            report = validate_bytes(data, settings)
         _print_report(report, getattr(args, "json", False))
         if command == "validate" or not report.ok:
             return 0 if report.ok else 1

@@ -61,3 +61,9 @@ def test_fifty_megabyte_file_is_refused_without_reading_it_all(tmp_path, capsys)
 def test_malformed_workspace_is_refused(tmp_path, capsys):
     assert main(["pack", "add", str(tmp_path / "x.yaml"), "--workspace", "irc:x"]) == 2
     assert "expected --workspace PLATFORM:ID" in capsys.readouterr().err
+
+
+def test_unreadable_file_is_not_valid_with_one_json_object(tmp_path, capsys):
+    assert main(["pack", "validate", str(tmp_path / "missing.yaml"), "--json"]) == 1
+    report = json.loads(capsys.readouterr().out)
+    assert report["ok"] is False and "cannot read" in report["errors"][0]
