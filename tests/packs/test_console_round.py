@@ -57,3 +57,24 @@ def test_a_pack_for_another_workspace_is_not_drawn_in_the_console(tmp_path, monk
     out = capsys.readouterr().out
     assert "row_normalise" not in out
     assert "team-rows" in out  # named back as an unknown topic, not drawn
+
+
+def test_hostile_pack_text_is_shown_inert_in_the_console(tmp_path, monkeypatch, capsys):
+    monkeypatch.setenv("TORCHQUIZ_DATA_DIR", str(tmp_path / "var"))
+    monkeypatch.delenv("TORCHQUIZ_DATABASE_URL", raising=False)
+    start = SCAFFOLD.index("  - id: grad-attribute")
+    end = SCAFFOLD.index("  - id: row-normalise")
+    text_item = SCAFFOLD[start:end].replace("topics: [autograd]", "topics: [team-inert]")
+    hostile = r'"@everyone <@123> **bold** \e[2J\e]0;owned\a which attribute?"'
+    text_item = text_item.replace(
+        '"After `loss.backward()`, which attribute of a leaf tensor holds its gradient?"', hostile)
+    file = tmp_path / "pack.yaml"
+    file.write_text(SCAFFOLD[:start] + text_item, encoding="utf-8")
+    assert main(["pack", "add", str(file), "--workspace", "console:local"]) == 0
+    monkeypatch.setattr("sys.stdin", io.StringIO("/quiz team-inert\n/quit\n"))
+    capsys.readouterr()
+    assert main(["console"]) == 0
+    out = capsys.readouterr().out
+    assert "@everyone <@123> **bold**" in out  # accepted as data, shown as typed
+    assert "which attribute?" in out
+    assert "\x1b" not in out and "\x07" not in out  # no terminal control reaches the screen
