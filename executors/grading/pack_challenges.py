@@ -17,6 +17,7 @@ import math
 import secrets
 import signal
 import threading
+import time
 from collections.abc import Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
@@ -342,11 +343,14 @@ class PackReport:
 
 def validate_pack(
     data: bytes, bank: Any, runner: SandboxRunner | None, base: Limits | None = None,
-    *, workers: int = 2,
+    *, workers: int = 2, budget_s: float = 180.0,
 ) -> PackReport:
     """Check a pack file as the bank is checked; its code runs only through ``runner``.
 
     ``runner`` None skips nothing silently: every code challenge is then reported as unchecked.
+    The challenges share ``budget_s`` of wall time: once it is spent, the challenges not yet
+    started are reported as unchecked, so a pack of slow or looping code cannot hold the
+    sandbox for an hour (up to three runs of 30 s per challenge).
     """
     from concurrent.futures import ThreadPoolExecutor
 
@@ -364,12 +368,19 @@ def validate_pack(
     if runner is None:
         errors += [f"{places.get(i.id, '')}: {i.id}: not checked (no sandbox)" for i in code_items]
     else:
+        deadline = time.monotonic() + budget_s
+
+        def check(item: CodeItem) -> CodeCheck:
+            if time.monotonic() > deadline:
+                return CodeCheck(item.id, (f"{item.id}: not checked: the pack's code challenges "
+                                           f"took more than {budget_s:g} s together",))
+            return check_pack_challenge(item, runner, base or Limits())
+
         with ThreadPoolExecutor(max_workers=max(1, workers)) as pool:
-            checks = list(pool.map(lambda i: check_pack_challenge(i, runner, base or Limits()),
-                                   code_items))
-        for check in checks:
-            where = places.get(check.item_id, "")
-            errors += [f"{where}: {text}" if where else text for text in check.problems]
+            checks = list(pool.map(check, code_items))
+        for done in checks:
+            where = places.get(done.item_id, "")
+            errors += [f"{where}: {text}" if where else text for text in done.problems]
     return PackReport(not errors, tuple(errors), len(pack.questions), len(pack.cards), pack)
 
 

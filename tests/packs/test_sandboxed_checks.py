@@ -134,3 +134,14 @@ def test_errors_carry_the_item_place(bank, zygote):
     assert report.errors == (
         "line 7, column 5: p.team.double: the generator: cases(g) must return a non-empty "
         "list",)
+
+
+def test_looping_challenges_share_one_time_budget(bank, zygote):
+    looping = "def cases(g):\n    while True:\n        pass\n"
+    data = pack_text(code_item(generator=looping, item_id="first"),
+                     code_item(generator=looping, item_id="second"))
+    report = validate_pack(data, bank, zygote, PACK_LIMITS, workers=1, budget_s=0.5)
+    assert [e.split(": ", 1)[1] for e in report.errors] == [
+        "p.team.first: the generator ran longer than 5 s (time limit)",
+        "p.team.second: not checked: the pack's code challenges took more than 0.5 s together",
+    ]
