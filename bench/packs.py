@@ -113,8 +113,12 @@ def main(argv: list[str]) -> int:
         done = time.monotonic()
     loads = {}
     for size in (20, args.items):
-        stored = [parse_pack(make_pack(size, min(args.code, size // 10), f"bench-{n}")).pack
-                  for n in range(50)]
+        stored = []
+        for n in range(50):
+            pack = parse_pack(make_pack(size, min(args.code, size // 10), f"bench-{n}")).pack
+            if pack is None:
+                raise SystemExit("the generated pack does not parse: a bug of this benchmark")
+            stored.append(pack)
         load_started = time.monotonic()
         for pack in stored:
             load_stored_pack(pack.text, pack.document)
