@@ -64,7 +64,7 @@ def validate_bytes(data: bytes, settings: Settings) -> Any:
 
     bank = load_content(settings)
     parsed = parse_pack(data)
-    if parsed.pack is None or not parsed.pack.code_items():
+    if parsed.pack is None or not (parsed.pack.code_items() or parsed.pack.cards):
         return validate_pack(data, bank, None)  # no pack code to run: no sandbox to start
     zygote = Zygote()
     try:

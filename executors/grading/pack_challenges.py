@@ -25,7 +25,7 @@ from typing import Any
 
 import torch
 
-from content.schema import CodeItem
+from content.schema import CodeItem, ExplainCard
 from executors.engine import SandboxRunner, decode_stream, judge, limits_for
 from executors.grading import wire
 from executors.grading.challenges import (
@@ -119,17 +119,21 @@ def _sandbox_call(
     """Run ``entrypoint`` of ``code`` on ``cases`` in the sandbox; return one record per case."""
     request = wire.encode({"code": code, "entrypoint": entrypoint, "device": "cpu",
                            "cases": [dict(c) for c in cases]})
-    raw = runner.run(request, limits)
+    return _sandbox_call_result(runner.run(request, limits), limits, what, len(cases))
+
+
+def _sandbox_call_result(raw: Any, limits: Limits, what: str, n_cases: int
+                         ) -> list[dict[str, Any]]:
     why = _why(raw, limits)
     if why is not None:
         raise PackCodeError(f"{what} {why}")
-    records, broken = decode_stream(raw.result, limits.result_bytes, len(cases) + 1)
+    records, broken = decode_stream(raw.result, limits.result_bytes, n_cases + 1)
     if not records or not isinstance(records[0], dict):
         raise PackCodeError(f"{what} exited before it was loaded (status {raw.exit_code})")
     if not records[0].get("loaded"):
         raise PackCodeError(f"{what} did not load: {_error_text(records[0].get('error'))}")
     out = [r for r in records[1:] if isinstance(r, dict)]
-    if broken is not None or len(out) != len(cases):
+    if broken is not None or len(out) != n_cases:
         raise PackCodeError(f"{what} stopped early ({broken or f'status {raw.exit_code}'})")
     for record in out:
         if not record.get("ok"):
@@ -294,6 +298,25 @@ def check_pack_challenge(item: CodeItem, runner: SandboxRunner, base: Limits) ->
     return CodeCheck(item.id, tuple(problems))
 
 
+def check_pack_card(card: ExplainCard, runner: SandboxRunner, base: Limits) -> CodeCheck:
+    """Run a card's example in the sandbox: it must finish cleanly and print as promised."""
+    what = f"{card.id}: the example"
+    limits = dataclasses.replace(base, wall_s=5.0, cpu_s=5)
+    code = PRELUDE + card.example + "\n\ndef __tq_done__():\n    return True\n"
+    raw = runner.run(wire.encode({"code": code, "entrypoint": "__tq_done__", "device": "cpu",
+                                  "cases": [dict(_case([]))]}), limits)
+    try:
+        _sandbox_call_result(raw, limits, what, 1)
+    except PackCodeError as exc:
+        return CodeCheck(card.id, (str(exc),))
+    if card.expected_output is not None:
+        printed = raw.stdout.decode("utf-8", "replace").strip()
+        if printed != card.expected_output.strip():
+            return CodeCheck(card.id, (f"{what} printed {printed[:300]!r}, not the "
+                                       f"expected_output {card.expected_output.strip()[:300]!r}",))
+    return CodeCheck(card.id, ())
+
+
 class PackChallengeCache:
     """Hand out built pack challenges, each (pack version, item, version, seed) built once."""
 
@@ -365,19 +388,23 @@ def validate_pack(
     problems += check_pack(pack, bank, places)
     errors = [_problem_text(p) for p in problems]
     code_items = pack.code_items()
+    runnable: list[CodeItem | ExplainCard] = [
+        *code_items, *sorted(pack.cards.values(), key=lambda c: c.id)]
     if runner is None:
-        errors += [f"{places.get(i.id, '')}: {i.id}: not checked (no sandbox)" for i in code_items]
+        errors += [f"{places.get(i.id, '')}: {i.id}: not checked (no sandbox)" for i in runnable]
     else:
         deadline = time.monotonic() + budget_s
 
-        def check(item: CodeItem) -> CodeCheck:
+        def check(item: CodeItem | ExplainCard) -> CodeCheck:
             if time.monotonic() > deadline:
-                return CodeCheck(item.id, (f"{item.id}: not checked: the pack's code challenges "
+                return CodeCheck(item.id, (f"{item.id}: not checked: the pack's code "
                                            f"took more than {budget_s:g} s together",))
+            if isinstance(item, ExplainCard):
+                return check_pack_card(item, runner, base or Limits())
             return check_pack_challenge(item, runner, base or Limits())
 
         with ThreadPoolExecutor(max_workers=max(1, workers)) as pool:
-            checks = list(pool.map(check, code_items))
+            checks = list(pool.map(check, runnable))
         for done in checks:
             where = places.get(done.item_id, "")
             errors += [f"{where}: {text}" if where else text for text in done.problems]

@@ -143,5 +143,28 @@ def test_looping_challenges_share_one_time_budget(bank, zygote):
     report = validate_pack(data, bank, zygote, PACK_LIMITS, workers=1, budget_s=0.5)
     assert [e.split(": ", 1)[1] for e in report.errors] == [
         "p.team.first: the generator ran longer than 5 s (time limit)",
-        "p.team.second: not checked: the pack's code challenges took more than 0.5 s together",
+        "p.team.second: not checked: the pack's code took more than 0.5 s together",
     ]
+
+
+CARD = ("  - id: card\n    version: 1\n    kind: explain\n    topic: tensors\n"
+        "    title: T\n    body: B\n    example: |\n{example}{expected}")
+
+
+@pytest.mark.parametrize(("example", "expected", "error"), [
+    ("print(torch.ones(2).sum().item())", "2.0", None),
+    ("print(torch.ones(2).sum().item())", "3.0",
+     "p.team.card: the example printed '2.0', not the expected_output '3.0'"),
+    ("import os\nprint(open('/etc/shadow').read())", None,
+     "p.team.card: the example did not load: raised FileNotFoundError"),
+])
+def test_card_examples_run_in_the_sandbox_and_print_as_promised(bank, zygote, example,
+                                                                  expected, error):
+    card = CARD.format(example="".join(f"      {line}\n" for line in example.splitlines()),
+                       expected=f"    expected_output: '{expected}'\n" if expected else "")
+    report = validate(pack_text(card), bank, zygote)
+    if error is None:
+        assert report.errors == ()
+    else:
+        (only,) = report.errors
+        assert only.split(": ", 1)[1].startswith(error)
