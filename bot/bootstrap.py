@@ -86,7 +86,11 @@ def build_executor(
         zygote.start()
     except SandboxUnavailable as exc:
         return None, str(exc), lambda: None
-    executor = LocalExecutor(bank, zygote)
+    from executors.grading.pack_challenges import build_pack_challenge
+
+    # A sandbox with layers switched off is no place for a chat member's pack code.
+    builder = None if settings.insecure_no_sandbox else build_pack_challenge
+    executor = LocalExecutor(bank, zygote, pack_builder=builder)
     return executor, "", executor.close
 
 
@@ -111,6 +115,20 @@ def build_remote_executor(
     return executor, "", executor.close
 
 
+def with_workspace_packs(bank: Bank, engine: Engine, workspace: str) -> Bank:
+    """Return ``bank`` plus the stored packs ``workspace`` sees (its own and the shared ones)."""
+    from content.packs import load_stored_pack, with_packs
+    from db.store_packs import PackStore
+
+    packs = []
+    for stored in PackStore(engine).latest(workspace):
+        try:
+            packs.append(load_stored_pack(stored.text, stored.document))
+        except ValueError as exc:
+            log.warning("pack %s v%d no longer loads: %s", stored.pack_id, stored.version, exc)
+    return with_packs(bank, packs)
+
+
 def build_app(
     settings: Settings | None = None,
     *,
@@ -118,14 +136,22 @@ def build_app(
     executor: Executor | None = None,
     migrate: bool = True,
     on_settings_changed: Callable[[ChannelSettings], None] | None = None,
+    workspace: str | None = None,
 ) -> App:
-    """Wire the whole bot from settings; tests pass their own clock or executor."""
+    """Wire the whole bot from settings; tests pass their own clock or executor.
+
+    ``workspace`` (``PLATFORM:ID``): a process that serves only that workspace (the console)
+    draws from its team packs too. A process serving many workspaces draws from the shipped
+    bank only, until the core asks for a per-workspace view.
+    """
     settings = settings or Settings()
     bank = load_content(settings)
     url = database_url(settings)
     if migrate:
         upgrade(url)
     engine = make_engine(url)
+    if workspace is not None:
+        bank = with_workspace_packs(bank, engine, workspace)
     closers: list[Callable[[], Any]] = [engine.dispose]
     problem = ""
     if executor is None:

@@ -1,4 +1,4 @@
-"""The `torchquiz` command: console, discord, slack, content, db, member, exec, bench, executor."""
+"""The `torchquiz` command: console, discord, slack, content, db, member, pack, exec, bench."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ import sys
 from collections.abc import Sequence
 from typing import Any
 
-from bot import logs, members_cli, reports_cli
+from bot import logs, members_cli, packs_cli, reports_cli
 from bot.settings import Settings
 from content.loader import Bank, ContentError, Question
 from content.schema import CodeItem, ExplainCard
@@ -58,6 +58,7 @@ def _parser() -> argparse.ArgumentParser:
     restore.add_argument("--force", action="store_true", help="replace a database with data")
 
     members_cli.add_parser(commands)
+    packs_cli.add_parser(commands)
     commands.add_parser("discord", help="run the Discord bot (reads DISCORD_TOKEN)")
     slack = commands.add_parser(
         "slack", help="run the Slack app: Socket Mode with SLACK_APP_TOKEN, or --http")
@@ -137,6 +138,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         return _content(settings, args)
     if args.command == "member":
         return members_cli.run(settings, args)
+    if args.command == "pack":
+        return packs_cli.run(settings, args)
     if args.command == "db" and args.db_command in ("backup", "restore"):
         return _backup_or_restore(settings, args)
     if args.command == "db":
@@ -178,8 +181,18 @@ def _bench(argv: list[str]) -> int:
             return 3
 
         return core_main(argv[1:])
+    if argv[:1] == ["packs"]:
+        try:
+            from bench.packs import main as packs_main
+        except ImportError as exc:
+            print(f"torchquiz bench packs: the bench package is not installed here ({exc.name}); "
+                  "run it from a checkout", file=sys.stderr)
+            return 3
+
+        return packs_main(argv[1:])
     if argv[:1] != ["executor"]:
         print("usage: torchquiz bench executor [--n N] [--burst N]\n"
+              "       torchquiz bench packs [--items N] [--code N] [--json]\n"
               "       torchquiz bench core [--answers N] [--postgres-url URL] [--json]",
               file=sys.stderr)
         return 2
@@ -193,7 +206,7 @@ def _console(settings: Settings, args: argparse.Namespace) -> int:
     from bot.bootstrap import build_app
     from bot.core.models import ChannelDefaults
 
-    app = build_app(settings)
+    app = build_app(settings, workspace="console:local")
     try:
         defaults = ChannelDefaults(name=args.channel, locale=args.lang or "en",
                                    timezone=args.tz or "UTC")

@@ -343,3 +343,28 @@ class ReminderRow(Base):
     snoozed_until: Mapped[dt.date | None] = mapped_column(Date)  # no nudge before this date
     stopped: Mapped[str | None] = mapped_column(String(32))  # why we turned it off
     notice: Mapped[bool] = mapped_column(Boolean)  # the member is still to be told why
+
+
+class TeamPackRow(Base):
+    """One version of a team's question pack, as uploaded (its YAML text is the source of truth).
+
+    ``scope`` is ``PLATFORM:WORKSPACE`` for a workspace's own pack, ``*`` for every workspace of
+    the deployment. Every version stays (answers name item ids plus versions, as for the bank);
+    ``removed`` hides a pack from lists and draws without forgetting its history. A pack id
+    belongs to one scope: its item ids (``p.<pack id>.<item>``) are global.
+    """
+
+    __tablename__ = "team_packs"
+    __table_args__ = (UniqueConstraint("pack_id", "version"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    pack_id: Mapped[str] = mapped_column(String(32), index=True)
+    version: Mapped[int] = mapped_column(Integer)
+    scope: Mapped[str] = mapped_column(String(300), index=True)
+    title: Mapped[str] = mapped_column(String(200))
+    locales: Mapped[list[str]] = mapped_column(JSON)
+    text: Mapped[str] = mapped_column(Text)
+    # The validated items as plain JSON: a start loads this (ten times faster than the YAML).
+    document: Mapped[str] = mapped_column(Text)
+    removed: Mapped[bool] = mapped_column(Boolean, default=False)
+    created_at: Mapped[dt.datetime] = mapped_column(UtcDateTime)

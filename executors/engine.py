@@ -9,12 +9,18 @@ import os
 import signal
 import threading
 import time
+from collections.abc import Callable
 from typing import Any, Protocol
 
 from content.loader import Bank
 from content.schema import CodeItem
 from executors.grading import wire
-from executors.grading.challenges import Challenge, ChallengeCache, UnknownChallenge
+from executors.grading.challenges import (
+    Challenge,
+    ChallengeBuildError,
+    ChallengeCache,
+    UnknownChallenge,
+)
 from executors.grading.grader import Grade, grade_records
 from executors.grading.verdict import Status, Verdict, fault_verdict, user_text
 from executors.isolation.limits import MIB, Limits
@@ -37,6 +43,11 @@ class SandboxRunner(Protocol):
     def close(self) -> None:
         """Stop the sandbox and release its processes."""
         ...
+
+
+# Builds a team pack's challenge with every line of its code in the sandbox
+# (executors.grading.pack_challenges.build_pack_challenge; wired by the composition root).
+PackBuilder = Callable[[CodeItem, SandboxRunner, Limits, int], Challenge]
 
 
 def detect_cuda() -> bool:
@@ -182,13 +193,21 @@ class LocalExecutor:
         max_code_bytes: int = DEFAULT_MAX_CODE_BYTES,
         cuda_available: bool | None = None,
         base_limits: Limits | None = None,
+        pack_builder: PackBuilder | None = None,
     ) -> None:
-        self._challenges = ChallengeCache(bank)
+        self._pack_builder = pack_builder
+        self._challenges = ChallengeCache(bank, build_pack=self._build_pack)
         self._zygote = zygote
         self._max_code_bytes = max_code_bytes
         self._cuda = detect_cuda() if cuda_available is None else cuda_available
         self._base_limits = base_limits or Limits()
         self._closed = threading.Event()
+
+    def _build_pack(self, item: CodeItem, seed: int) -> Challenge:
+        # A team pack's generator and reference run as sandbox runs, never here.
+        if self._pack_builder is None:
+            raise ChallengeBuildError(f"{item.id}: this executor builds no pack challenges")
+        return self._pack_builder(item, self._zygote, self._base_limits, seed)
 
     def __enter__(self) -> LocalExecutor:
         return self

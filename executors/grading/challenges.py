@@ -35,6 +35,13 @@ class ChallengeBuildError(Exception):
     """Raise when the bank's own generator or reference solution fails: a content bug."""
 
 
+# A team pack's items carry this prefix (content.packs.PACK_PREFIX). Their code came from a
+# chat member: it is built only in the sandbox (pack_challenges.py), never by _exec_trusted.
+PACK_ITEM_PREFIX = "p."
+
+PackBuilder = Callable[[CodeItem, int], "Challenge"]
+
+
 @dataclass(frozen=True)
 class Case:
     """One hidden test: inputs as sent, the reference result and gradients (never sent)."""
@@ -240,6 +247,8 @@ def build_challenge(item: CodeItem, seed: int | None = None) -> Challenge:
     that content tests and ``torchquiz exec`` use). Rounds and practice sessions pass their own
     seed, so what one round's messages reveal does not hold for the next.
     """
+    if item.id.startswith(PACK_ITEM_PREFIX):
+        raise ChallengeBuildError(f"{item.id}: a pack's challenge is built only in the sandbox")
     spec = item.code
     seed = spec.tests.seed if seed is None else seed
     if not 0 <= seed <= MAX_SEED:
@@ -283,8 +292,10 @@ class ChallengeCache:
     recently used ``max_entries`` challenges; a round's members share one build.
     """
 
-    def __init__(self, bank: Bank, max_entries: int = 256) -> None:
+    def __init__(self, bank: Bank, max_entries: int = 256,
+                 build_pack: PackBuilder | None = None) -> None:
         self._bank = bank
+        self._build_pack = build_pack
         self._max_entries = max_entries
         self._built: collections.OrderedDict[tuple[str, int, int], Challenge] = (
             collections.OrderedDict()
@@ -307,6 +318,10 @@ class ChallengeCache:
         """Return challenge ``challenge_id`` with hidden tests drawn from ``seed``, built once."""
         item = self.item(challenge_id)
         key = (item.id, item.version, item.code.tests.seed if seed is None else seed)
+        if item.id.startswith(PACK_ITEM_PREFIX):
+            # A new pack version may change a challenge without raising the item's version:
+            # the key holds what the challenge is made of.
+            key = (f"{item.id}#{hash(item.code.model_dump_json())}", *key[1:])
         with self._guard:
             built = self._built.get(key)
             if built is not None:
@@ -317,7 +332,12 @@ class ChallengeCache:
             with self._guard:
                 built = self._built.get(key)
             if built is None:
-                built = build_challenge(item, key[2])
+                if item.id.startswith(PACK_ITEM_PREFIX):
+                    if self._build_pack is None:
+                        raise ChallengeBuildError(f"{item.id}: no sandbox to build it in")
+                    built = self._build_pack(item, key[2])
+                else:
+                    built = build_challenge(item, key[2])
                 log.info("built challenge %s v%d seed %d: %d hidden tests", item.id,
                          item.version, key[2], built.total)
             with self._guard:
