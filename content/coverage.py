@@ -18,7 +18,7 @@ from pathlib import Path
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from content.glossary import avoided_renderings, load_glossary
+from content.glossary import avoided_renderings, load_glossary, missing_renderings
 from content.loader import Bank, ContentError, ContentProblem, Question, read_yaml
 from content.options import OptionBias, option_bias
 from content.schema import LOCALES, ChoiceItem, CodeItem, ExplainCard, localized_fields
@@ -367,7 +367,8 @@ def check_glossary(bank: Bank, root: Path) -> list[ContentProblem]:
         return list(exc.problems)
     if terms is None:
         return [ContentProblem("bank", "glossary", "the bank has no glossary.yaml")]
-    return avoided_renderings(bank.all_entries(), terms)
+    entries = list(bank.all_entries())
+    return [*avoided_renderings(entries, terms), *missing_renderings(entries, terms)]
 
 
 # ---------------------------------------------------------------- all together

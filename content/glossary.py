@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 from pathlib import Path
 
@@ -22,6 +23,11 @@ class Term(BaseModel):
     en: str = Field(min_length=1)
     zh_CN: str = Field(min_length=1, alias="zh-CN")
     avoid: tuple[str, ...] = ()
+    # English phrases that, when a text says them, its zh-CN twin must render as ``zh-CN``
+    # (what `avoid` cannot catch when the wrong rendering is right for another term).
+    required_for: tuple[str, ...] = ()
+    # The English word must not stand untranslated in zh-CN prose (code spans are fine).
+    translate: bool = False
 
 
 class _GlossaryFile(BaseModel):
@@ -55,6 +61,36 @@ def load_glossary(root: Path = BANK_ROOT) -> tuple[Term, ...] | None:
     if clashes:
         raise ContentError(clashes)
     return terms
+
+
+_CODE_SPAN = re.compile(r"`[^`]*`")
+
+
+def _prose(text: str) -> str:
+    return _CODE_SPAN.sub(" ", text)
+
+
+def missing_renderings(
+    entries: Iterable[Question | ExplainCard], terms: Iterable[Term]
+) -> list[ContentProblem]:
+    """Return zh-CN texts that leave a term untranslated or render it other than prescribed."""
+    problems = []
+    rules = list(terms)
+    for entry in entries:
+        for name, text in localized_fields(entry):
+            en, zh = _prose(text.en).lower(), _prose(text.zh_CN)
+            for term in rules:
+                said = [p for p in term.required_for if p.lower() in en]
+                if said and term.zh_CN not in zh:
+                    problems.append(ContentProblem(
+                        entry.id, name, f"the English says {said[0]!r}; zh-CN must render it "
+                        f"as {term.zh_CN!r}"))
+                if term.translate and re.search(rf"(?<![A-Za-z_.]){re.escape(term.en)}"
+                                                rf"(?![A-Za-z_(])", zh, re.IGNORECASE):
+                    problems.append(ContentProblem(
+                        entry.id, name, f"zh-CN leaves {term.en!r} untranslated; the glossary "
+                        f"renders it as {term.zh_CN!r}"))
+    return problems
 
 
 def avoided_renderings(
