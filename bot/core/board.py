@@ -113,7 +113,10 @@ class BoardService:
         """
         since = week_start(self.clock.now(), channel.timezone) if period == "week" else None
         scores = self.store.top_scores(channel.id, since, limit)
-        ranked = rank(scores, self.streaks(channel, [s.user_id for s in scores]))
+        states = self.streak_states(channel, [s.user_id for s in scores])
+        ranked = [replace(row, freezes=states[row.user_id].freezes) if row.user_id in states
+                  else row
+                  for row in rank(scores, {uid: st.current for uid, st in states.items()})]
         # A tie at the cut came whole so that it is ordered by name; show only ``limit`` rows.
         return ranked if limit is None else ranked[:limit]
 
@@ -129,8 +132,9 @@ class BoardService:
         if period not in PERIODS:
             return Message(body=t(locale, "leaderboard.bad_period"), tone=Tone.WARNING)
         table = self._table(self.rows(channel, period), period, locale)
-        note = self._hidden_note(channel, period, locale)
-        return replace(table, footer=note) if note else table
+        note = " · ".join(n for n in (table.footer, self._hidden_note(channel, period, locale))
+                          if n)
+        return replace(table, footer=note)
 
     @staticmethod
     def _table(rows: list[LeaderboardRow], period: str, locale: str) -> Message:
@@ -139,11 +143,14 @@ class BoardService:
             return Message(title=title, body=t(locale, "leaderboard.empty"))
         lines = [t(locale, "leaderboard.header")]
         for row in rows:
+            streak = f"{row.streak}{'❄' * row.freezes}"
             lines.append(
                 f"{row.rank:<3} {_cell(row.display_name, _NAME_WIDTH)} "
-                f"{row.points:>6}  {row.solved:>6}  {row.streak:>6}"
+                f"{row.points:>6}  {row.solved:>6}  {streak:>6}"
             )
-        return Message(title=title, code="\n".join(lines), audience=Audience.PRIVATE)
+        legend = t(locale, "leaderboard.freezes") if any(r.freezes for r in rows) else ""
+        return Message(title=title, code="\n".join(lines), footer=legend,
+                       audience=Audience.PRIVATE)
 
     def _hidden_note(self, channel: ChannelSettings, period: str, locale: str) -> str:
         count = self.store.hidden_with_points(channel.id, self._since(channel, period))
@@ -168,7 +175,9 @@ class BoardService:
         post = Message(title=t(locale, "leaderboard.weekly", week=week), body=table.body,
                        code=table.code, audience=Audience.CHANNEL,
                        fields=week_extras(tries, self.bank, locale),
-                       footer=self._hidden_note(channel, "week", locale))
+                       footer=" · ".join(n for n in (table.footer,
+                                                      self._hidden_note(channel, "week", locale))
+                                         if n))
         if self.charts is None:
             return BoardPost(channel, post)
         shown = rows[:CHART_BARS]

@@ -304,6 +304,10 @@ _STRINGS: dict[str, dict[str, str]] = {
     "stats.team.denied": {
         "en": "Only admins can see the team's stats.", "zh-CN": "只有管理员可以查看团队统计。",
     },
+    "leaderboard.freezes": {
+        "en": "❄ a streak freeze held: it covers one missed day",
+        "zh-CN": "❄ 持有的连续保护：可抵消一天未作答",
+    },
     "leaderboard.hidden": {
         "en": "+{count} members hidden", "zh-CN": "另有 {count} 名成员已隐藏",
     },

@@ -254,6 +254,7 @@ class LeaderboardRow:
     points: int
     solved: int
     streak: int
+    freezes: int = 0  # streak freezes held now (shown on the boards as ❄)
 
 
 @dataclass(frozen=True)

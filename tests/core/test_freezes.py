@@ -164,3 +164,19 @@ def test_the_board_and_stats_agree_on_a_frozen_streak(quiz, channel, clock, alic
     stats = quiz.board.stats(channel, alice.member)
     assert rows[0].streak == stats.streak == FREEZE_EVERY + 2
     assert stats.best_streak == FREEZE_EVERY + 2 and stats.freezes == 0
+
+
+def test_the_boards_and_the_weekly_post_show_the_freezes_a_member_holds(quiz, channel, clock,
+                                                                        alice):
+    channel = only(quiz, channel, "t.text-detach")
+    days = _days(FREEZE_EVERY + 1)
+    _play_days(quiz, channel, clock, alice, days, set(days))
+    row = quiz.board.rows(channel, "all")[0]
+    assert (row.streak, row.freezes) == (FREEZE_EVERY + 1, 1)
+    board = quiz.board.leaderboard(channel, "all", "en")
+    assert f"{FREEZE_EVERY + 1}❄" in board.code and "streak freeze" in board.footer
+    # The weekly post of the week that ends with the last played day.
+    zone = ZoneInfo(quiz.rounds.store.get_channel(channel.id).timezone)
+    clock.set(dt.datetime.combine(days[-1], dt.time(20, 0), tzinfo=zone))
+    weekly = quiz.board.weekly_post(channel.id).message
+    assert "❄" in weekly.code and "streak freeze" in weekly.footer
