@@ -304,6 +304,10 @@ _STRINGS: dict[str, dict[str, str]] = {
     "stats.team.denied": {
         "en": "Only admins can see the team's stats.", "zh-CN": "只有管理员可以查看团队统计。",
     },
+    "stats.chart_dm": {
+        "en": "The chart is in your direct messages with the app.",
+        "zh-CN": "图表已发到你与本应用的私信中。",
+    },
     "leaderboard.freezes": {
         "en": "❄ a streak freeze held: it covers one missed day",
         "zh-CN": "❄ 持有的连续保护：可抵消一天未作答",

@@ -126,7 +126,34 @@ class Handlers:
         elif beside_post:
             await replies.ephemeral(client, request, reply.message, reply.locale)
         else:
-            await replies.reply(client, request, reply.message, reply.locale)
+            message = reply.message
+            if message.image_png and await self._image_by_dm(client, request, message):
+                note = t(reply.locale, "stats.chart_dm")
+                message = replace(message, footer=" · ".join(n for n in (message.footer, note)
+                                                              if n))
+            await replies.reply(client, request, message, reply.locale)
+
+    async def _image_by_dm(self, client: AsyncWebClient, request: Request,
+                           message: Message) -> bool:
+        """Upload a private reply's chart to the member's direct messages with the app.
+
+        A private reply (ephemeral, response URL) cannot carry a file on Slack; the IM is the
+        one place only the member sees. The text twin goes out either way.
+        """
+        try:
+            opened = await client.conversations_open(users=request.user)
+            im = str((opened.get("channel") or {}).get("id") or "")
+            if not im.startswith("D"):  # only ever a direct message
+                return False
+            await client.files_upload_v2(
+                channel=im, file=message.image_png, filename=message.image_name or "chart.png",
+                title=message.title or "chart",
+                alt_txt=(message.image_alt or message.title)[:1000] or "chart")
+        except SlackApiError as exc:
+            log.warning("chart not sent by DM team=%s user=%s: %s", request.team, request.user,
+                        exc.response.get("error"))
+            return False
+        return True
 
     # ------------------------------------------------------------ slash commands
     async def on_command(self, body: dict[str, Any], client: AsyncWebClient) -> None:
