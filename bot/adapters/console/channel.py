@@ -291,6 +291,7 @@ class ConsoleChannel:
 
     def _privacy(self, rest: str, lines: Iterator[str]) -> None:
         self.show_reply(self.desk.command(self._who(), "privacy", rest))
+
     def _remind(self, rest: str, lines: Iterator[str]) -> None:
         self.show_reply(self.desk.command(self._who(), "remind", rest))
 
