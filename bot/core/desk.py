@@ -6,20 +6,24 @@ member, the channel and the locale in one storage call, applies the rules both p
 (the private reply speaks the channel's language, outside a quiz channel the member's; only an
 admin's settings change creates a channel; how long a command may be), calls the
 service that does the work and returns a :class:`Reply` for the adapter to render.
+
+The members' own requests and the admins' live beside it (desk_members.py, desk_admins.py);
+what they all share (the reply model, resolving, refusals) is in desk_base.py.
 """
 
 from __future__ import annotations
 
 import logging
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field, replace
+from dataclasses import replace
 
 from bot.core.channel_setup import matching_zones
+from bot.core.desk_admins import AdminRequests
+from bot.core.desk_base import COMMAND_CHARS, Home, Reply, SettingsView
+from bot.core.desk_members import MemberRequests
 from bot.core.i18n import t
-from bot.core.insights import InsightsService
 from bot.core.messages import (
     Button,
-    Form,
     Message,
     Tone,
     parse_action,
@@ -27,93 +31,20 @@ from bot.core.messages import (
     report_action,
     round_id_of,
 )
-from bot.core.models import (
-    Actor,
-    AnswerMode,
-    ChannelDefaults,
-    ChannelSettings,
-    Identity,
-    Member,
-    Resolved,
-)
-from bot.core.people import PeopleService
-from bot.core.quiz import Quiz
-from bot.core.reports import ReportService, Where
+from bot.core.models import Actor, AnswerMode, ChannelDefaults, Identity
+
+__all__ = ["COMMANDS", "Desk", "Home", "Reply", "SettingsView"]
 
 log = logging.getLogger(__name__)
 
-COMMAND_CHARS = 500  # a topic, a period or a member: anything longer is a paste gone wrong
 COMMANDS = ("explain", "quiz", "leaderboard", "stats", "forget-me", "privacy", "remind",
             "reports", "insights")
 # Replies never shared with the channel: where a member is told their reminders stopped.
 _PRIVATE_COMMANDS = ("explain", "quiz", "remind")
 
 
-@dataclass(frozen=True)
-class Reply:
-    """What a chat request comes to: a message to show, or a form to open.
-
-    ``public`` asks the adapter to post for the whole channel (a shared card); otherwise the
-    message is private to the member. ``redraw_round`` names a round whose channel post shows a
-    new tally: the adapter asks for the post once (coalesced) and edits it.
-    """
-
-    locale: str
-    message: Message | None = None
-    form: Form | None = None
-    public: bool = False
-    redraw_round: int | None = None
-
-
-@dataclass(frozen=True)
-class SettingsView:
-    """A channel's settings as an admin's form would start from, or the member's refusal."""
-
-    locale: str
-    channel: ChannelSettings | None
-    may_change: bool
-    refusal: Message | None = None
-
-
-@dataclass(frozen=True)
-class Home:
-    """A member's overview across a workspace: their numbers in each quiz channel."""
-
-    locale: str
-    sections: tuple[tuple[str, Message], ...] = field(default_factory=tuple)
-    reviews: str = ""  # the member's due reviews, in a line
-
-
-class Desk:
+class Desk(MemberRequests, AdminRequests):
     """Turn chat requests into core calls; the one entry adapters use."""
-
-    def __init__(self, quiz: Quiz) -> None:
-        self.quiz = quiz
-        self.store = quiz.rounds.store
-        self.people = PeopleService(self.store)
-        rounds = quiz.rounds
-        self.reports = ReportService(self.store, rounds.bank, rounds.clock)
-        self.insights = InsightsService(self.store, rounds.bank, rounds.clock)
-
-    # ------------------------------------------------------------ resolving
-    def _resolve(self, who: Identity, round_id: int | None = None) -> tuple[Resolved, Actor]:
-        found = self.store.resolve(who.platform, who.user, who.display_name,
-                                   channel_external_id=who.channel, round_id=round_id)
-        # Private replies speak the channel's language; outside a quiz channel, the member's.
-        locale = found.channel.locale if found.channel is not None else who.locale or "en"
-        return found, Actor(found.member, is_admin=who.is_admin, locale=locale)
-
-    def _member(self, who: Identity) -> Member:
-        return self.store.ensure_member(who.platform, who.user, who.display_name)
-
-    @staticmethod
-    def _warning(locale: str, key: str, **values: object) -> Reply:
-        return Reply(locale, Message(body=t(locale, key, **values), tone=Tone.WARNING))
-
-    @staticmethod
-    def apology(who: Identity) -> Message:
-        """Return the apology for a failure on our side, built without storage (it may be down)."""
-        return Message(body=t(who.locale or "en", "error.internal"), tone=Tone.ERROR)
 
     # ------------------------------------------------------------ buttons and forms
     def click(self, who: Identity, action_id: str) -> Reply:
@@ -218,45 +149,6 @@ class Desk:
             return self._warning(locale, "practice.nothing_pending")
         return Reply(locale, form=form)
 
-    # ------------------------------------------------------------ reports
-    def _report_form(self, who: Identity, kind: str, target: str) -> Reply:
-        round_id = round_id_of(target) if kind == "report" else None
-        _, actor = self._resolve(who, round_id)
-        locale = actor.locale or "en"
-        form = (self.reports.form_for_round(round_id, locale) if round_id is not None
-                else self.reports.form_for_item(target, locale))
-        if form is None:
-            return self._warning(locale, "report.gone")
-        return Reply(locale, form=form)
-
-    def _file_report(self, who: Identity, kind: str, target: str, reason: str,
-                     note: str) -> Reply:
-        round_id = round_id_of(target) if kind == "reported" else None
-        found, actor = self._resolve(who, round_id)
-        locale = actor.locale or "en"
-        where = Where(who.platform, who.workspace)
-        if round_id is not None:
-            message = self.reports.file_for_round(found.member, where, round_id, reason, note,
-                                                  locale)
-        else:
-            message = self.reports.file_for_item(found.member, where, target, reason, note,
-                                                 locale)
-        return Reply(locale, message)
-
-    def _reports(self, who: Identity, argument: str, _whom: Identity | None) -> Reply:
-        """List the workspace's open reports, or close one: admins only, checked here."""
-        locale = self._locale_without_member(who)
-        if not who.is_admin:
-            return self._warning(locale, "report.denied")
-        where = Where(who.platform, who.workspace)
-        words = argument.split(maxsplit=2)
-        if not words:
-            return Reply(locale, self.reports.listing(where, locale))
-        if words[0].lower() != "close" or len(words) < 3 or not words[1].lstrip("#").isdigit():
-            return self._warning(locale, "report.close.usage")
-        report_id = int(words[1].lstrip("#")[:10])
-        return Reply(locale, self.reports.close(where, report_id, words[2], locale))
-
     # ------------------------------------------------------------ commands
     def command(self, who: Identity, name: str, argument: str = "",
                 whom: Identity | None = None) -> Reply:
@@ -281,52 +173,10 @@ class Desk:
         reply = handler(who, argument, whom)
         return self._with_notice(who, reply) if name in _PRIVATE_COMMANDS else reply
 
-    def _with_notice(self, who: Identity, reply: Reply) -> Reply:
-        # Told once, in the next private reply: a member whose reminders we had to stop.
-        if reply.message is None or reply.public:
-            return reply
-        notice = self.quiz.reminders.notice(who.platform, who.user, reply.locale)
-        if notice is None:
-            return reply
-        body = f"{notice}\n\n{reply.message.body}" if reply.message.body else notice
-        return replace(reply, message=replace(reply.message, body=body))
-
-    def _remind(self, who: Identity, argument: str, _whom: Identity | None) -> Reply:
-        found, actor = self._resolve(who)
-        locale = actor.locale or "en"
-        return Reply(locale, self.quiz.reminders.command(found.member, found.channel, argument,
-                                                         locale))
-
-    def _reminder_button(self, who: Identity, key: str) -> Reply:
-        if key == "start":
-            return self._practice(who, "", None)  # the most overdue review, as /quiz gives
-        found, actor = self._resolve(who)
-        locale = actor.locale or "en"
-        if key == "snooze":
-            return Reply(locale, self.quiz.reminders.snooze(found.member, locale))
-        if key == "stop":
-            return Reply(locale, self.quiz.reminders.stop(found.member, locale))
-        return self._warning(locale, "action.unknown")
-
-    @staticmethod
-    def command_too_long(argument: str, locale: str) -> Reply | None:
-        """Return the refusal of a command text over the length rule, or None when it fits.
-
-        A platform may apply it before it looks anyone up, so a huge paste costs nothing.
-        """
-        if len(argument) <= COMMAND_CHARS:
-            return None
-        return Desk._warning(locale, "command.too_long", size=len(argument), limit=COMMAND_CHARS)
-
     def _explain(self, who: Identity, topic: str, _whom: Identity | None) -> Reply:
         _, actor = self._resolve(who)
         locale = actor.locale or "en"
         return Reply(locale, self.quiz.explain.explain(topic, locale))
-
-    def _practice(self, who: Identity, topic: str, _whom: Identity | None) -> Reply:
-        found, actor = self._resolve(who)
-        locale = actor.locale or "en"
-        return Reply(locale, self.quiz.practice.start(found.member, topic or None, locale))
 
     def _leaderboard(self, who: Identity, period: str, _whom: Identity | None) -> Reply:
         found, actor = self._resolve(who)
@@ -348,58 +198,6 @@ class Desk:
         member = found.member if whom is None or whom.user == who.user else self._member(whom)
         return Reply(locale, self.quiz.board.stats_message(found.channel, member, locale,
                                                            viewer=found.member))
-
-    def _privacy(self, who: Identity, choice: str, _whom: Identity | None) -> Reply:
-        found, actor = self._resolve(who)
-        locale = actor.locale or "en"
-        return Reply(locale, self.quiz.board.privacy(found.member, choice.lower(), locale))
-
-    # ------------------------------------------------------------ the member's own data
-    def forget_me(self, who: Identity, confirmed: bool) -> Reply:
-        """Say what forgetting the member deletes (with a confirm button), or delete it.
-
-        Whatever is deleted is the data of ``who``, the member who asked or clicked. Asking
-        creates nothing: a member the bot never stored hears that nothing is kept.
-        """
-        locale = self._locale_without_member(who)
-        if not confirmed:
-            return Reply(locale, self.people.preview(who, locale))
-        message, report = self.people.forget(who, locale)
-        redraw = report.open_rounds[0] if report is not None and report.open_rounds else None
-        return Reply(locale, message, redraw_round=redraw)
-
-    def _locale_without_member(self, who: Identity) -> str:
-        # As _resolve decides, without registering the member: forgetting must not create one.
-        channel = self.store.find_channel(who.platform, who.channel) if who.channel else None
-        return channel.locale if channel is not None else who.locale or "en"
-
-    def _forget_command(self, who: Identity, _argument: str, _whom: Identity | None) -> Reply:
-        # Only the button confirms in chat: a typed "yes" still shows what would go first.
-        return self.forget_me(who, confirmed=False)
-
-    def _forget_click(self, who: Identity, tag: str, key: str) -> Reply:
-        if not self.people.is_owner(who, tag):
-            # Someone else's confirmation: it deletes nothing, theirs or the clicker's.
-            return self._warning(self._locale_without_member(who), "forget.not_yours")
-        if key != "yes":
-            locale = self._locale_without_member(who)
-            return Reply(locale, self.people.cancelled(locale))
-        return self.forget_me(who, confirmed=True)
-
-    # ------------------------------------------------------------ question quality (admins)
-    def _insights(self, who: Identity, _argument: str, _whom: Identity | None) -> Reply:
-        # Private, admins only: the platform's server said so (Identity.is_admin), never the
-        # client. Nothing about the member is stored to answer it.
-        locale = self._locale_without_member(who)
-        if not who.is_admin:
-            return self._warning(locale, "insights.denied")
-        return Reply(locale, self.insights.message(locale))
-
-    def _unpause_click(self, who: Identity, item_id: str) -> Reply:
-        locale = self._locale_without_member(who)
-        if not who.is_admin:
-            return self._warning(locale, "insights.denied")
-        return Reply(locale, self.insights.unpause_message(item_id, locale))
 
     # ------------------------------------------------------------ settings
     def settings(self, who: Identity, target: str, target_name: str,
