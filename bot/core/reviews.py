@@ -2,9 +2,9 @@
 
 The ``fsrs`` package schedules (FSRS-6, the scheduler Anki uses); this module only maps our
 answers to its ratings and its cards to our frozen Review values. A wrong answer is Again, a
-right one after an earlier wrong try Hard, a right one at the first try Good. One learning step
-of ten minutes brings a miss back while it still stings; a first-try success on a new item
-graduates at once and comes back in days. Fuzzing is off, so every replica computes the same
+right one after an earlier wrong try Hard, a right one at the first try Good. A learning step
+of one minute brings a new miss back while it still stings (ten minutes to relearn an item
+once known); a first-try success on a new item graduates at once and comes back in days. Fuzzing is off, so every replica computes the same
 due date from the same history.
 """
 
@@ -16,7 +16,10 @@ import fsrs
 
 from bot.core.models import Review
 
-LEARNING_STEP = dt.timedelta(minutes=10)
+# A new item missed comes back after one minute (ask /quiz a minute later: it is there); a
+# known item forgotten relearns over ten, as Anki's defaults do.
+LEARNING_STEP = dt.timedelta(minutes=1)
+RELEARNING_STEP = dt.timedelta(minutes=10)
 DESIRED_RETENTION = 0.9
 
 
@@ -42,10 +45,11 @@ class ReviewScheduler:
     """Turn an answer into the member's next review of the item."""
 
     def __init__(self, learning_step: dt.timedelta = LEARNING_STEP,
+                 relearning_step: dt.timedelta = RELEARNING_STEP,
                  desired_retention: float = DESIRED_RETENTION) -> None:
         self.scheduler = fsrs.Scheduler(
             desired_retention=desired_retention, learning_steps=(learning_step,),
-            relearning_steps=(learning_step,), enable_fuzzing=False,
+            relearning_steps=(relearning_step,), enable_fuzzing=False,
         )
 
     def review(self, previous: Review | None, user_id: int, item_id: str, correct: bool,

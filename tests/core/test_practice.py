@@ -18,7 +18,7 @@ def _review(item, due_in_hours, last_correct=False, state=2):
 
 def _oracle(ratings, start=NOW, gap=dt.timedelta(minutes=1)):
     """The fsrs package itself, configured as the product documents it."""
-    scheduler = fsrs.Scheduler(learning_steps=(dt.timedelta(minutes=10),),
+    scheduler = fsrs.Scheduler(learning_steps=(dt.timedelta(minutes=1),),
                                relearning_steps=(dt.timedelta(minutes=10),),
                                enable_fuzzing=False)
     card, at = fsrs.Card(card_id=0, due=start), start
@@ -38,7 +38,7 @@ def test_an_answer_maps_to_the_fsrs_rating_the_issue_names(correct, misses, rati
 
 def test_a_wrong_answer_comes_back_within_minutes():
     review = ReviewScheduler().review(None, 1, "a", False, 0, NOW)
-    assert review.due_at - NOW <= dt.timedelta(minutes=10)
+    assert review.due_at - NOW <= dt.timedelta(minutes=1)
     assert review.due_at == _oracle([fsrs.Rating.Again]).due
 
 
@@ -57,7 +57,7 @@ def test_a_history_of_answers_matches_the_fsrs_package_step_by_step():
         review = scheduler.review(review, 1, "a", correct, misses, at)
         at = review.due_at  # the member comes back exactly when it is due
     card_at = NOW
-    oracle_scheduler = fsrs.Scheduler(learning_steps=(dt.timedelta(minutes=10),),
+    oracle_scheduler = fsrs.Scheduler(learning_steps=(dt.timedelta(minutes=1),),
                                       relearning_steps=(dt.timedelta(minutes=10),),
                                       enable_fuzzing=False)
     expected_card = fsrs.Card(card_id=0, due=NOW)

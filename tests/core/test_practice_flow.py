@@ -20,9 +20,10 @@ def test_missed_daily_question_comes_back_in_practice(quiz, channel, alice, cloc
     posted = quiz.rounds.post_round(channel.id)
     missed = quiz.rounds.submit_answer(channel.id, alice, shown(posted.message, "A"))
     assert missed.recorded and "view never copies" in missed.reply.body
-    clock.advance(minutes=11)  # a miss is due again after one ten-minute learning step
+    clock.advance(minutes=1)  # a new item missed is due again after a one-minute step
     message = quiz.practice.start(alice.member, None, "en")
-    assert "Review · due since 1 minute" in message.body
+    assert "Review · due now" in message.body
+    assert quiz.rounds.store.current_practice(alice.member.id).item_id == "t.choice-view"
     assert "Which call may copy?" in message.body
 
 
