@@ -4,8 +4,8 @@ The ``fsrs`` package schedules (FSRS-6, the scheduler Anki uses); this module on
 answers to its ratings and its cards to our frozen Review values. A wrong answer is Again, a
 right one after an earlier wrong try Hard, a right one at the first try Good. A learning step
 of one minute brings a new miss back while it still stings (ten minutes to relearn an item
-once known); a first-try success on a new item graduates at once and comes back in days. Fuzzing is off, so every replica computes the same
-due date from the same history.
+once known); a first-try success on a new item graduates at once and comes back in days.
+Fuzzing is off, so every replica computes the same due date from the same history.
 """
 
 from __future__ import annotations
