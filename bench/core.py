@@ -28,7 +28,7 @@ import time
 from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager, suppress
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, TypeVar
 from zoneinfo import ZoneInfo
@@ -49,7 +49,7 @@ from bot.core.models import (
     Member,
     week_start,
 )
-from bot.core.scoring import current_streak, points_for, rank
+from bot.core.scoring import points_for, rank, replay_streak
 from bot.core.service import QuizService
 from content.loader import Bank, load_bank
 from content.schema import TextItem
@@ -295,9 +295,10 @@ def legacy_rows(store: SqlStore, channel: ChannelSettings, since: dt.datetime | 
     """Return the board as the code before totals built it: recount, one query per member."""
     scores = store.scores(channel.id, since)
     dates = store.round_dates(channel.id)
-    streaks = {s.user_id: current_streak(dates, store.solved_dates(channel.id, s.user_id),
-                                         open_date) for s in scores}
-    return rank(scores, streaks)
+    states = {s.user_id: replay_streak(dates, store.solved_dates(channel.id, s.user_id),
+                                       open_date) for s in scores}
+    ranked = rank(scores, {uid: state.current for uid, state in states.items()})
+    return [replace(row, freezes=states[row.user_id].freezes) for row in ranked]
 
 
 def measure_backend(backend: Backend, args: argparse.Namespace, bank: Bank) -> dict[str, Any]:
