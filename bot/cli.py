@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import argparse
 import datetime as dt
+import importlib
 import json
 import logging
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from bot import logs, members_cli, packs_cli, reports_cli
@@ -170,35 +171,26 @@ def _backup_or_restore(settings: Settings, args: argparse.Namespace) -> int:
     return 0
 
 
+_BENCHES = {"core": "bench.core", "packs": "bench.packs", "executor": "bench.executor"}
+
+
 def _bench(argv: list[str]) -> int:
-    if argv[:1] == ["core"]:
-        # Imported here: the bench package is not part of the product (nor of its images).
-        try:
-            from bench.core import main as core_main
-        except ImportError as exc:
-            print(f"torchquiz bench core: the bench package is not installed here ({exc.name}); "
-                  "run it from a checkout", file=sys.stderr)
-            return 3
-
-        return core_main(argv[1:])
-    if argv[:1] == ["packs"]:
-        try:
-            from bench.packs import main as packs_main
-        except ImportError as exc:
-            print(f"torchquiz bench packs: the bench package is not installed here ({exc.name}); "
-                  "run it from a checkout", file=sys.stderr)
-            return 3
-
-        return packs_main(argv[1:])
-    if argv[:1] != ["executor"]:
+    module_name = _BENCHES.get(argv[0]) if argv else None
+    if module_name is None:
         print("usage: torchquiz bench executor [--n N] [--burst N]\n"
               "       torchquiz bench packs [--items N] [--code N] [--json]\n"
               "       torchquiz bench core [--answers N] [--postgres-url URL] [--json]",
               file=sys.stderr)
         return 2
-    from bench.executor import main as bench_main
-
-    return bench_main(argv[1:])
+    # Imported here: the bench package is not part of the product (nor of its images).
+    try:
+        module = importlib.import_module(module_name)
+    except ImportError as exc:
+        print(f"torchquiz bench {argv[0]}: cannot load the benchmark ({exc.name}); run it from "
+              "a checkout with the executor extra installed", file=sys.stderr)
+        return 3
+    run: Callable[[list[str]], int] = module.main
+    return run(argv[1:])
 
 
 def _console(settings: Settings, args: argparse.Namespace) -> int:

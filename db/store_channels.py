@@ -157,24 +157,8 @@ class ChannelStore(StoreBase):
     @retry_on_disconnect
     def ensure_member(self, platform: str, external_id: str, display_name: str) -> Member:
         """Return the member, creating it or refreshing its display name."""
-        insert = self._upsert(UserRow).values(
-            platform=platform, external_id=external_id, display_name=display_name
-        )
         with self._transaction() as session:
-            session.execute(
-                insert.on_conflict_do_update(
-                    index_elements=PLATFORM_KEY,
-                    set_={"display_name": insert.excluded.display_name},
-                    # Most calls carry the same name: skip the write then.
-                    where=UserRow.display_name != insert.excluded.display_name,
-                )
-            )
-            row = session.scalars(
-                select(UserRow).where(
-                    UserRow.platform == platform, UserRow.external_id == external_id
-                )
-            ).one()
-            return _member(row)
+            return upsert_member(self, session, platform, external_id, display_name)
 
     @retry_on_disconnect
     def set_hidden(self, user_id: int, hidden: bool) -> None:
@@ -186,6 +170,27 @@ class ChannelStore(StoreBase):
         """Return the member with this id, if any."""
         found = self._fetch(_MEMBER, {"member_id": member_id})
         return _member(found[0]) if found else None
+
+
+def upsert_member(
+    store: StoreBase, session: Session, platform: str, external_id: str, display_name: str
+) -> Member:
+    """Create the member or refresh its display name inside ``session``; return it."""
+    insert = store._upsert(UserRow).values(
+        platform=platform, external_id=external_id, display_name=display_name
+    )
+    session.execute(
+        insert.on_conflict_do_update(
+            index_elements=PLATFORM_KEY,
+            set_={"display_name": insert.excluded.display_name},
+            # Most calls carry the same name: skip the write then.
+            where=UserRow.display_name != insert.excluded.display_name,
+        )
+    )
+    row = session.scalars(
+        select(UserRow).where(UserRow.platform == platform, UserRow.external_id == external_id)
+    ).one()
+    return _member(row)
 
 
 def _new_channel(defaults: ChannelDefaults) -> dict[str, Any]:

@@ -12,9 +12,9 @@ from sqlalchemy import func, select
 from bot.core.models import Attempts, Resolved
 from db.retry import retry_on_disconnect
 from db.store_base import StoreBase
-from db.store_channels import PLATFORM_KEY, _channels, _member
+from db.store_channels import _channels, upsert_member
 from db.store_rounds import _round
-from db.tables import AnswerRow, ChannelRow, PendingAnswerRow, RoundRow, UserRow
+from db.tables import AnswerRow, ChannelRow, PendingAnswerRow, RoundRow
 
 
 class RequestStore(StoreBase):
@@ -34,19 +34,8 @@ class RequestStore(StoreBase):
         With ``round_id`` the channel is the round's own (a button names its round, wherever it
         was clicked); otherwise the channel known by ``channel_external_id`` on ``platform``.
         """
-        insert = self._upsert(UserRow).values(
-            platform=platform, external_id=user_external_id, display_name=display_name
-        )
         with self._transaction() as session:
-            session.execute(
-                insert.on_conflict_do_update(
-                    index_elements=PLATFORM_KEY,
-                    set_={"display_name": insert.excluded.display_name},
-                    where=UserRow.display_name != insert.excluded.display_name,
-                )
-            )
-            member = _member(session.scalars(select(UserRow).where(
-                UserRow.platform == platform, UserRow.external_id == user_external_id)).one())
+            member = upsert_member(self, session, platform, user_external_id, display_name)
             rnd = None
             if round_id is not None:
                 row = session.execute(select(RoundRow.__table__).where(
