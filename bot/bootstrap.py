@@ -17,6 +17,7 @@ from sqlalchemy import Engine, text
 
 from bot.charts import MatplotlibCharts
 from bot.core.clock import SystemClock
+from bot.core.library import CHECK_INTERVAL_S, Library
 from bot.core.models import ChannelSettings
 from bot.core.ports import Clock, Executor
 from bot.core.quiz import Quiz, build_quiz
@@ -116,7 +117,10 @@ def build_remote_executor(
 
 
 def with_workspace_packs(bank: Bank, engine: Engine, workspace: str) -> Bank:
-    """Return ``bank`` plus the stored packs ``workspace`` sees (its own and the shared ones)."""
+    """Return ``bank`` plus the stored packs ``workspace`` sees (its own and the shared ones).
+
+    A fixed copy, for tools; the bot itself holds a live :func:`library`.
+    """
     from content.packs import load_stored_pack, with_packs
     from db.store_packs import PackStore
 
@@ -127,6 +131,18 @@ def with_workspace_packs(bank: Bank, engine: Engine, workspace: str) -> Bank:
         except ValueError as exc:
             log.warning("pack %s v%d no longer loads: %s", stored.pack_id, stored.version, exc)
     return with_packs(bank, packs)
+
+
+def library(bank: Bank, engine: Engine, *, interval_s: float = CHECK_INTERVAL_S) -> Library:
+    """Return the live library: the shipped bank plus every workspace's stored packs, scoped.
+
+    Every process serves every workspace it is asked from: each request sees the packs of its
+    own workspace only (bot/core/library.py). Packs stored elsewhere show up within
+    ``interval_s``, without a restart.
+    """
+    from bot.pack_source import StoredPackSource
+
+    return Library(bank, StoredPackSource(engine), interval_s=interval_s)
 
 
 def build_app(
@@ -140,18 +156,17 @@ def build_app(
 ) -> App:
     """Wire the whole bot from settings; tests pass their own clock or executor.
 
-    ``workspace`` (``PLATFORM:ID``): a process that serves only that workspace (the console)
-    draws from its team packs too. A process serving many workspaces draws from the shipped
-    bank only, until the core asks for a per-workspace view.
+    The bank is the live library of every workspace's packs; each request sees its own
+    workspace's (``workspace``, the console's ``PLATFORM:ID``, is kept for callers: the
+    console's requests name their workspace themselves).
     """
+    del workspace  # every request names its workspace now (Identity.workspace)
     settings = settings or Settings()
-    bank = load_content(settings)
     url = database_url(settings)
     if migrate:
         upgrade(url)
     engine = make_engine(url)
-    if workspace is not None:
-        bank = with_workspace_packs(bank, engine, workspace)
+    bank: Bank = library(load_content(settings), engine)
     closers: list[Callable[[], Any]] = [engine.dispose]
     problem = ""
     if executor is None:

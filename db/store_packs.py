@@ -5,7 +5,7 @@ from __future__ import annotations
 import datetime as dt
 from dataclasses import dataclass
 
-from sqlalchemy import select, update
+from sqlalchemy import case, func, select, update
 
 from db.retry import retry_on_disconnect
 from db.store_base import StoreBase
@@ -103,3 +103,27 @@ class PackStore(StoreBase):
             for row in rows:
                 row.removed = True
             return bool(rows)
+
+    @retry_on_disconnect
+    def stamp(self) -> tuple[int, int, int]:
+        """Return (rows, newest row id, rows removed): it changes with every add and remove.
+
+        One aggregate query, cheap whatever the packs weigh: a replica asks it every few
+        seconds to learn whether another one (or the command line) stored or removed a pack.
+        An add inserts a row (rows and newest id grow; reviving a removed pack comes with
+        one), a remove hides rows (the removed count grows).
+        """
+        query = select(func.count(TeamPackRow.id), func.coalesce(func.max(TeamPackRow.id), 0),
+                       func.coalesce(func.sum(case((TeamPackRow.removed.is_(True), 1),
+                                                   else_=0)), 0))
+        with self._read() as session:
+            rows, newest, removed = session.execute(query).one()
+        return int(rows), int(newest), int(removed)
+
+    @retry_on_disconnect
+    def every_version(self) -> list[StoredPack]:
+        """Return every stored version of every pack, removed ones too, by id then version."""
+        with self._read() as session:
+            rows = session.scalars(select(TeamPackRow)
+                                   .order_by(TeamPackRow.pack_id, TeamPackRow.version)).all()
+        return [_stored(r) for r in rows]

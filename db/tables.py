@@ -22,6 +22,7 @@ from sqlalchemy import (
     TypeDecorator,
     UniqueConstraint,
     false,
+    text,
 )
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
@@ -100,6 +101,8 @@ class ChannelRow(Base):
     # JSON lists: small, read whole, never queried inside; portable to SQLite and PostgreSQL.
     topics: Mapped[list[str]] = mapped_column(JSON)
     difficulties: Mapped[list[int]] = mapped_column(JSON)
+    # The packs the channel draws from ("bank": the shipped bank), by id (migration 0012).
+    packs: Mapped[list[str]] = mapped_column(JSON, server_default=text("'[\"bank\"]'"))
     enabled: Mapped[bool] = mapped_column(Boolean)
     leaderboard_weekday: Mapped[int] = mapped_column(Integer)
     leaderboard_hour: Mapped[int] = mapped_column(Integer)

@@ -11,6 +11,7 @@ from zoneinfo import ZoneInfo
 
 from bot.core.errors import NotFound
 from bot.core.i18n import t
+from bot.core.library import channel_scope, library_of
 from bot.core.messages import Audience, Message, Tone
 from bot.core.models import (
     BoardPost,
@@ -62,7 +63,7 @@ class BoardService:
         self, store: QuizStore, bank: Bank, clock: Clock, charts: ChartRenderer | None = None
     ) -> None:
         self.store = store
-        self.bank = bank
+        self.bank = library_of(bank)
         self.clock = clock
         self.charts = charts  # None: the weekly post is the table alone
 
@@ -297,7 +298,8 @@ class BoardService:
         lines = [t(locale, "stats.team.summary")]
         # A card for each of the two weakest topics that have one (a narrow sub-topic such as
         # "dtypes" may have none: the next weakest then gets its turn).
-        cards = [found[0] for m in mastery if (found := self._cards_on(m.topic))][:2]
+        scope = channel_scope(channel)
+        cards = [found[0] for m in mastery if (found := self._cards_on(m.topic, scope))][:2]
         if cards:
             lines.append(t(locale, "stats.team.cards",
                            cards=", ".join(f"/explain {card}" for card in cards)))
@@ -316,9 +318,10 @@ class BoardService:
         self.store.set_hidden(member.id, choice == "hidden")
         return Message(body=t(locale, f"privacy.{choice}"), tone=Tone.SUCCESS)
 
-    def _cards_on(self, topic: str) -> list[str]:
-        """Return the ids of the explain cards on ``topic``, in id order."""
-        return sorted(card.id for card in self.bank.cards.values() if card.topic == topic)
+    def _cards_on(self, topic: str, scope: str | None) -> list[str]:
+        """Return the ids of the explain cards on ``topic`` the workspace sees, in id order."""
+        cards = self.bank.view(scope).cards
+        return sorted(card.id for card in cards.values() if card.topic == topic)
 
 
 def mastery_table(mastery: Sequence[TopicMastery], locale: str, *, show_due: bool = True) -> str:

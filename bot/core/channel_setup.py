@@ -5,24 +5,52 @@ from __future__ import annotations
 import datetime as dt
 import functools
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Collection, Mapping
 from dataclasses import replace
 from zoneinfo import ZoneInfo, available_timezones
 
 from bot.core.errors import UserError
 from bot.core.i18n import t
+from bot.core.library import DEFAULT_PACKS, SHIPPED, channel_scope, library_of
 from bot.core.messages import Message, Tone
 from bot.core.models import SUPPORTED_LOCALES, Actor, ChannelSettings, ChannelUpdate
 from bot.core.ports import QuizStore
+from content.loader import Bank
 
 WEEKDAYS = ("mon", "tue", "wed", "thu", "fri", "sat", "sun")
-KEYS = ("time", "tz", "lang", "topics", "difficulty", "enabled", "leaderboard")
+KEYS = ("time", "tz", "lang", "topics", "difficulty", "enabled", "leaderboard", "packs")
+MAX_PACKS = 20  # a channel's chosen packs: more is a paste gone wrong
+_PACK_ID = re.compile(r"[a-z0-9][a-z0-9-]{1,23}")  # content/packs.py's PACK_ID, or "bank"
 # ASCII digits only: str.isdigit() and \d also take "²", Arabic-Indic and full-width digits.
 _TIME = re.compile(r"([01]?[0-9]|2[0-3]):([0-5][0-9])")
 _HOUR = re.compile(r"[01]?[0-9]|2[0-3]")
 
 
-def parse_changes(changes: Mapping[str, str], known_topics: set[str]) -> ChannelUpdate:
+def parse_packs(value: str, known_packs: Collection[str]) -> tuple[str, ...]:
+    """Return a channel's pack choice from ``bank,team-conv``; raise UserError naming a bad id.
+
+    ``bank`` is the shipped bank; empty (or ``bank`` alone) resets to the shipped bank only.
+    Every other id must be a pack the workspace sees (``known_packs``).
+    """
+    if not value.isascii() or len(value) > 25 * MAX_PACKS:
+        raise UserError("packs takes pack ids in ASCII, separated by commas, "
+                        "e.g. packs=bank,team-conv.")
+    ids = list(dict.fromkeys(p.strip().lower() for p in value.split(",") if p.strip()))
+    if len(ids) > MAX_PACKS:
+        raise UserError(f"packs takes at most {MAX_PACKS} pack ids.")
+    for pack_id in ids:
+        if pack_id != SHIPPED and (not _PACK_ID.fullmatch(pack_id)
+                                   or pack_id not in known_packs):
+            names = ", ".join([SHIPPED, *sorted(known_packs)])
+            raise UserError(f"Unknown pack {pack_id[:30]!r}: this workspace has no such pack. "
+                            f"Packs: {names}.")
+    if not ids:
+        return DEFAULT_PACKS
+    return tuple(sorted(ids, key=lambda p: (p != SHIPPED, p)))
+
+
+def parse_changes(changes: Mapping[str, str], known_topics: set[str],
+                  known_packs: Collection[str] = ()) -> ChannelUpdate:
     """Turn admin input into a ChannelUpdate, or raise UserError saying exactly what is wrong."""
     unknown = sorted(set(changes) - set(KEYS))
     if unknown:
@@ -72,6 +100,8 @@ def parse_changes(changes: Mapping[str, str], known_topics: set[str]) -> Channel
             update = replace(
                 update, leaderboard_weekday=WEEKDAYS.index(day[:3]), leaderboard_hour=int(hour)
             )
+        elif key == "packs":
+            update = replace(update, packs=parse_packs(value, known_packs))
     return update
 
 
@@ -98,6 +128,7 @@ def describe(channel: ChannelSettings, locale: str) -> Message:
         ("difficulty", ", ".join(map(str, channel.difficulties)) or "all"),
         ("enabled", "on" if channel.enabled else "off"),
         ("leaderboard", f"{WEEKDAYS[channel.leaderboard_weekday]} {channel.leaderboard_hour}"),
+        ("packs", ", ".join(channel.packs) or SHIPPED),
     )
     return Message(title=t(locale, "settings.title"), fields=fields)
 
@@ -114,33 +145,69 @@ def _fill_leaderboard(changes: Mapping[str, str], channel: ChannelSettings) -> M
 
 
 class SetupService:
-    """Let admins change a channel's schedule, language and content; everyone may look."""
+    """Let admins change a channel's schedule, language and content; everyone may look.
+
+    ``known`` is the library (each channel's workspace sees its own packs' topics and ids),
+    or a fixed set of topics (no packs).
+    """
 
     def __init__(
         self,
         store: QuizStore,
-        known_topics: set[str],
+        known: Bank | set[str],
         on_changed: Callable[[ChannelSettings], None] | None = None,
+        leaves_nothing: Callable[[ChannelSettings], bool] | None = None,
     ) -> None:
         self.store = store
-        self.known_topics = known_topics
+        self.library = library_of(known) if isinstance(known, Bank) else None
+        self._topics = set(known) if isinstance(known, set) else set()
         self.on_changed = on_changed
+        self._leaves_nothing = leaves_nothing
+
+    @property
+    def known_topics(self) -> set[str]:
+        """Return the topics of the shipped bank and the packs shared with every workspace."""
+        return self._topics_for(None)
+
+    def _topics_for(self, scope: str | None) -> set[str]:
+        if self.library is None:
+            return self._topics
+        return set(self.library.view(scope).topics)
+
+    def _packs_for(self, scope: str | None) -> list[str]:
+        if self.library is None:
+            return []
+        return [p.pack_id for p in self.library.view(scope).packs]
+
+    def _describe(self, channel: ChannelSettings, locale: str) -> Message:
+        shown = describe(channel, locale)
+        if self.library is not None:
+            seen = set(self._packs_for(channel_scope(channel)))
+            gone = [p for p in channel.packs if p != SHIPPED and p not in seen]
+            if gone:
+                shown = replace(shown, fields=(*shown.fields, (
+                    t(locale, "settings.packs_gone_label"), ", ".join(gone))))
+        if self._leaves_nothing is not None and self._leaves_nothing(channel):
+            note = t(locale, "settings.packs_fallback")
+            shown = replace(shown, body=f"{shown.body}\n{note}".strip())
+        return shown
 
     def apply(self, channel: ChannelSettings, actor: Actor, changes: Mapping[str, str]) -> Message:
         """Apply ``changes`` when the actor is an admin; show the settings either way."""
         locale = actor.locale or channel.locale
         if not changes:
-            return describe(channel, locale)
+            return self._describe(channel, locale)
         if not actor.is_admin:
             return Message(body=t(locale, "settings.denied"), tone=Tone.WARNING)
         changes = _fill_leaderboard(changes, channel)
+        scope = channel_scope(channel)
         try:
-            update = parse_changes(changes, self.known_topics)
+            update = parse_changes(changes, self._topics_for(scope), self._packs_for(scope))
         except UserError as exc:
             return Message(body=str(exc), tone=Tone.WARNING)
         updated = self.store.update_channel(channel.id, update)
         if self.on_changed is not None:
             self.on_changed(updated)
-        saved = describe(updated, updated.locale)
-        return Message(title=saved.title, body=t(updated.locale, "settings.saved"),
-                       fields=saved.fields, tone=Tone.SUCCESS)
+        saved = self._describe(updated, updated.locale)
+        body = "\n".join(p for p in (t(updated.locale, "settings.saved"), saved.body) if p)
+        return Message(title=saved.title, body=body, fields=saved.fields, tone=Tone.SUCCESS)

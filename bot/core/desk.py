@@ -70,7 +70,7 @@ class Desk(MemberRequests, AdminRequests):
         # share: a card for the whole channel, in the language of where it is shared
         _, actor = self._resolve(who)
         locale = actor.locale or "en"
-        card = self.quiz.explain.share(target, locale)
+        card = self.quiz.explain.share(target, locale, self._scope(who))
         if card is None:
             return self._warning(locale, "explain.gone")
         return Reply(locale, card, public=True)
@@ -176,7 +176,7 @@ class Desk(MemberRequests, AdminRequests):
     def _explain(self, who: Identity, topic: str, _whom: Identity | None) -> Reply:
         _, actor = self._resolve(who)
         locale = actor.locale or "en"
-        return Reply(locale, self.quiz.explain.explain(topic, locale))
+        return Reply(locale, self.quiz.explain.explain(topic, locale, self._scope(who)))
 
     def _leaderboard(self, who: Identity, period: str, _whom: Identity | None) -> Reply:
         found, actor = self._resolve(who)
@@ -248,16 +248,24 @@ class Desk(MemberRequests, AdminRequests):
         # The home tab shows text only: no chart is drawn for it.
         return Home(locale, tuple(
             (c.external_id, self.quiz.board.stats_message(c, member, locale, chart=False))
-            for c in channels), reviews=self.quiz.reminders.home_line(member, locale))
+            for c in channels), reviews=self.quiz.reminders.home_line(member, locale,
+                                                                      self._scope(who)))
 
-    def explain_choices(self, typed: str, locale: str | None, limit: int) -> list[tuple[str, str]]:
-        """Return (label, card id) pairs for the /explain autocomplete."""
-        return self.quiz.explain.choices(typed[:COMMAND_CHARS], locale or "en", limit)
+    def explain_choices(self, typed: str, locale: str | None, limit: int,
+                        who: Identity | None = None) -> list[tuple[str, str]]:
+        """Return (label, card id) pairs for the /explain autocomplete, of ``who``'s workspace.
 
-    def topic_choices(self, typed: str, limit: int) -> list[str]:
-        """Return the practice topics matching what the member typed."""
+        Without ``who``: the shipped cards and the packs shared with every workspace.
+        """
+        scope = self._scope(who) if who is not None else None
+        return self.quiz.explain.choices(typed[:COMMAND_CHARS], locale or "en", limit, scope)
+
+    def topic_choices(self, typed: str, limit: int, who: Identity | None = None) -> list[str]:
+        """Return the practice topics of ``who``'s workspace matching what the member typed."""
         needle = typed[:COMMAND_CHARS].strip().lower()
-        return [tp for tp in self.quiz.practice.topics() if needle in tp][:limit]
+        scope = self._scope(who) if who is not None else None
+        # On the platform's event loop: the content as loaded, no query.
+        return [tp for tp in self.quiz.practice.topics(scope, check=False) if needle in tp][:limit]
 
     @staticmethod
     def zone_choices(typed: str, limit: int) -> list[str]:

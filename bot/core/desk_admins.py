@@ -20,7 +20,7 @@ class AdminRequests(DeskBase):
         _, actor = self._resolve(who, round_id)
         locale = actor.locale or "en"
         form = (self.reports.form_for_round(round_id, locale) if round_id is not None
-                else self.reports.form_for_item(target, locale))
+                else self.reports.form_for_item(target, locale, self._scope(who)))
         if form is None:
             return self._warning(locale, "report.gone")
         return Reply(locale, form=form)
@@ -59,10 +59,12 @@ class AdminRequests(DeskBase):
         locale = self._locale_without_member(who)
         if not who.is_admin:
             return self._warning(locale, "insights.denied")
-        return Reply(locale, self.insights.message(locale))
+        return Reply(locale, self.insights.message(locale, self._scope(who)))
 
     def _unpause_click(self, who: Identity, item_id: str) -> Reply:
         locale = self._locale_without_member(who)
         if not who.is_admin:
             return self._warning(locale, "insights.denied")
+        if not self.insights.bank.visible(item_id, self._scope(who)):
+            return self._warning(locale, "action.unknown")  # another workspace's pack item
         return Reply(locale, self.insights.unpause_message(item_id, locale))

@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 
 from bot.core.i18n import t
 from bot.core.insights import InsightsService
+from bot.core.library import workspace_scope
 from bot.core.messages import Form, Message, Tone
 from bot.core.models import Actor, ChannelSettings, Identity, Member, Resolved
 from bot.core.people import PeopleService
@@ -74,6 +75,11 @@ class DeskBase:
         locale = found.channel.locale if found.channel is not None else who.locale or "en"
         return found, Actor(found.member, is_admin=who.is_admin, locale=locale)
 
+    @staticmethod
+    def _scope(who: Identity) -> str:
+        """Return the workspace a request comes from, as packs are scoped (``PLATFORM:ID``)."""
+        return workspace_scope(who.platform, who.workspace)
+
     def _member(self, who: Identity) -> Member:
         return self.store.ensure_member(who.platform, who.user, who.display_name)
 
@@ -104,6 +110,9 @@ class DeskBase:
 
     def _practice(self, who: Identity, topic: str, _whom: Identity | None) -> Reply:
         # /quiz, and a reminder's Start button: the most overdue review, else a new item.
+        # Without a topic, new questions come from the packs the channel chose.
         found, actor = self._resolve(who)
         locale = actor.locale or "en"
-        return Reply(locale, self.quiz.practice.start(found.member, topic or None, locale))
+        packs = found.channel.packs if found.channel is not None else None
+        return Reply(locale, self.quiz.practice.start(found.member, topic or None, locale,
+                                                      scope=self._scope(who), packs=packs))

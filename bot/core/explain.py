@@ -4,12 +4,15 @@ from __future__ import annotations
 
 import difflib
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass, replace
 
 from bot.core import posts
 from bot.core.i18n import t
+from bot.core.library import library_of
 from bot.core.matching import closest, fold
 from bot.core.messages import Audience, Button, Message, Tone, share_action
+from content.loader import Bank
 from content.schema import ExplainCard
 
 _VERSUS = re.compile(r"\s+(?:vs\.?|versus|or|and|和|与|还是|对比)\s+|\s*/\s*")
@@ -94,16 +97,32 @@ class CardIndex:
 
 
 class ExplainService:
-    """Answer /explain with a card in the member's language, or the nearest suggestions."""
+    """Answer /explain with a card in the member's language, or the nearest suggestions.
 
-    def __init__(self, cards: dict[str, ExplainCard]) -> None:
-        self.index = CardIndex(cards)
+    Each workspace (``scope``) looks up the shipped cards and its own packs' only: a card of
+    another workspace's pack is never found, suggested, completed or shared.
+    """
 
-    def explain(self, query: str, locale: str) -> Message:
+    def __init__(self, cards: Bank | Mapping[str, ExplainCard]) -> None:
+        self.library = library_of(cards if isinstance(cards, Bank) else Bank(cards=dict(cards)))
+
+    def index_for(self, scope: str | None = None, *, check: bool = True) -> CardIndex:
+        """Return the card index of what ``scope`` sees, built once per library snapshot."""
+        view = self.library.view(scope, check=check)
+        index: CardIndex = view.memoised("card_index", lambda: CardIndex(dict(view.cards)))
+        return index
+
+    @property
+    def index(self) -> CardIndex:
+        """Return the index of the shipped cards and the packs shared with every workspace."""
+        return self.index_for(None)
+
+    def explain(self, query: str, locale: str, scope: str | None = None) -> Message:
         """Return the card for ``query``; an empty query lists the cards."""
+        index = self.index_for(scope)
         if not query.strip():
-            return Message(title=t(locale, "explain.list"), body=", ".join(self.index.topics()))
-        found = self.index.lookup(query[:200])
+            return Message(title=t(locale, "explain.list"), body=", ".join(index.topics()))
+        found = index.lookup(query[:200])
         if found.card is not None:
             card = posts.card(found.card, locale)
             share = Button(share_action(found.card.id), t(locale, "explain.share"))
@@ -114,23 +133,29 @@ class ExplainService:
                      suggestions=", ".join(found.suggestions))
         else:
             body = t(locale, "explain.unknown_none", query=shown,
-                     topics=", ".join(self.index.topics()[:8]))
+                     topics=", ".join(index.topics()[:8]))
         return Message(body=body, tone=Tone.WARNING)
 
-    def complete(self, prefix: str) -> list[str]:
+    def complete(self, prefix: str, scope: str | None = None) -> list[str]:
         """Return topics for autocomplete."""
-        return self.index.complete(prefix)
+        return self.index_for(scope, check=False).complete(prefix)
 
-    def share(self, card_id: str, locale: str) -> Message | None:
-        """Return a card as a post for the whole channel, or None for an unknown id."""
-        if card_id not in self.index.topics():
+    def share(self, card_id: str, locale: str, scope: str | None = None) -> Message | None:
+        """Return a card as a post for the whole channel, or None for an id it does not see."""
+        index = self.index_for(scope)
+        if card_id not in index.topics():
             return None
-        return replace(posts.card(self.index.card(card_id), locale), audience=Audience.CHANNEL)
+        return replace(posts.card(index.card(card_id), locale), audience=Audience.CHANNEL)
 
-    def choices(self, prefix: str, locale: str, limit: int = 25) -> list[tuple[str, str]]:
-        """Return (label, card id) pairs for autocomplete: the title in the member's language."""
+    def choices(self, prefix: str, locale: str, limit: int = 25,
+                scope: str | None = None) -> list[tuple[str, str]]:
+        """Return (label, card id) pairs for autocomplete: the title in the member's language.
+
+        Run on the platform's event loop: it uses the content as loaded, without a query.
+        """
+        index = self.index_for(scope, check=False)
         out = []
-        for card_id in self.index.complete(prefix, limit):
-            title = self.index.card(card_id).title.get(locale)
+        for card_id in index.complete(prefix, limit):
+            title = index.card(card_id).title.get(locale)
             out.append((f"{title} · {card_id}"[:100], card_id))
         return out

@@ -342,6 +342,13 @@ _STRINGS: dict[str, dict[str, str]] = {
     },
     "settings.saved": {"en": "Settings saved.", "zh-CN": "设置已保存。"},
     "settings.title": {"en": "Channel settings", "zh-CN": "频道设置"},
+    # A channel's pack choice (packs=bank,team-conv): shown with its settings.
+    "settings.packs_fallback": {
+        "en": "The chosen packs leave no question with these topics and difficulties: "
+              "the daily question comes from the shipped bank until that changes.",
+        "zh-CN": "所选题包在这些主题和难度下没有题目：每日题目暂时从内置题库中抽取。",
+    },
+    "settings.packs_gone_label": {"en": "packs no longer available", "zh-CN": "已不可用的题包"},
 
     # Words of the chat platforms' own widgets (forms, the home tab) and of commands.
     "ui.submit": {"en": "Submit", "zh-CN": "提交"},

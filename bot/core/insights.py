@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from bot.core.i18n import t
+from bot.core.library import library_of
 from bot.core.messages import Button, Message, Tone, unpause_action
 from bot.core.models import ItemTally
 from bot.core.ports import Clock, QuizStore
@@ -135,7 +136,7 @@ class InsightsService:
     def __init__(self, store: QuizStore, bank: Bank, clock: Clock,
                  min_answerers: int = MIN_ANSWERERS) -> None:
         self.store = store
-        self.bank = bank
+        self.bank = library_of(bank)
         self.clock = clock
         self.min_answerers = min_answerers
 
@@ -178,9 +179,12 @@ class InsightsService:
         return versions
 
     # ------------------------------------------------------------ chat (/quiz-insights)
-    def message(self, locale: str) -> Message:
-        """Return /quiz-insights: the worst item versions first, with unpause buttons."""
-        stats = self.stats()
+    def message(self, locale: str, scope: str | None = None) -> Message:
+        """Return /quiz-insights: the worst item versions first, with unpause buttons.
+
+        Only items the workspace ``scope`` sees are listed: the shipped bank's and its packs'.
+        """
+        stats = [s for s in self.stats() if self.bank.visible(s.item_id, scope)]
         shown = [s for s in worst_first(stats) if s.flags or s.paused or s.reports][:SHOWN]
         enough = sum(1 for s in stats if s.discrimination is not None)
         answered = sum(1 for s in stats if s.answered)

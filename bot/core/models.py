@@ -54,6 +54,7 @@ class ChannelSettings:
     locale: str = "en"
     topics: tuple[str, ...] = ()  # empty: every topic
     difficulties: tuple[int, ...] = ()  # empty: every difficulty
+    packs: tuple[str, ...] = ("bank",)  # the packs it draws from; "bank": the shipped bank
     enabled: bool = True
     leaderboard_weekday: int = 4  # Monday is 0; Friday by default
     leaderboard_hour: int = 16
@@ -79,6 +80,7 @@ class ChannelUpdate:
     locale: str | None = None
     topics: tuple[str, ...] | None = None
     difficulties: tuple[int, ...] | None = None
+    packs: tuple[str, ...] | None = None
     enabled: bool | None = None
     leaderboard_weekday: int | None = None
     leaderboard_hour: int | None = None

@@ -1,13 +1,15 @@
 """The core's ports: what it needs from storage, the executor, the clock, the platforms and charts.
 
 db/ implements QuizStore, executors/ implements Executor, each chat adapter a Publisher,
-bot/charts.py the ChartRenderer; the composition root passes them in.
+bot/charts.py the ChartRenderer, bot/pack_source.py the PackSource; the composition root
+passes them in.
 """
 
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Collection, Sequence
+from collections.abc import Collection, Mapping, Sequence
+from dataclasses import dataclass, field
 from typing import Protocol
 
 from bot.core.messages import Message
@@ -47,6 +49,8 @@ from bot.core.models import (
     Tally,
     TopicMastery,
 )
+from content.loader import Question
+from content.schema import ExplainCard
 
 
 class Clock(Protocol):
@@ -588,4 +592,35 @@ class QuizStore(Protocol):
 
     def unpause_item(self, item_id: str, at: dt.datetime) -> list[int]:
         """Unpause every paused version of ``item_id``; return the versions unpaused."""
+        ...
+
+
+@dataclass(frozen=True)
+class ScopedPack:
+    """A stored pack as the library holds it: its newest version's entries, and its scope.
+
+    ``scope`` is ``PLATFORM:WORKSPACE`` or ``*`` (every workspace). ``history`` holds the
+    questions of earlier versions that the newest one dropped: never drawn, still resolvable
+    for the rounds and answers that name them. ``removed``: hidden from draws and lists.
+    """
+
+    pack_id: str
+    version: int
+    title: str
+    scope: str
+    removed: bool
+    questions: Mapping[str, Question]
+    cards: Mapping[str, ExplainCard]
+    history: Mapping[str, Question] = field(default_factory=dict)
+
+
+class PackSource(Protocol):
+    """Where the team packs of every workspace are stored (db/store_packs.py behind it)."""
+
+    def stamp(self) -> object:
+        """Return a cheap token that changes whenever a pack is added or removed (one query)."""
+        ...
+
+    def load(self) -> list[ScopedPack]:
+        """Return every stored pack, removed ones too, loaded and ready to draw from."""
         ...

@@ -5,7 +5,7 @@ from __future__ import annotations
 import datetime as dt
 import hashlib
 import logging
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
@@ -13,6 +13,7 @@ from bot.core import posts
 from bot.core.answers import gradable, hidden_test_seed, judge
 from bot.core.errors import GradingUnavailable
 from bot.core.i18n import t
+from bot.core.library import library_of
 from bot.core.matching import fold
 from bot.core.messages import (
     Button,
@@ -159,39 +160,52 @@ class PracticeService:
         reviews: ReviewScheduler | None = None,
     ) -> None:
         self.store = store
-        self.bank = bank
+        self.bank = library_of(bank)
         self.clock = clock
         self.executor = executor
         self.reviews = reviews or ReviewScheduler()
-        self._topics_of = {q.id: tuple(q.topics) for q in bank.questions.values()}
 
-    def topics(self) -> list[str]:
-        """Return every topic some question covers."""
-        return sorted({topic for q in self.bank.questions.values() for topic in q.topics})
+    def topics(self, scope: str | None = None, *, check: bool = True) -> list[str]:
+        """Return every topic some question the workspace ``scope`` sees covers."""
+        return self.bank.view(scope, check=check).topics
 
-    def _eligible(self, topic: str | None) -> list[str]:
+    def _eligible(self, topic: str | None, scope: str | None,
+                  packs: Collection[str] | None = None) -> list[str]:
         wanted = fold(topic) if topic else ""
         return [
-            q.id for q in self.bank.questions.values()
+            q.id for q in self.bank.view(scope, packs).questions
             if (not wanted or any(fold(tp) == wanted for tp in q.topics))
             and gradable(q, self.executor)
         ]
 
-    def start(self, member: Member, topic: str | None, locale: str) -> Message:
-        """Pick the member's next practice question and show it privately."""
+    def start(self, member: Member, topic: str | None, locale: str, *,
+              scope: str | None = None, packs: Collection[str] | None = None) -> Message:
+        """Pick the member's next practice question and show it privately.
+
+        ``scope``: the asking workspace, whose packs only are drawn (None: the shipped bank
+        and the packs shared with every workspace). ``packs``: without a topic, new questions
+        come from these (the channel's choice), when they leave any; a due review of anything
+        the workspace still sees comes first either way (a removed pack's do not).
+        """
         now = self.clock.now()
-        eligible = self._eligible(topic)
-        reviews = self.store.reviews(member.id)
-        allowed = set(eligible)
+        eligible = self._eligible(topic, scope, None if topic else packs)
+        if not eligible and not topic and packs is not None:
+            eligible = self._eligible(None, scope)
+        reviewable = set(self._eligible(topic, scope))
+        reviews = [r for r in self.store.reviews(member.id) if r.item_id in reviewable]
         # A due review comes first whatever the member's results: read those (every answer
         # they gave, the slow read at a million answers) only to find a weakest topic.
-        due = any(r.due_at <= now and r.item_id in allowed for r in reviews)
+        due = any(r.due_at <= now for r in reviews)
         results = [] if due else self.store.item_results(member.id)
-        chosen = pick(eligible, reviews, results, self._topics_of, now,
+        if due:  # a review due of any pack the workspace sees, whatever the channel draws
+            drawn = set(eligible)
+            eligible = [*eligible, *sorted(i for i in reviewable if i not in drawn)]
+        chosen = pick(eligible, reviews, results, self.bank.topics_of(), now,
                       salt=f"{member.id}|{now.date().isoformat()}")
         if chosen is None:
             return Message(
-                body=t(locale, "practice.none", topic=topic or "", topics=", ".join(self.topics())),
+                body=t(locale, "practice.none", topic=topic or "",
+                       topics=", ".join(self.topics(scope))),
                 tone=Tone.WARNING,
             )
         item = self.bank.question(chosen.item_id)

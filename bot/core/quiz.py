@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from bot.core.board import BoardService
 from bot.core.channel_setup import SetupService
 from bot.core.explain import ExplainService
+from bot.core.library import library_of
 from bot.core.models import ChannelSettings
 from bot.core.ports import ChartRenderer, Clock, Executor, QuizStore
 from bot.core.practice import PracticeService
@@ -39,15 +40,20 @@ def build_quiz(
     charts: ChartRenderer | None = None,
     post_lease: dt.timedelta = POST_LEASE,
 ) -> Quiz:
-    """Assemble the core from its ports (called by the composition root and by tests)."""
-    topics = {topic for q in bank.questions.values() for topic in q.topics}
+    """Assemble the core from its ports (called by the composition root and by tests).
+
+    Every service holds the same library (``bank``, or a library made of it): one object whose
+    content is swapped whole when packs change, never rewired.
+    """
+    library = library_of(bank)
     reviews = ReviewScheduler()  # one FSRS scheduler for daily answers and practice alike
+    rounds = QuizService(store, library, clock, executor, reviews=reviews, post_lease=post_lease)
     return Quiz(
-        rounds=QuizService(store, bank, clock, executor, reviews=reviews, post_lease=post_lease),
-        practice=PracticeService(store, bank, clock, executor, reviews),
-        explain=ExplainService(bank.cards),
-        board=BoardService(store, bank, clock, charts),
-        setup=SetupService(store, topics, on_settings_changed),
-        reminders=ReminderService(store, clock,
-                                  {q.id: tuple(q.topics) for q in bank.questions.values()}),
+        rounds=rounds,
+        practice=PracticeService(store, library, clock, executor, reviews),
+        explain=ExplainService(library),
+        board=BoardService(store, library, clock, charts),
+        setup=SetupService(store, library, on_settings_changed,
+                           leaves_nothing=rounds.packs_leave_nothing),
+        reminders=ReminderService(store, clock, library=library),
     )

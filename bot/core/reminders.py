@@ -18,6 +18,7 @@ from dataclasses import replace
 from zoneinfo import ZoneInfo
 
 from bot.core.i18n import t
+from bot.core.library import Library
 from bot.core.messages import Button, Message, Tone, remind_action
 from bot.core.models import ChannelSettings, DueReminder, Member, Nudge, Reminder, ReminderClaim
 from bot.core.ports import Clock, QuizStore
@@ -71,10 +72,12 @@ class ReminderService:
     """Opt members in and out, and find the nudges each minute owes them."""
 
     def __init__(self, store: QuizStore, clock: Clock,
-                 topics_of: Mapping[str, Sequence[str]] | None = None) -> None:
+                 topics_of: Mapping[str, Sequence[str]] | None = None, *,
+                 library: Library | None = None) -> None:
         self.store = store
         self.clock = clock
         self._topics_of = dict(topics_of or {})
+        self.library = library  # live topics, and which items a workspace still sees
 
     # ------------------------------------------------------------ the member's setting
     def command(self, member: Member, channel: ChannelSettings | None, argument: str,
@@ -202,14 +205,23 @@ class ReminderService:
                      workspace_external_id=due.workspace_external_id, locale=locale,
                      message=nudge_message(due.due_reviews, locale))
 
-    def home_line(self, member: Member, locale: str) -> str:
-        """Return the line of the member's due reviews for an overview (the Slack App Home)."""
+    def home_line(self, member: Member, locale: str, scope: str | None = None) -> str:
+        """Return the line of the member's due reviews for an overview (the Slack App Home).
+
+        With a library, only the reviews the workspace ``scope`` would serve count: none of
+        another workspace's packs, none of a removed pack.
+        """
         items = self.due_items(member)
+        topics_of: Mapping[str, Sequence[str]] = self._topics_of
+        if self.library is not None:
+            view = self.library.view(scope)
+            items = [i for i in items if i in view.ids]
+            topics_of = self.library.topics_of()
         if not items:
             return t(locale, "home.reviews_none")
         counts: dict[str, int] = {}
         for item in items:
-            for topic in self._topics_of.get(item, ())[:1]:
+            for topic in topics_of.get(item, ())[:1]:
                 counts[topic] = counts.get(topic, 0) + 1
         line = (t(locale, "home.review_due_one") if len(items) == 1
                 else t(locale, "home.reviews_due", n=len(items)))

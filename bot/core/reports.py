@@ -18,6 +18,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from bot.core.i18n import t
+from bot.core.library import library_of, workspace_scope
 from bot.core.matching import fold
 from bot.core.messages import Form, Message, Tone, practice_report_action, report_action
 from bot.core.models import REPORT_REASONS, FirstTries, Member, Report, ReportDraft
@@ -82,7 +83,7 @@ class ReportService:
 
     def __init__(self, store: QuizStore, bank: Bank, clock: Clock) -> None:
         self.store = store
-        self.bank = bank
+        self.bank = library_of(bank)
         self.clock = clock
 
     # ------------------------------------------------------------ members
@@ -92,9 +93,9 @@ class ReportService:
             return None
         return report_form(report_action(round_id), locale)
 
-    def form_for_item(self, item_id: str, locale: str) -> Form | None:
-        """Return the report form of a practice question, None when the bank has no such item."""
-        if item_id not in self.bank.questions:
+    def form_for_item(self, item_id: str, locale: str, scope: str | None = None) -> Form | None:
+        """Return the report form of a practice question, None when ``scope`` has no such item."""
+        if item_id not in self.bank.questions or not self.bank.visible(item_id, scope):
             return None
         return report_form(practice_report_action(item_id), locale)
 
@@ -111,7 +112,8 @@ class ReportService:
                       locale: str) -> Message:
         """Store a member's report of a practice question (the bank's current version)."""
         item = self.bank.questions.get(item_id)
-        if item is None:
+        if item is None or not self.bank.visible(item_id, workspace_scope(where.platform,
+                                                                          where.workspace)):
             return Message(body=t(locale, "report.gone"), tone=Tone.WARNING)
         return self._file(member, where, item.id, item.version, reason, note, locale, None)
 

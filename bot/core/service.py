@@ -20,6 +20,7 @@ from bot.core import posts
 from bot.core.answers import gradable, judge, round_seed
 from bot.core.errors import GradingUnavailable, NotFound
 from bot.core.i18n import t
+from bot.core.library import DEFAULT_PACKS, channel_scope, library_of
 from bot.core.messages import Form, Message, Tone, answer_action, form_action
 from bot.core.models import (
     Actor,
@@ -78,12 +79,12 @@ class QuizService:
         post_lease: dt.timedelta = POST_LEASE,
     ) -> None:
         self.store = store
-        self.bank = bank
+        self.bank = library_of(bank)
         self.clock = clock
         self.executor = executor
         self.post_lease = post_lease
-        self._recorder = AnswerRecorder(store, bank, clock, reviews)
-        self._pending = PendingGrader(store, bank, clock, executor, self._recorder)
+        self._recorder = AnswerRecorder(store, self.bank, clock, reviews)
+        self._pending = PendingGrader(store, self.bank, clock, executor, self._recorder)
 
     # ---------------------------------------------------------------- channels and members
     def channel(
@@ -126,20 +127,39 @@ class QuizService:
     def eligible_items(
         self, channel: ChannelSettings, paused: Collection[tuple[str, int]] | None = None
     ) -> list[str]:
-        """Return the ids this channel may get: its topics and difficulties, runnable here.
+        """Return the ids this channel may get: its packs, topics and difficulties, runnable here.
 
+        The channel's workspace sees the shipped bank and its own packs only; among those, the
+        channel draws from the packs it chose (``channel.packs``). When the chosen packs leave
+        nothing (a removed pack, topics no chosen pack covers), it draws from the shipped bank
+        with the same filters, and says so in the log and in its settings.
         A version paused as ``suspect_key`` (bot/core/insights.py) is left out; ``paused`` is
         the set read once for a whole batch of channels (None: read it now).
         """
         if paused is None:
             paused = self.store.paused_items()
+        found = self._eligible(channel, channel.packs, paused)
+        if found or tuple(channel.packs) == DEFAULT_PACKS:
+            return found
+        log.warning("channel=%s: its packs %s leave no question; drawing from the shipped bank",
+                    channel.id, ",".join(channel.packs))
+        return self._eligible(channel, DEFAULT_PACKS, paused)
+
+    def _eligible(self, channel: ChannelSettings, packs: Collection[str],
+                  paused: Collection[tuple[str, int]]) -> list[str]:
+        view = self.bank.view(channel_scope(channel), packs)
         return [
-            q.id for q in self.bank.questions.values()
+            q.id for q in view.questions
             if (not channel.topics or set(q.topics) & set(channel.topics))
             and (not channel.difficulties or q.difficulty in channel.difficulties)
             and (q.id, q.version) not in paused
             and gradable(q, self.executor)
         ]
+
+    def packs_leave_nothing(self, channel: ChannelSettings) -> bool:
+        """Say whether the channel's chosen packs and filters leave no question to draw."""
+        return (tuple(channel.packs) != DEFAULT_PACKS
+                and not self._eligible(channel, channel.packs, ()))
 
     def post_round(self, channel_id: int) -> RoundPost | None:
         """Claim today's round for the channel and return the post; None if already posted.
