@@ -32,7 +32,10 @@ def parse_packs(value: str, known_packs: Collection[str]) -> tuple[str, ...]:
     ``bank`` is the shipped bank; empty (or ``bank`` alone) resets to the shipped bank only.
     Every other id must be a pack the workspace sees (``known_packs``).
     """
-    if not value.isascii() or len(value) > 25 * MAX_PACKS:
+    if len(value) > 25 * MAX_PACKS:
+        raise UserError(f"packs takes at most {MAX_PACKS} pack ids "
+                        f"({len(value)} characters given).")
+    if not value.isascii():
         raise UserError("packs takes pack ids in ASCII, separated by commas, "
                         "e.g. packs=bank,team-conv.")
     ids = list(dict.fromkeys(p.strip().lower() for p in value.split(",") if p.strip()))

@@ -17,7 +17,7 @@ from sqlalchemy import MetaData, inspect, text
 
 from bench.bulk import BulkAnswer, BulkData, load_first_revision
 from bot.core.board import BoardService
-from bot.core.models import week_start
+from bot.core.models import ChannelUpdate, week_start
 from bot.core.scoring import best_streak, current_streak, points_for, rank
 from content.loader import load_bank
 from db import migrate
@@ -277,3 +277,55 @@ def test_downgrade_puts_a_post_claim_back_into_message_ref(empty_database_url):
         engine.dispose()
     assert [ref for (ref,) in refs] == ["posting:2026-03-02T09:00:05.250000+00:00",
                                         "C1:1712.0042", None]
+
+
+# 0012: a channel chooses its packs; every channel already there keeps the shipped bank only
+
+def _channel_at_0011(url):
+    migrate.upgrade(url, "0011")
+    engine = make_engine(url)
+    try:
+        with engine.begin() as connection:
+            meta = MetaData()
+            meta.reflect(connection)
+            assert "packs" not in meta.tables["channels"].c
+            connection.execute(meta.tables["workspaces"].insert(),
+                               [{"id": 1, "platform": "slack", "external_id": "W"}])
+            connection.execute(meta.tables["channels"].insert(), [{
+                "id": 1, "platform": "slack", "external_id": "C1", "workspace_id": 1,
+                "name": "c1", "post_time": dt.time(9), "timezone": "UTC", "locale": "en",
+                "topics": ["tensors"], "difficulties": [1], "enabled": True,
+                "leaderboard_weekday": 4, "leaderboard_hour": 16, "round_hours": 23,
+                "created_at": dt.datetime(2026, 1, 1, tzinfo=dt.UTC)}])
+    finally:
+        engine.dispose()
+
+
+def test_upgrade_gives_every_existing_channel_the_shipped_bank_only(empty_database_url):
+    _channel_at_0011(empty_database_url)
+    migrate.upgrade(empty_database_url)
+    engine = make_engine(empty_database_url)
+    try:
+        store = SqlStore(engine)
+        channel = store.get_channel(1)
+        assert channel.packs == ("bank",)
+        assert channel.topics == ("tensors",)  # the rest as it was
+        changed = store.update_channel(1, ChannelUpdate(packs=("bank", "team-conv")))
+        assert store.get_channel(1).packs == changed.packs == ("bank", "team-conv")
+    finally:
+        engine.dispose()
+
+
+def test_downgrade_from_0012_drops_the_pack_choice_and_keeps_the_channel(empty_database_url):
+    _channel_at_0011(empty_database_url)
+    migrate.upgrade(empty_database_url)
+    migrate.downgrade(empty_database_url, "0011")
+    engine = make_engine(empty_database_url)
+    try:
+        columns = {c["name"] for c in inspect(engine).get_columns("channels")}
+        with engine.connect() as connection:
+            names = connection.execute(text("SELECT name FROM channels")).scalars().all()
+    finally:
+        engine.dispose()
+    assert "packs" not in columns and names == ["c1"]
+    assert migrate.current(empty_database_url) == "0011"
