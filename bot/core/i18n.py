@@ -367,6 +367,9 @@ _STRINGS: dict[str, dict[str, str]] = {
     "ui.settings.hour": {"en": "Weekly leaderboard hour", "zh-CN": "每周排行榜时间（小时）"},
     "ui.settings.enabled": {"en": "Daily question", "zh-CN": "每日一题"},
     "ui.settings.on": {"en": "On", "zh-CN": "开启"},
+    "ui.settings.packs": {"en": "Packs to draw from", "zh-CN": "抽题的题包"},
+    "ui.settings.packs_hint": {"en": "bank,team-pack (bank: the shipped questions)",
+                               "zh-CN": "bank,team-pack（bank：内置题库）"},
     "ui.settings.off": {"en": "Off", "zh-CN": "关闭"},
     "ui.settings.invite": {
         "en": "Make sure the app is in the channel: `/invite @torchquiz` there.",

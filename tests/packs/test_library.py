@@ -20,27 +20,7 @@ from bot.pack_source import StoredPackSource
 from content.packs import parse_pack
 from db.store_packs import EVERY_WORKSPACE, PackStore
 from tests.core.conftest import RecordingExecutor
-
-
-def pack_yaml(pack_id: str, *, version: int = 1, items: tuple[str, ...] = ("one",),
-              topic: str = "") -> bytes:
-    topic = topic or f"team-{pack_id}"
-    parts = [f"pack:\n  id: {pack_id}\n  title: The {pack_id} pack\n  version: {version}\n"
-             "  locales: [en]\nitems:\n"]
-    for local in items:
-        parts.append(
-            f"  - id: {local}\n    version: {version}\n    kind: choice\n"
-            f"    topics: [{topic}]\n    difficulty: 1\n"
-            f"    prompt: \"{pack_id} question {local}?\"\n"
-            "    choices:\n"
-            "      - {key: A, text: \"right one\", correct: true}\n"
-            "      - {key: B, text: \"wrong one\", why: \"Because.\"}\n"
-            f"    explanation: \"{pack_id} {local} explained.\"\n")
-    parts.append(
-        f"  - id: card\n    version: 1\n    kind: explain\n    topic: {topic}\n"
-        f"    aliases: [\"{pack_id} secret\"]\n    title: \"{pack_id} card\"\n"
-        f"    body: \"The {pack_id} card's body.\"\n    example: \"print('an example')\"\n")
-    return "".join(parts).encode()
+from tests.packs.scoped import pack_yaml
 
 
 def add(engine, pack_id: str, scope: str, **options) -> None:

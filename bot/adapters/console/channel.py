@@ -49,7 +49,8 @@ Commands (this terminal stands in for a team channel):
                          team: the channel's mastery, weakest first (admin)
   /privacy [hidden|visible]  keep yourself off the boards, or show again
   /remind on [HOUR]|off  a private reminder when reviews are due (also: /remind snooze)
-  /setup [key=value ...] show or change the channel settings, e.g. /setup lang=zh-CN time=09:30
+  /setup [key=value ...] show or change the channel settings, e.g. /setup lang=zh-CN time=09:30;
+                         packs=bank,my-team draws from the shipped bank and the my-team pack
   /forget-me             what the quiz keeps about you; /forget-me yes deletes all of it
   /report [REASON] [NOTE] report the question you were just shown (no reason: the reasons)
   /reports [close ID REASON]  open question reports, or close one (admin)

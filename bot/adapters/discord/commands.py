@@ -5,7 +5,7 @@ from __future__ import annotations
 import discord
 from discord import app_commands
 
-from bot.adapters.discord.handlers import Handlers, locale_of
+from bot.adapters.discord.handlers import Handlers, identity, locale_of
 from bot.core.channel_setup import WEEKDAYS
 from bot.core.desk import Desk
 
@@ -41,7 +41,8 @@ def register(tree: app_commands.CommandTree[discord.Client], handlers: Handlers)
     @explain.autocomplete("topic")
     async def explain_topics(interaction: discord.Interaction,
                              current: str) -> list[app_commands.Choice[str]]:
-        pairs = handlers.desk.explain_choices(current, locale_of(interaction), AUTOCOMPLETE_LIMIT)
+        pairs = handlers.desk.explain_choices(current, locale_of(interaction), AUTOCOMPLETE_LIMIT,
+                                              identity(interaction))
         return [app_commands.Choice(name=label, value=value) for label, value in pairs]
 
     @tree.command(name="quiz", description="A private practice question, from what you missed")
@@ -52,7 +53,7 @@ def register(tree: app_commands.CommandTree[discord.Client], handlers: Handlers)
     @quiz.autocomplete("topic")
     async def quiz_topics(interaction: discord.Interaction,
                           current: str) -> list[app_commands.Choice[str]]:
-        topics = handlers.desk.topic_choices(current, AUTOCOMPLETE_LIMIT)
+        topics = handlers.desk.topic_choices(current, AUTOCOMPLETE_LIMIT, identity(interaction))
         return [app_commands.Choice(name=tp, value=tp) for tp in topics]
 
     @tree.command(name="leaderboard", description="This channel's leaderboard")
@@ -114,6 +115,7 @@ def register(tree: app_commands.CommandTree[discord.Client], handlers: Handlers)
         language="language of the posts", topics="comma-separated topics, or all",
         difficulty="e.g. 1,2 or all", leaderboard_day="weekday of the weekly leaderboard",
         leaderboard_hour="hour of the weekly leaderboard", enabled="post daily questions",
+        packs="packs to draw from, comma-separated; bank is the shipped bank",
     )
     @app_commands.choices(language=LANGUAGES, leaderboard_day=DAYS)
     async def quiz_settings(
@@ -127,10 +129,11 @@ def register(tree: app_commands.CommandTree[discord.Client], handlers: Handlers)
         leaderboard_day: app_commands.Choice[str] | None = None,
         leaderboard_hour: app_commands.Range[int, 0, 23] | None = None,
         enabled: bool | None = None,
+        packs: str | None = None,
     ) -> None:
         changes = {key: value for key, value in {
             "time": time, "tz": timezone, "lang": language.value if language else None,
-            "topics": topics, "difficulty": difficulty,
+            "topics": topics, "difficulty": difficulty, "packs": packs,
             "enabled": None if enabled is None else ("on" if enabled else "off"),
         }.items() if value is not None}
         if leaderboard_day is not None or leaderboard_hour is not None:

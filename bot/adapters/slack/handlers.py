@@ -263,9 +263,12 @@ class Handlers:
         """Return the time zones matching what the admin typed (start of a part first)."""
         return [views.option(z, z) for z in self.desk.zone_choices(typed, views.MAX_OPTIONS)]
 
-    def topic_options(self, typed: str) -> list[dict[str, Any]]:
-        """Return the topics matching what the admin typed."""
-        return [views.option(tp, tp) for tp in self.desk.topic_choices(typed, views.MAX_OPTIONS)]
+    def topic_options(self, typed: str, team: str = "") -> list[dict[str, Any]]:
+        """Return the topics of the admin's workspace (``team``) matching what they typed."""
+        who = Identity(platform=PLATFORM, workspace=team, channel="", user="",
+                       display_name="") if team else None
+        return [views.option(tp, tp)
+                for tp in self.desk.topic_choices(typed, views.MAX_OPTIONS, who)]
 
     # ------------------------------------------------------------ buttons and answer modals
     async def on_action(self, body: dict[str, Any], client: AsyncWebClient) -> None:

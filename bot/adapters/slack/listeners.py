@@ -89,6 +89,13 @@ def _typed(payload: dict[str, Any]) -> str:
     return value[:TYPED_CHARS] if isinstance(value, str) else ""
 
 
+def _team(payload: dict[str, Any]) -> str:
+    # The workspace asking (its packs' topics only): a short Slack id, or nothing.
+    team = payload.get("team")
+    found = team.get("id") if isinstance(team, dict) else None
+    return found if isinstance(found, str) and len(found) <= 32 and found.isalnum() else ""
+
+
 def _id_of(owner: Any) -> Any:
     # An id, or an object carrying one: whatever a failed request claimed, for the log line.
     return owner.get("id") if isinstance(owner, dict) else owner
@@ -111,7 +118,7 @@ def register(app: AsyncApp, handlers: Handlers, retries: Retries | None = None) 
 
     @app.options(views.TOPICS_ACTION)
     async def topics(ack: AsyncAck, payload: dict[str, Any]) -> None:
-        await ack(options=handlers.topic_options(_typed(payload)))
+        await ack(options=handlers.topic_options(_typed(payload), team=_team(payload)))
 
     for event in EVENTS:  # the home tab is the only event we subscribe to
         app.event(event)(ack=ack_now, lazy=[handlers.on_home])

@@ -25,6 +25,8 @@ SETTINGS_CALLBACK = "tq:settings"
 SETTINGS_CHANNEL_ACTION = "tq-settings-channel"
 TZ_ACTION = "tq-settings-tz"
 TOPICS_ACTION = "tq-settings-topics"
+PACKS_BLOCK = "packs"
+PACKS_CHARS = 500  # the core's settings parser takes at most 20 pack ids
 # Slack's limits: a modal title and its buttons take 24 characters, a text input 3000.
 TITLE_CHARS = 24
 INPUT_CHARS = 3000
@@ -146,6 +148,7 @@ def settings_modal(channel_id: str, current: ChannelSettings | None, origin: Ori
     day = WEEKDAYS[current.leaderboard_weekday if current else 4]
     hour = current.leaderboard_hour if current else 16
     enabled = current.enabled if current else True
+    packs = ",".join(current.packs) if current else "bank"
     difficulty: dict[str, Any] = {"type": "checkboxes",
                                   "options": [option(str(n), str(n)) for n in (1, 2, 3)]}
     if levels:
@@ -176,6 +179,12 @@ def settings_modal(channel_id: str, current: ChannelSettings | None, origin: Ori
         _input("enabled", t(locale, "ui.settings.enabled"),
                {"type": "radio_buttons", "options": on_off,
                 "initial_option": on_off[0] if enabled else on_off[1]}),
+        # Free text, checked by the core's one settings parser (ids this workspace sees).
+        _input(PACKS_BLOCK, t(locale, "ui.settings.packs"),
+               {"type": "plain_text_input", "initial_value": packs[:PACKS_CHARS],
+                "max_length": PACKS_CHARS,
+                "placeholder": plain(t(locale, "ui.settings.packs_hint"), 150)},
+               optional=True),
         {"type": "context", "elements": [{"type": "mrkdwn",
                                           "text": mrkdwn(t(locale, "ui.settings.invite"))}]},
     ]
@@ -199,12 +208,21 @@ def settings_changes(view: dict[str, Any]) -> tuple[str, dict[str, str]]:
         return ",".join(c for c in chosen if c) or "all"
 
     changes = {
+        "packs": _packs(view),
         "time": _text(_value(view, "time").get("selected_time")),
         "tz": selected("tz"), "lang": selected("lang"), "topics": many("topics"),
         "difficulty": many("difficulty"), "enabled": selected("enabled"),
         "leaderboard": f"{selected('day')} {selected('hour')}",
     }
     return channel, {key: value for key, value in changes.items() if value.strip()}
+
+
+def _packs(view: dict[str, Any]) -> str:
+    """Return the packs typed in the modal; emptied, the shipped bank; no such field, nothing."""
+    values = _dict(_dict(_dict(view).get("state")).get("values"))
+    if PACKS_BLOCK not in values:
+        return ""  # a modal opened before the field existed: leave the choice as it is
+    return _text(_value(view, PACKS_BLOCK).get("value"))[:PACKS_CHARS].strip() or "bank"
 
 
 def home_view(sections: Sequence[tuple[str, Message]], locale: str,

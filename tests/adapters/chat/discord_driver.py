@@ -28,6 +28,7 @@ from tests.adapters.chat.driver import (
 )
 from tests.fake_discord import (
     GENERAL,
+    GUILD_ID,
     RANDOM,
     USERS,
     FakeDiscord,
@@ -43,7 +44,7 @@ NO_PINGS: dict[str, list[str]] = {"parse": []}
 SETTING_OPTIONS = {"time": "time", "timezone": "timezone", "language": "language",
                    "topics": "topics", "difficulties": "difficulty",
                    "board_day": "leaderboard_day", "board_hour": "leaderboard_hour",
-                   "enabled": "enabled"}
+                   "enabled": "enabled", "packs": "packs"}
 COMMANDS = {"explain": "explain", "quiz": "quiz", "leaderboard": "leaderboard",
             "stats": "stats", "settings": "quiz-settings", "forget_me": "quiz-forget-me",
             "reports": "quiz-reports", "privacy": "quiz-privacy"}
@@ -116,6 +117,10 @@ class DiscordDriver(Harness[FakeDiscord]):
 
     def channel_id(self, name: str) -> str:
         return str(CHANNELS[name])
+
+    def workspace_scope(self) -> str:
+        """Return the fake server's scope, as `torchquiz pack add --workspace` takes it."""
+        return f"discord:{GUILD_ID}"
 
     def user_id(self, who: str) -> str:
         return user(who)["id"]

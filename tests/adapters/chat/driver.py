@@ -157,6 +157,9 @@ class ChatDriver(Protocol):
     def current(self, post: Post) -> Post:
         """Return ``post`` as it looks now."""
 
+    def workspace_scope(self) -> str:
+        """Return the fake workspace's scope (``PLATFORM:ID``), as packs are stored for it."""
+
     def edits_of(self, post: Post) -> int:
         """Return how many times the bot edited ``post``."""
 
@@ -378,11 +381,11 @@ class Harness(Generic[FakeT]):
         real = self.quiz.explain.explain
         calls: list[str] = []
 
-        def flaky(query: str, locale: str) -> Any:
+        def flaky(query: str, locale: str, *rest: Any) -> Any:
             calls.append(query)
             if len(calls) == 1:
                 raise RuntimeError("a bug")
-            return real(query, locale)
+            return real(query, locale, *rest)
 
         monkeypatch.setattr(self.quiz.explain, "explain", flaky)
 

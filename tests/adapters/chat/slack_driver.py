@@ -37,6 +37,7 @@ from tests.fake_slack import (
     GENERAL,
     RANDOM,
     SIGNING_SECRET,
+    TEAM,
     FakeSlack,
     Shown,
     user,
@@ -48,7 +49,7 @@ CHANNELS = {"general": GENERAL, "random": RANDOM}
 # The neutral names of settings, as the settings modal's blocks take them.
 SETTING_BLOCKS = {"time": "time", "timezone": "tz", "language": "lang", "topics": "topics",
                   "difficulties": "difficulty", "board_day": "day", "board_hour": "hour",
-                  "enabled": "enabled"}
+                  "enabled": "enabled", "packs": "packs"}
 
 
 def build(harness: SlackDriver, *, oauth: bool = False) -> tuple[Any, SlackBot]:
@@ -143,6 +144,10 @@ class SlackDriver(Harness[FakeSlack]):
 
     def channel_id(self, name: str) -> str:
         return CHANNELS[name]
+
+    def workspace_scope(self) -> str:
+        """Return the fake workspace's scope, as `torchquiz pack add --workspace` takes it."""
+        return f"slack:{TEAM}"
 
     def user_id(self, who: str) -> str:
         return str(user(who)["id"])

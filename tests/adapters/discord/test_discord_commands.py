@@ -7,6 +7,7 @@ What members see in both platforms is in tests/adapters/chat/.
 from __future__ import annotations
 
 from tests.fake_discord import APP_ID, GUILD_ID, custom_ids
+from tests.packs.scoped import store_packs
 
 
 def test_commands_are_registered_with_their_options_and_admin_default(discord_run):
@@ -21,7 +22,7 @@ def test_commands_are_registered_with_their_options_and_admin_default(discord_ru
         settings = next(c for c in h.fake.commands if c["name"] == "quiz-settings")
         options = {o["name"] for o in settings["options"]}
         assert options == {"channel", "time", "timezone", "language", "topics", "difficulty",
-                           "leaderboard_day", "leaderboard_hour", "enabled"}
+                           "leaderboard_day", "leaderboard_hour", "enabled", "packs"}
 
     discord_run(scenario)
 
@@ -74,5 +75,19 @@ def test_an_answer_is_deferred_privately_and_a_share_is_a_message_at_once(discor
                                                            "tq:share:detach:card"))
         assert shared.callback_type == 4 and not shared.ephemeral
         assert custom_ids(shared.replies()[0]) == []
+
+    discord_run(scenario)
+
+
+def test_autocomplete_offers_our_packs_topics_and_cards_never_another_workspaces(discord_run):
+    async def scenario(h):
+        store_packs(h)
+        # Autocomplete runs on the event loop and never queries: a request loads the packs.
+        await h.done(await h.fake.slash("explain", topic="detach"))
+        topics = await h.done(await h.fake.autocomplete("quiz", "topic", "team"))
+        assert [c["value"] for c in topics.callbacks[0]["data"]["choices"]] == ["team-ours"]
+        cards = await h.done(await h.fake.autocomplete("explain", "topic", "card"))
+        offered = [c["value"] for c in cards.callbacks[0]["data"]["choices"]]
+        assert "p.ours.card" in offered and "p.theirs.card" not in offered
 
     discord_run(scenario)

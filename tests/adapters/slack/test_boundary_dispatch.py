@@ -27,7 +27,7 @@ class _Idle:
     def timezone_options(self, typed):
         return []
 
-    def topic_options(self, typed):
+    def topic_options(self, typed, team=""):
         return []
 
 

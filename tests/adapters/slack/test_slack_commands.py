@@ -10,6 +10,7 @@ import datetime as dt
 
 from tests.fake_slack import GENERAL, RANDOM
 from tests.fake_slack_requests import modal_values
+from tests.packs.scoped import store_packs
 
 
 def test_replies_go_by_response_url_or_ephemeral_post_and_shares_by_the_app(slack_run):
@@ -40,7 +41,8 @@ def test_the_settings_modal_shows_every_setting_and_suggests_zones_and_topics(sl
         labels = [b["label"]["text"] for b in view["blocks"] if b["type"] == "input"]
         assert labels == ["Channel", "Daily post time", "Time zone", "Language",
                           "Topics (none: every topic)", "Difficulty (none: all)",
-                          "Weekly leaderboard day", "Weekly leaderboard hour", "Daily question"]
+                          "Weekly leaderboard day", "Weekly leaderboard hour", "Daily question",
+                          "Packs to draw from"]
         zones = await h.send.options(view_id, "tq-settings-tz", "shang")
         assert "Asia/Shanghai" in [o["value"] for o in h.acked(zones).body["options"]]
         topics = await h.send.options(view_id, "tq-settings-topics", "auto")
@@ -125,5 +127,19 @@ def test_the_home_tab_shows_the_members_stats_and_the_commands(slack_run):
         assert "15 points · 1/1 solved" in text
         for command in ("/explain", "/quiz", "/leaderboard", "/quiz-stats", "/quiz-settings"):
             assert f"`{command}" in text
+
+    slack_run(scenario)
+
+
+def test_the_settings_topics_offer_our_packs_topics_and_never_another_workspaces(slack_run):
+    async def scenario(h):
+        store_packs(h)
+        # Options are answered on the event loop and never query: a request loads the packs.
+        await h.reply(await h.send.command("/explain", "detach"))
+        view_id = await h.modal(await h.send.command("/quiz-settings", who="admin"))
+        packs = next(b for b in h.fake.views[view_id]["blocks"] if b["block_id"] == "packs")
+        assert packs["element"]["initial_value"] == "bank"
+        topics = await h.send.options(view_id, "tq-settings-topics", "team")
+        assert [o["value"] for o in topics.body["options"]] == ["team-ours"]
 
     slack_run(scenario)
