@@ -94,7 +94,7 @@ def measure_practice(url: str, bank: Bank, members: int, now: dt.datetime, repea
         people = [m for m in chosen if m is not None]
         starts: dict[bool, list[float]] = {True: [], False: []}
         picks, reads, review_reads = [], [], []
-        eligible = practice._eligible(None)
+        eligible = practice._eligible(None, None)
         allowed = set(eligible)
         for n, member in enumerate(people):
             t0 = time.perf_counter()
@@ -105,7 +105,7 @@ def measure_practice(url: str, bank: Bank, members: int, now: dt.datetime, repea
             t_reviews = time.perf_counter()
             results = store.item_results(member.id)
             t2 = time.perf_counter()
-            pick(eligible, reviews, results, practice._topics_of, now, f"{member.id}|x")
+            pick(eligible, reviews, results, practice.bank.topics_of(), now, f"{member.id}|x")
             t3 = time.perf_counter()
             if n:  # the first call warms the caches
                 starts[due].append((t1 - t0) * 1000)

@@ -191,7 +191,7 @@ class PracticeService:
         eligible = self._eligible(topic, scope, None if topic else packs)
         if not eligible and not topic and packs is not None:
             eligible = self._eligible(None, scope)
-        reviewable = set(self._eligible(topic, scope))
+        reviewable = set(eligible if topic or packs is None else self._eligible(None, scope))
         reviews = [r for r in self.store.reviews(member.id) if r.item_id in reviewable]
         # A due review comes first whatever the member's results: read those (every answer
         # they gave, the slow read at a million answers) only to find a weakest topic.
