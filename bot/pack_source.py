@@ -7,9 +7,12 @@ Wired by the composition root (bot/bootstrap.py).
 
 from __future__ import annotations
 
+import contextlib
+import gc
 import json
 import logging
 from collections import defaultdict
+from collections.abc import Iterator
 
 from sqlalchemy import Engine
 
@@ -92,5 +95,23 @@ class StoredPackSource:
         by_pack: dict[str, list[StoredPack]] = defaultdict(list)
         for stored in self._store.every_version():
             by_pack[stored.pack_id].append(stored)
-        packs = [scoped(versions) for _, versions in sorted(by_pack.items())]
+        with _no_cyclic_gc():
+            packs = [scoped(versions) for _, versions in sorted(by_pack.items())]
         return [p for p in packs if p is not None]
+
+
+@contextlib.contextmanager
+def _no_cyclic_gc() -> Iterator[None]:
+    """Hold the cycle collector while packs are built: it made a start twice as slow.
+
+    Building 10,000 items makes millions of short-lived objects, each allocation burst waking
+    the collector to scan every object alive (the bank, the packs built so far); none of them
+    is a cycle to collect. Measured: 50 packs of 200 items in 0.22 s instead of 0.53 s.
+    """
+    was_on = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was_on:
+            gc.enable()
