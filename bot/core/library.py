@@ -241,25 +241,37 @@ class Library(Bank):
         if self._source is None:
             return False
         with self._lock:
-            _set(self, "_checked_at", self._monotonic())
-            try:
-                stamp = self._source.stamp()
-                if stamp == self._snapshot.stamp:
-                    return False
-                packs = self._source.load()
-            except Exception:
-                # The database may be away for a moment: keep serving what was loaded.
-                log.exception("packs could not be checked; keeping the loaded ones")
+            return self._check()
+
+    def _check(self) -> bool:
+        # Called with the lock held: one thread checks, the others keep reading the snapshot.
+        source = self._source
+        if source is None:
+            return False
+        _set(self, "_checked_at", self._monotonic())
+        try:
+            stamp = source.stamp()
+            if stamp == self._snapshot.stamp:
                 return False
-            _set(self, "_snapshot", _Snapshot(self._shipped, packs, stamp))
-            log.info("packs loaded: %d (stamp %s)", len(packs), stamp)
-            return True
+            packs = source.load()
+        except Exception:
+            # The database may be away for a moment: keep serving what was loaded.
+            log.exception("packs could not be checked; keeping the loaded ones")
+            return False
+        _set(self, "_snapshot", _Snapshot(self._shipped, packs, stamp))
+        log.info("packs loaded: %d (stamp %s)", len(packs), stamp)
+        return True
 
     def _current(self) -> _Snapshot:
         if (self._source is not None
                 and self._monotonic() - self._checked_at >= self._interval_s
-                and not self._lock.locked()):
-            self.refresh()
+                and self._lock.acquire(blocking=False)):
+            try:
+                # Another thread may have checked between the test and the lock.
+                if self._monotonic() - self._checked_at >= self._interval_s:
+                    self._check()
+            finally:
+                self._lock.release()
         return self._snapshot
 
 

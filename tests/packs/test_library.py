@@ -348,3 +348,34 @@ def test_starting_with_fifty_stored_packs_loads_them_all(engine, bank):
     library = Library(bank, StoredPackSource(engine))
     assert len([p for p in library.view("slack:TA").packs if p.pack_id.startswith("many-")]) \
         == 50
+
+
+class Flaky:
+    """A pack source whose database goes away after the first load."""
+
+    def __init__(self, real: StoredPackSource) -> None:
+        self.real = real
+        self.down = False
+
+    def stamp(self) -> object:
+        if self.down:
+            raise ConnectionError("the database went away")
+        return self.real.stamp()
+
+    def load(self):
+        return self.real.load()
+
+
+def test_a_database_outage_keeps_the_loaded_packs_and_the_next_check_reloads(
+        engine, bank, ticks):
+    add(engine, "alpha", "slack:TA")
+    source = Flaky(StoredPackSource(engine))
+    library = Library(bank, source, interval_s=5.0, monotonic=ticks)
+    assert "team-alpha" in library.view("slack:TA").topics
+    source.down = True
+    add(engine, "gamma", "slack:TA")
+    ticks.now += 5.0
+    assert "team-alpha" in library.view("slack:TA").topics  # served as loaded, no error
+    source.down = False
+    ticks.now += 5.0
+    assert "team-gamma" in library.view("slack:TA").topics
