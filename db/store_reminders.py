@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from typing import Any
 
 from sqlalchemy import Date, Table, and_, bindparam, case, func, literal, select, update
@@ -30,8 +30,18 @@ _DUE_COUNT = (
     .correlate(_REMINDERS)
     .scalar_subquery()
 )
-_DUE = (
-    select(_REMINDERS, _DUE_COUNT.label("due_reviews"),
+# The same count, leaving out items no longer served (a removed pack's): few, listed by the core.
+_DUE_COUNT_SERVED = (
+    select(func.count())
+    .where(_REVIEWS.c.user_id == _REMINDERS.c.user_id, _REVIEWS.c.due_at <= bindparam("now"),
+           _REVIEWS.c.item_id.not_in(bindparam("hidden", expanding=True)))
+    .correlate(_REMINDERS)
+    .scalar_subquery()
+)
+
+
+def _due(count: Any) -> Any:
+    return (select(_REMINDERS, count.label("due_reviews"),
            _CHANNELS.c.external_id.label("channel_external_id"),
            _WORKSPACES.c.external_id.label("workspace_external_id"), _CHANNELS.c.locale)
     .join(_CHANNELS, _CHANNELS.c.id == _REMINDERS.c.channel_id)
@@ -39,8 +49,11 @@ _DUE = (
     .where(_REMINDERS.c.platform == bindparam("platform"), _REMINDERS.c.enabled.is_(True),
            _REMINDERS.c.next_at <= bindparam("now"))
     .order_by(_REMINDERS.c.next_at, _REMINDERS.c.user_id)
-    .limit(bindparam("limit"))
-)
+    .limit(bindparam("limit")))
+
+
+_DUE = _due(_DUE_COUNT)
+_DUE_SERVED = _due(_DUE_COUNT_SERVED)
 
 
 def _reminder(row: Any) -> Reminder:
@@ -84,9 +97,16 @@ class ReminderStore(StoreBase):
         rows = self._fetch(_REMINDER, {"user_id": user_id})
         return _reminder(rows[0]) if rows else None
 
-    def due_reminders(self, platform: str, now: dt.datetime, limit: int) -> list[DueReminder]:
-        """Return up to ``limit`` enabled reminders due at ``now``, each with its due reviews."""
-        rows = self._fetch(_DUE, {"platform": platform, "now": now, "limit": limit})
+    def due_reminders(self, platform: str, now: dt.datetime, limit: int,
+                      hidden: Collection[str] = ()) -> list[DueReminder]:
+        """Return up to ``limit`` enabled reminders due at ``now``, each with its due reviews.
+
+        ``hidden``: items whose reviews are no longer served (a removed pack's), not counted.
+        """
+        params: dict[str, Any] = {"platform": platform, "now": now, "limit": limit}
+        if hidden:
+            params["hidden"] = sorted(hidden)
+        rows = self._fetch(_DUE_SERVED if hidden else _DUE, params)
         return [DueReminder(_reminder(row), int(row.due_reviews), row.channel_external_id,
                             row.workspace_external_id, row.locale) for row in rows]
 

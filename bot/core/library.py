@@ -218,6 +218,16 @@ class Library(Bank):
                 q.id: tuple(q.topics) for q in snapshot.bank.questions.values()}
         return found
 
+    def withdrawn(self) -> frozenset[str]:
+        """Return the question ids no longer served anywhere: removed packs', dropped ones."""
+        snapshot = self._current()
+        found = snapshot.memo.get("withdrawn")
+        if found is None:
+            found = snapshot.memo["withdrawn"] = frozenset(
+                item_id for pack in snapshot.packs
+                for item_id in (*pack.history, *(pack.questions if pack.removed else ())))
+        return found
+
     def drawable(self, item_id: str, scope: str | None) -> bool:
         """Say whether ``scope`` may be served ``item_id``: shipped, or in a pack it still sees."""
         return item_id in self.view(scope).ids

@@ -485,11 +485,12 @@ class QuizStore(Protocol):
         """Return the member's reminder setting, if any."""
         ...
 
-    def due_reminders(self, platform: str, now: dt.datetime, limit: int) -> list[DueReminder]:
+    def due_reminders(self, platform: str, now: dt.datetime, limit: int,
+                      hidden: Collection[str] = ()) -> list[DueReminder]:
         """Return up to ``limit`` enabled reminders on ``platform`` due at ``now``, in one query.
 
-        Each comes with the member's count of reviews due at ``now`` and the channel where
-        they opted in; soonest due first.
+        Each comes with the member's count of reviews due at ``now`` (leaving out the items in
+        ``hidden``, no longer served) and the channel where they opted in; soonest due first.
         """
         ...
 

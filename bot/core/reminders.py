@@ -68,6 +68,10 @@ def parse_command(argument: str) -> tuple[str, int | None] | None:
     return "on", int(hour)
 
 
+# Beyond this many withdrawn items, the nudge's count includes them (one bound parameter each).
+MAX_HIDDEN = 2000
+
+
 class ReminderService:
     """Opt members in and out, and find the nudges each minute owes them."""
 
@@ -175,8 +179,11 @@ class ReminderService:
         """
         now = self.clock.now()
         nudges: list[Nudge] = []
+        # A removed pack's reviews are no longer served: they do not call for a nudge either.
+        withdrawn = self.library.withdrawn() if self.library is not None else frozenset()
+        hidden = withdrawn if len(withdrawn) <= MAX_HIDDEN else frozenset()
         for _ in range(MAX_BATCHES):
-            found = self.store.due_reminders(platform, now, batch)
+            found = self.store.due_reminders(platform, now, batch, hidden)
             if not found:
                 break
             claims = [self._claim(due, now) for due in found]

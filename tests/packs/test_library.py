@@ -379,3 +379,32 @@ def test_a_database_outage_keeps_the_loaded_packs_and_the_next_check_reloads(
     source.down = False
     ticks.now += 5.0
     assert "team-gamma" in library.view("slack:TA").topics
+
+
+def test_a_removed_packs_reviews_call_for_no_reminder_and_leave_the_home_tab(
+        engine, packed, library, clock):
+    desk = Desk(packed)
+    channel = quiz_channel(packed, "TA")
+    member = packed.rounds.member("slack", "U-TA", "Ann")
+    packed.reminders.turn_on(member, channel, 9, "en")
+    desk.command(who("TA"), "quiz", "team-alpha")
+    desk.click(who("TA"), "tq:practice:p.alpha.one:B")  # a miss: due again within minutes
+    clock.advance(days=1, hours=2)
+    nothing = packed.reminders.home_line(member, "en", "slack:TNONE")  # alpha unseen there
+    assert packed.reminders.home_line(member, "en", "slack:TA") != nothing
+    PackStore(engine).remove("alpha", "slack:TA")
+    library.refresh()
+    assert packed.reminders.due("slack") == []
+    assert packed.reminders.home_line(member, "en", "slack:TA") == nothing
+
+
+def test_a_review_still_served_calls_for_a_reminder(engine, packed, library, clock):
+    desk = Desk(packed)
+    channel = quiz_channel(packed, "TA")
+    member = packed.rounds.member("slack", "U-TA", "Ann")
+    packed.reminders.turn_on(member, channel, 9, "en")
+    desk.command(who("TA"), "quiz", "team-alpha")
+    desk.click(who("TA"), "tq:practice:p.alpha.one:B")
+    clock.advance(days=1, hours=2)
+    nudges = packed.reminders.due("slack")
+    assert [n.user_id for n in nudges] == [member.id]
