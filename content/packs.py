@@ -141,6 +141,9 @@ def read_pack_yaml(text: str) -> tuple[Any, Any]:
         loader.dispose()
 
 
+SHIPPED_BANK = "bank"  # a channel's pack choice names the shipped bank so (bot/core/library.py)
+
+
 class PackHeader(BaseModel):
     """The ``pack:`` header: who the pack is and which locales its texts are written in."""
 
@@ -152,7 +155,10 @@ class PackHeader(BaseModel):
     locales: list[str] = Field(min_length=1)
 
     def model_post_init(self, _context: Any) -> None:
-        """Refuse locales the bot does not speak."""
+        """Refuse locales the bot does not speak, and the id that names the shipped bank."""
+        if self.id == SHIPPED_BANK:
+            raise ValueError(f"the id {SHIPPED_BANK!r} names the shipped questions in a "
+                             "channel's packs (packs=bank,my-team); choose another id")
         unknown = [loc for loc in self.locales if loc not in LOCALES]
         if unknown:
             raise ValueError(f"unknown locales {unknown}; use {list(LOCALES)}")

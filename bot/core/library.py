@@ -27,11 +27,12 @@ from typing import Any
 from bot.core.models import ChannelSettings
 from bot.core.ports import PackSource, ScopedPack
 from content.loader import Bank, Question
+from content.packs import SHIPPED_BANK
 from content.schema import ExplainCard
 
 log = logging.getLogger(__name__)
 
-SHIPPED = "bank"  # the name a channel's pack choice gives the shipped bank
+SHIPPED = SHIPPED_BANK  # the name a channel's pack choice gives the shipped bank
 EVERY_WORKSPACE = "*"
 DEFAULT_PACKS: tuple[str, ...] = (SHIPPED,)
 CHECK_INTERVAL_S = 5.0

@@ -286,6 +286,8 @@ def test_a_round_open_on_a_removed_packs_item_is_still_shown_graded_and_revealed
     assert "p.alpha.one" not in packed.rounds.eligible_items(channel)
     assert "team-alpha" not in packed.practice.topics("slack:TA")
     assert "alpha question one?" in packed.rounds.round_message(rnd, channel).body
+    shown = Desk(packed).settings(who("TA", channel="TA-general"), "", "", {}).message
+    assert ("packs no longer available", "alpha") in shown.fields
     member = packed.rounds.member("slack", "U-TA", "Ann")
     outcome = packed.rounds.answer(rnd, channel, Actor(member), "A", AnswerMode.BUTTON)
     assert outcome.recorded
@@ -408,3 +410,9 @@ def test_a_review_still_served_calls_for_a_reminder(engine, packed, library, clo
     clock.advance(days=1, hours=2)
     nudges = packed.reminders.due("slack")
     assert [n.user_id for n in nudges] == [member.id]
+
+
+def test_a_pack_cannot_take_the_id_that_names_the_shipped_bank():
+    parsed = parse_pack(pack_yaml("bank"))
+    assert parsed.pack is None
+    assert "names the shipped questions" in parsed.problems[0].message
