@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from bot.core.board import BoardService
 from bot.core.channel_setup import SetupService
 from bot.core.explain import ExplainService
-from bot.core.library import library_of
+from bot.core.library import Library, library_of
 from bot.core.models import ChannelSettings
 from bot.core.ports import ChartRenderer, Clock, Executor, QuizStore
 from bot.core.practice import PracticeService
@@ -29,6 +29,11 @@ class Quiz:
     board: BoardService
     setup: SetupService
     reminders: ReminderService
+
+    @property
+    def library(self) -> Library:
+        """Return the library every service holds: ``invalidate()`` it after storing a pack."""
+        return library_of(self.rounds.bank)
 
 
 def build_quiz(

@@ -416,3 +416,21 @@ def test_a_pack_cannot_take_the_id_that_names_the_shipped_bank():
     parsed = parse_pack(pack_yaml("bank"))
     assert parsed.pack is None
     assert "names the shipped questions" in parsed.problems[0].message
+
+
+def test_the_stamp_changes_with_every_add_remove_and_revival(engine):
+    store = PackStore(engine)
+    stamps = [store.stamp()]
+    add(engine, "zeta", "slack:TA")
+    stamps.append(store.stamp())
+    assert store.remove("zeta", "slack:TA")
+    stamps.append(store.stamp())
+    add(engine, "zeta", "slack:TA", version=2)  # a new version revives it
+    stamps.append(store.stamp())
+    assert store.remove("zeta", "slack:TA")
+    stamps.append(store.stamp())
+    assert len(set(stamps)) == len(stamps), stamps
+
+
+def test_the_quiz_hands_out_its_library_to_invalidate(packed, library):
+    assert packed.library is library
