@@ -36,6 +36,7 @@ SHIPPED = SHIPPED_BANK  # the name a channel's pack choice gives the shipped ban
 EVERY_WORKSPACE = "*"
 DEFAULT_PACKS: tuple[str, ...] = (SHIPPED,)
 CHECK_INTERVAL_S = 5.0
+MAX_VIEWS = 4096
 
 
 def workspace_scope(platform: str, workspace: str) -> str:
@@ -123,13 +124,23 @@ class _Snapshot:
         self.scope_of = {item_id: pack.scope for pack in self.packs
                          for item_id in (*pack.history, *pack.questions, *pack.cards)}
         self.views: dict[tuple[str | None, tuple[str, ...] | None], View] = {}
+        self.own_scopes = {p.scope for p in self.packs if not p.removed}
+        self.live_ids = {p.pack_id for p in self.packs if not p.removed}
         self.memo: dict[str, Any] = {}
 
     def view(self, scope: str | None, chosen: tuple[str, ...] | None) -> View:
+        # Thousands of workspaces have no pack of their own: they share the one view of the
+        # shipped bank and the shared packs, and a choice is keyed by what it can draw.
+        if scope not in self.own_scopes:
+            scope = None
+        if chosen is not None:
+            chosen = tuple(p for p in chosen if p == SHIPPED or p in self.live_ids)
         key = (scope, chosen)
         found = self.views.get(key)
         if found is not None:
             return found
+        if len(self.views) >= MAX_VIEWS:
+            self.views.clear()  # a bound, never reached in practice: views rebuild in a ms
         seen = [p for p in self.packs if not p.removed and sees(p.scope, scope)]
         infos = tuple(PackInfo(p.pack_id, p.title, p.scope) for p in seen)
         drawn = seen if chosen is None else [p for p in seen if p.pack_id in chosen]

@@ -434,3 +434,10 @@ def test_the_stamp_changes_with_every_add_remove_and_revival(engine):
 
 def test_the_quiz_hands_out_its_library_to_invalidate(packed, library):
     assert packed.library is library
+
+
+def test_workspaces_without_packs_of_their_own_share_one_view(library):
+    shared = library.view("slack:T1")
+    assert all(library.view(f"slack:T{n}") is shared for n in range(2, 50))
+    assert library.view("slack:TA") is not shared
+    assert library.view("slack:TA", ["bank", "gone"]) is library.view("slack:TA", ["bank"])
