@@ -18,7 +18,7 @@ from sqlalchemy import Engine, text
 from bot.charts import MatplotlibCharts
 from bot.core.clock import SystemClock
 from bot.core.models import ChannelSettings
-from bot.core.ports import Clock, Executor
+from bot.core.ports import Clock, Executor, PackTools
 from bot.core.quiz import Quiz, build_quiz
 from bot.settings import Settings
 from content.loader import BANK_ROOT, Bank, load_bank
@@ -46,6 +46,8 @@ class App:
     _closers: list[Callable[[], Any]] = field(default_factory=list)
     # The one database engine; a platform's own stores (Slack's installations) share it.
     engine: Engine | None = None
+    # /quiz-pack's checker and shelf (the desk's PackTools); None: packs are off.
+    packs: PackTools | None = None
 
     def close(self) -> None:
         """Release the executor's warm process and the database connections."""
@@ -146,6 +148,7 @@ def build_app(
     """
     settings = settings or Settings()
     bank = load_content(settings)
+    shipped = bank  # a pack is validated against the shipped bank, never another pack
     url = database_url(settings)
     if migrate:
         upgrade(url)
@@ -161,7 +164,23 @@ def build_app(
     quiz = build_quiz(SqlStore(engine, clock=clock), bank, clock, executor, on_settings_changed,
                       charts=MatplotlibCharts(),
                       post_lease=dt.timedelta(seconds=settings.post_lease_s))
-    return App(quiz, bank, settings, executor, problem, closers, engine=engine)
+    return App(quiz, bank, settings, executor, problem, closers, engine=engine,
+               packs=pack_tools(shipped, engine, executor))
+
+
+def pack_tools(bank: Bank, engine: Engine, executor: Executor | None) -> PackTools:
+    """Return /quiz-pack's checker and shelf: the CLI's validation path, the pack store.
+
+    A pack's code runs in a fresh local sandbox, as `torchquiz pack validate` runs it. The seam
+    for a deployment without one: an executor that can validate a pack itself (a remote
+    executor's ``check_pack(data)``, returning the same report) is used instead.
+    """
+    from bot.pack_tools import SandboxPackChecker, StorePackShelf
+    from db.store_packs import PackStore
+
+    remote = getattr(executor, "check_pack", None)
+    return PackTools(SandboxPackChecker(bank, remote if callable(remote) else None),
+                     StorePackShelf(PackStore(engine)))
 
 
 def chat_runtime(
@@ -186,7 +205,7 @@ def chat_runtime(
     app = build_app(settings, clock=clock, executor=executor,
                     on_settings_changed=settings_changed)
     runtime = ChatRuntime(
-        app.quiz, platform, close=app.close,
+        app.quiz, platform, close=app.close, packs=app.packs,
         limits=Limits(code_per_minute=settings.rate_code_per_minute,
                       commands_per_10s=settings.rate_commands_per_10s,
                       max_in_flight=settings.max_in_flight),

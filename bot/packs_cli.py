@@ -56,28 +56,15 @@ def read_pack_file(path: Path) -> bytes:
 
 
 def validate_bytes(data: bytes, settings: Settings) -> Any:
-    """Validate a pack's bytes with the shipped bank and the local sandbox; return the report."""
-    from bot.bootstrap import load_content
-    from content.packs import parse_pack
-    from executors.grading.pack_challenges import PackReport, validate_pack
-    from executors.zygote.supervisor import SandboxUnavailable, Zygote
+    """Validate a pack's bytes with the shipped bank and the local sandbox; return the report.
 
-    bank = load_content(settings)
-    parsed = parse_pack(data)
-    if parsed.pack is None or not (parsed.pack.code_items() or parsed.pack.cards):
-        return validate_pack(data, bank, None)  # no pack code to run: no sandbox to start
-    zygote = Zygote()
-    try:
-        zygote.start()
-    except SandboxUnavailable as exc:
-        zygote.close()
-        report = validate_pack(data, bank, None)
-        return PackReport(False, (*report.errors, f"the sandbox is unavailable ({exc}): "
-                                  "a pack's code runs nowhere else"), report.items, report.cards)
-    try:
-        return validate_pack(data, bank, zygote)
-    finally:
-        zygote.close()
+    The one validation path: chat's /quiz-pack add goes through the same function
+    (bot/pack_tools.py).
+    """
+    from bot.bootstrap import load_content
+    from bot.pack_tools import validate_pack_bytes
+
+    return validate_pack_bytes(data, load_content(settings))
 
 
 def _print_report(report: Any, as_json: bool) -> None:
