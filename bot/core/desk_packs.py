@@ -39,6 +39,8 @@ class PackReply:
     reply: Reply
     file_name: str = ""
     file_data: bytes = b""
+    pack_id: str = ""  # the exported pack and version (a platform may word its reply anew)
+    version: int = 0
 
 
 def pack_scope(who: Identity) -> str:
@@ -70,13 +72,15 @@ class PackRequests(DeskBase):
             return locale, self._warning(locale, "pack.no_workspace")
         return locale, None
 
-    def pack_upload_refusal(self, who: Identity, filename: str, declared_size: int) -> Reply | None:
+    def pack_upload_refusal(self, who: Identity, filename: str | None = None,
+                            declared_size: int = 0) -> Reply | None:
         """Refuse an upload before its bytes are fetched: not an admin, a wrong name, too big.
 
         The platform said how big the file is; the bytes are bounded again when read.
+        ``filename`` None: no file yet (Slack's form for one is about to open).
         """
         locale, refusal = self._pack_refusal(who)
-        if refusal is not None:
+        if refusal is not None or filename is None:
             return refusal
         if not filename.lower().endswith(PACK_SUFFIXES):
             return self._warning(locale, "pack.bad_name")
@@ -201,4 +205,5 @@ class PackRequests(DeskBase):
         name = f"{pack.pack_id}-v{pack.version}.yaml"
         message = Message(body=t(locale, "pack.exported", pack=pack.pack_id,
                                  version=pack.version, file=name))
-        return PackReply(Reply(locale, message), name, pack.text.encode("utf-8"))
+        return PackReply(Reply(locale, message), name, pack.text.encode("utf-8"), pack.pack_id,
+                         pack.version)

@@ -799,6 +799,10 @@ _STRINGS: dict[str, dict[str, str]] = {
             "with the app.",
         "zh-CN": "题包 `{pack}` 第 {version} 版：文件 `{file}` 已发到你与本应用的私信中。",
     },
+    "pack.export_failed": {
+        "en": "The file could not be sent to your direct messages; try again later.",
+        "zh-CN": "无法把文件发到你的私信中，请稍后重试。",
+    },
     "pack.modal.title": {"en": "Add a team pack", "zh-CN": "添加团队题包"},
     "pack.modal.file": {"en": "Pack file (.yaml)", "zh-CN": "题包文件（.yaml）"},
     "pack.modal.submit": {"en": "Check and add", "zh-CN": "检查并添加"},

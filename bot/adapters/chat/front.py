@@ -121,7 +121,8 @@ class ChatFront:
         """Return the member's overview of their workspace."""
         return await self.runtime.call(self.desk.home, who)
 
-    async def pack_refusal(self, who: Identity, filename: str, size: int) -> Reply | None:
+    async def pack_refusal(self, who: Identity, filename: str | None = None,
+                           size: int = 0) -> Reply | None:
         """Refuse a pack upload before its bytes are fetched (within the member's rate)."""
         limited = self._limited(who, self.command_limit, "limit.commands")
         if limited is not None:
