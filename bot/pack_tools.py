@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import logging
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
 from bot.core.ports import PackCheck, PackConflict, ShelvedPack
@@ -56,15 +56,29 @@ def validate_pack_bytes(data: bytes, bank: Bank) -> Any:
         zygote.close()
 
 
-def as_check(report: Any) -> PackCheck:
-    """Return a PackReport (executors/grading/pack_challenges.py) as the core's PackCheck."""
-    pack = getattr(report, "pack", None)
+def as_check(report: Any, data: bytes = b"") -> PackCheck:
+    """Return a pack report as the core's PackCheck.
+
+    ``report`` is a PackReport (executors/grading/pack_challenges.py), or the contract's JSON
+    object ``{"ok", "errors", "items", "cards"}`` a remote validator may answer with; then what
+    is stored (header, text, data) is read from ``data`` here, by parsing only: no code runs.
+    """
+    if isinstance(report, Mapping):
+        ok, errors = report.get("ok") is True, tuple(str(e) for e in report.get("errors") or ())
+        items, cards, pack = int(report.get("items") or 0), int(report.get("cards") or 0), None
+    else:
+        ok, errors, items, cards = bool(report.ok), tuple(report.errors), report.items, report.cards
+        pack = getattr(report, "pack", None)
+    if pack is None and ok:
+        from content.packs import parse_pack
+
+        pack = parse_pack(data).pack
     if pack is None:
-        return PackCheck(False, tuple(report.errors), report.items, report.cards)
+        return PackCheck(False, errors or ("the pack could not be read",), items, cards)
     header = pack.header
-    return PackCheck(bool(report.ok), tuple(report.errors), report.items, report.cards,
-                     pack_id=pack.id, version=int(header.version), title=str(header.title),
-                     locales=tuple(header.locales), text=pack.text, document=pack.document)
+    return PackCheck(ok, errors, items, cards, pack_id=pack.id, version=int(header.version),
+                     title=str(header.title), locales=tuple(header.locales), text=pack.text,
+                     document=pack.document)
 
 
 class SandboxPackChecker:
@@ -88,7 +102,7 @@ class SandboxPackChecker:
                                      f"installed: {exc.name}): a pack's code runs nowhere else",))
         finally:
             self._turn.release()
-        return as_check(report)
+        return as_check(report, data)
 
 
 def _shelved(stored: StoredPack) -> ShelvedPack:

@@ -10,36 +10,8 @@ from __future__ import annotations
 import pytest
 
 from content.packs import MAX_PACK_BYTES
+from tests.packs.conftest import choice_pack as pack
 from tests.packs.conftest import code_item
-
-HOSTILE_TITLE = "Team <!channel> @everyone <@123> **bold**"
-
-
-def pack(pack_id: str = "team", *, version: int = 1, title: str = HOSTILE_TITLE,
-         b_correct: str = "false", prompt: str = "Is it?") -> bytes:
-    return f"""\
-pack:
-  id: {pack_id}
-  title: "{title}"
-  version: {version}
-  locales: [en]
-items:
-  - id: q1
-    version: 1
-    kind: choice
-    topics: [tensors]
-    difficulty: 1
-    prompt: "{prompt}"
-    choices:
-      - key: A
-        text: "yes"
-        correct: true
-      - key: B
-        text: "not at all"
-        correct: {b_correct}
-        why: "no"
-    explanation: because
-""".encode()
 
 
 def other_scope(d) -> str:

@@ -5,9 +5,9 @@ from __future__ import annotations
 from aiohttp import web
 
 from bot.adapters.slack.packs import SLACK_FILE_ORIGINS, file_origins
-from tests.adapters.chat.test_packs import pack
 from tests.fake_server import serve_locally, stop_serving
 from tests.fake_slack import BOT_TOKEN
+from tests.packs.conftest import choice_pack as pack
 
 
 def test_the_token_goes_only_to_slacks_file_host_or_the_configured_fake():
