@@ -324,15 +324,17 @@ class FakeDiscord:
                 return command
         raise AssertionError(f"command /{name} was never registered")
 
-    def attach(self, filename: str, data: bytes, *, declared_size: int | None = None) -> str:
+    def attach(self, filename: str, data: bytes, *, declared_size: int | None = None,
+               url: str | None = None) -> str:
         """Upload a file as a member's client does before a command; return its attachment id.
 
         Discord serves it from its CDN; here from this server, at the URL the payload names.
-        ``declared_size``: what the payload claims (a lie, when it differs from the bytes).
+        ``declared_size``: what the payload claims (a lie, when it differs from the bytes);
+        ``url``: another address for it (a forged one).
         """
         attachment_id = str(self.snowflake())
         self.uploads[attachment_id] = data
-        url = f"http://127.0.0.1:{self.port}/attachments/{attachment_id}/{filename}"
+        url = url or f"http://127.0.0.1:{self.port}/attachments/{attachment_id}/{filename}"
         self.attachments[attachment_id] = {
             "id": attachment_id, "filename": filename, "url": url, "proxy_url": url,
             "size": len(data) if declared_size is None else declared_size,

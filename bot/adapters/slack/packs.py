@@ -138,6 +138,12 @@ class SlackPacks:
                         view: dict[str, Any]) -> None:
         """Handle the pack modal's submission: fetch the file, check it, report privately."""
         locale = who.locale or "en"
+        # Who may add is asked first: a forged submission makes no files.info call at all.
+        refusal = await self.front.pack_refusal(who)
+        if refusal is not None:
+            if refusal.message is not None:
+                await replies.ephemeral(client, request, refusal.message, refusal.locale)
+            return
         file_id = submitted_file(view)
         if not file_id:
             await self._warn(client, request, locale, "pack.no_file")

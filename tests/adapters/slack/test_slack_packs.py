@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from aiohttp import web
 
-from bot.adapters.slack.packs import SLACK_FILE_ORIGINS, file_origins
+from bot.adapters.slack.packs import PACK_BLOCK, SLACK_FILE_ORIGINS, file_origins
 from tests.fake_server import serve_locally, stop_serving
 from tests.fake_slack import BOT_TOKEN
 from tests.packs.conftest import choice_pack as pack
@@ -58,5 +58,18 @@ def test_a_pack_file_is_downloaded_with_the_bot_token_from_the_fakes_file_host(s
         assert "Pack stored" in stored.text
         assert [token for _, token in h.fake.file_downloads] == [BOT_TOKEN]
         assert len(h.fake.calls_of("files.info")) == 1
+
+    slack_run(scenario)
+
+
+def test_a_members_forged_pack_submission_is_refused_before_the_file_is_looked_up(slack_run):
+    async def scenario(h):
+        view_id = await h.modal(await h.send.command("/quiz-pack", "add", "admin"))
+        record = h.fake.share_file("team.yaml", pack())
+        values = {PACK_BLOCK: {PACK_BLOCK: {"type": "file_input", "files": [record]}}}
+        refused = await h.reply(await h.send.submit(view_id, values, who="alice"))
+        assert "Only admins" in refused.shown_text
+        assert h.fake.calls_of("files.info") == [] and h.fake.file_downloads == []
+        assert h.pack_ids(h.pack_scope()) == []
 
     slack_run(scenario)
