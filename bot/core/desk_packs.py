@@ -79,15 +79,18 @@ class PackRequests(DeskBase):
         The platform said how big the file is; the bytes are bounded again when read.
         ``filename`` None: no file yet (Slack's form for one is about to open).
         """
+        return self._upload_refusal(who, filename, declared_size)[1]
+
+    def _upload_refusal(self, who: Identity, filename: str | None,
+                        size: int) -> tuple[str, Reply | None]:
         locale, refusal = self._pack_refusal(who)
         if refusal is not None or filename is None:
-            return refusal
+            return locale, refusal
         if not filename.lower().endswith(PACK_SUFFIXES):
-            return self._warning(locale, "pack.bad_name")
-        if declared_size > MAX_PACK_BYTES:
-            return self._warning(locale, "pack.too_big", size=declared_size,
-                                 limit=MAX_PACK_BYTES)
-        return None
+            return locale, self._warning(locale, "pack.bad_name")
+        if size > MAX_PACK_BYTES:
+            return locale, self._warning(locale, "pack.too_big", size=size, limit=MAX_PACK_BYTES)
+        return locale, None
 
     # ------------------------------------------------------------ add
     def pack_add(self, who: Identity, filename: str, data: bytes) -> Reply:
@@ -96,10 +99,9 @@ class PackRequests(DeskBase):
         Slow (a pack's code runs in a fresh sandbox, up to about 30 s): call it off the event
         loop. Nothing is stored unless every check passed.
         """
-        refusal = self.pack_upload_refusal(who, filename, len(data))
+        locale, refusal = self._upload_refusal(who, filename, len(data))
         if refusal is not None:
             return refusal
-        locale = self._locale_without_member(who)
         check = self._tools().checker.check(data)
         if not check.ok:
             log.info("pack refused %s user=%s: %d problem(s)", pack_scope(who), who.user,

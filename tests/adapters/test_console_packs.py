@@ -62,3 +62,18 @@ def test_a_pack_with_many_problems_shows_the_first_fifteen_and_counts_the_rest(a
 def test_a_missing_file_is_said_plainly(app, tmp_path):
     text = run(app, tmp_path, f"/pack add {tmp_path / 'nope.yaml'}")
     assert "cannot read" in text and "No such file" in text
+
+
+def test_a_shared_pack_is_listed_read_only_and_cannot_be_removed_from_chat(app, tmp_path):
+    check = app.packs.checker.check(pack("everyone", title="For all"))
+    app.packs.shelf.add(check, "*")  # as `torchquiz pack add` without --workspace stores it
+    text = run(app, tmp_path, "/pack list", "/pack remove everyone", "/pack export everyone")
+    assert "`everyone` v1 (shared, read-only) For all" in text
+    assert text.count("shared by the whole deployment") == 2
+    assert [p.pack_id for p in app.packs.shelf.latest("console:local")] == ["everyone"]
+
+
+def test_a_deployment_without_packs_says_so(app, tmp_path):
+    out = io.StringIO()
+    ConsoleChannel(app.quiz, out).run(iter(["/pack list\n", "/quit\n"]))
+    assert "Team packs are not available on this deployment." in out.getvalue()
