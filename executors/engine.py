@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import collections
 import dataclasses
 import logging
 import math
@@ -71,11 +72,13 @@ def detect_cuda() -> bool:
 
 def limits_for(base: Limits, challenge: Challenge) -> Limits:
     """Return ``base`` with the challenge's own time and memory budget."""
+    return budget_limits(base, challenge.timeout_s, challenge.memory_mb)
+
+
+def budget_limits(base: Limits, timeout_s: float, memory_mb: int) -> Limits:
+    """Return ``base`` with a time and memory budget."""
     return dataclasses.replace(
-        base,
-        wall_s=challenge.timeout_s,
-        cpu_s=max(1, math.ceil(challenge.timeout_s)),
-        memory_bytes=challenge.memory_mb * MIB,
+        base, wall_s=timeout_s, cpu_s=max(1, math.ceil(timeout_s)), memory_bytes=memory_mb * MIB
     )
 
 
@@ -202,6 +205,21 @@ class LocalExecutor:
         self._cuda = detect_cuda() if cuda_available is None else cuda_available
         self._base_limits = base_limits or Limits()
         self._closed = threading.Event()
+        if self._cuda:
+            self._warm_gpu_child()
+
+    def _warm_gpu_child(self) -> None:
+        """Ask the sandbox to keep a GPU child waiting under the most common GPU budget."""
+        warm = getattr(self._zygote, "warm", None)
+        budgets = collections.Counter(
+            (item.code.timeout_s, item.code.memory_mb)
+            for item in map(self._challenges.item, self._challenges.ids())
+            if "cuda" in item.code.requires
+        )
+        if warm is None or not budgets:
+            return
+        (timeout_s, memory_mb), _ = budgets.most_common(1)[0]
+        warm(budget_limits(self._base_limits, timeout_s, memory_mb), "cuda")
 
     def _build_pack(self, item: CodeItem, seed: int) -> Challenge:
         # A team pack's generator and reference run as sandbox runs, never here.

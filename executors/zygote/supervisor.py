@@ -148,6 +148,7 @@ class Zygote:
         self._dead = True
         self._closed = False
         self._probing = False
+        self._warm: tuple[Limits, str] | None = None
         # Time from fork to "sandbox entered" of recent runs (for the benchmark's report).
         self.setup_ms_recent: collections.deque[float] = collections.deque(maxlen=256)
         self.timelines_recent: collections.deque[dict[str, float]] = collections.deque(maxlen=256)
@@ -268,6 +269,28 @@ class Zygote:
             name=f"zygote-reader-{self._generation}",
         ).start()  # fmt: skip
         log.info("zygote started pid=%s generation=%s", self._proc.pid, self._generation)
+        if self._warm is not None:
+            self._send_warm(*self._warm)
+
+    def warm(self, limits: Limits, device: str) -> None:
+        """Keep one child for ``device`` waiting, prepared (a GPU child: its CUDA context made).
+
+        Remembered across restarts of the zygote; a no-op for the CPU, whose children the
+        zygote keeps ready after each run anyway.
+        """
+        if device != "cuda":
+            return
+        self._warm = (limits, device)
+        if not self._dead:
+            self._send_warm(limits, device)
+
+    def _send_warm(self, limits: Limits, device: str) -> None:
+        frame = wire.frame(wire.encode({"op": "warm", "limits": limits.to_dict(),
+                                        "device": device}, max_depth=4))  # fmt: skip
+        with self._send_lock:
+            if self._sock is not None:
+                with contextlib.suppress(OSError):  # a dead zygote is found by the next run
+                    self._sock.sendall(frame)
 
     def _relay_stderr(self, proc: subprocess.Popen[bytes]) -> None:
         """Copy the zygote's stderr to ours, keeping its last lines for a failure report."""
