@@ -19,7 +19,7 @@ from executors.grading import wire
 from executors.isolation.limits import Limits
 from executors.zygote import harness
 from executors.zygote.supervisor import Zygote
-from tests.executors.conftest import SMALL_LIMITS, _status_fields, _templates, decode_records
+from tests.executors.conftest import SMALL_LIMITS, decode_records
 from tests.executors.test_local_executor import RecordingRunner, tiny_item
 
 
@@ -119,9 +119,9 @@ def test_a_cpu_executor_asks_for_no_gpu_child():
 
 
 def _template_children(zygote: Zygote) -> list[int]:
-    templates = {t for t in _templates() if _status_fields(t).get("PPid") == str(zygote.pid)}
-    return [int(p) for p in os.listdir("/proc") if p.isdigit()
-            and int(_status_fields(int(p)).get("PPid", "0") or 0) in templates]
+    template = zygote.hello["template_pid"]
+    with open(f"/proc/{template}/task/{template}/children") as f:
+        return [int(pid) for pid in f.read().split()]
 
 
 def _cuda_request() -> bytes:
