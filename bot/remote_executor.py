@@ -55,15 +55,23 @@ class RemoteExecutor:
         try:
             definition = self._definition(challenge_id)
         except BadRunRequest as exc:  # an item too large to send: supports() says so too
-            return Verdict(status=Status.REJECTED, passed_tests=0, total_tests=0,
-                           message=f"this team pack's challenge cannot be sent to the "
-                           f"executor: {exc}", challenge_id=challenge_id, seed=seed)
+            return self._rejected(challenge_id, seed, "this team pack's challenge cannot be "
+                                  f"sent to the executor: {exc}")
+        if definition is None and pack_of(challenge_id) is not None:
+            # Removed from the workspace's packs since it was posted: nothing can build it.
+            return self._rejected(challenge_id, seed, "this team pack's challenge is no "
+                                  "longer available, so it cannot be graded")
         try:
             return self.client.run(challenge_id, code, seed=seed, definition=definition)
         except NoReplicaAvailable as exc:
             log.warning("grading unavailable challenge=%s: %s", challenge_id,
                         inert(str(exc), Surface.LOG))
             raise GradingUnavailable(str(exc)) from exc
+
+    @staticmethod
+    def _rejected(challenge_id: str, seed: int | None, message: str) -> Verdict:
+        return Verdict(status=Status.REJECTED, passed_tests=0, total_tests=0, message=message,
+                       challenge_id=challenge_id, seed=seed)
 
     def _definition(self, challenge_id: str) -> PackDefinition | None:
         """Return what a replica needs to build a team pack's challenge (None: a shipped one)."""

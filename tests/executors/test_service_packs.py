@@ -356,3 +356,10 @@ def test_the_engine_takes_a_supplied_item_only_for_a_pack_id_its_bank_lacks():
         engine.run("p.team.other", "x = 1\n", item=PACK_ITEM)
     with pytest.raises(ValueError, match="team pack item"):
         engine.run(SHIPPED.id, "x = 1\n", item=SHIPPED)
+
+
+def test_a_pack_item_gone_from_the_bank_is_a_rejected_verdict_without_a_request(service, engine):
+    executor = RemoteExecutor(ExecutorClient([service.url], service.token), Bank())
+    verdict = executor.run("p.team.gone", "def f():\n    return 1\n")
+    assert verdict.status is Status.REJECTED and "no longer available" in verdict.message
+    assert engine.runs == []
