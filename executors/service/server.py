@@ -32,6 +32,7 @@ from executors.grading.challenges import ChallengeBuildError, UnknownChallenge
 from executors.grading.verdict import Verdict, fault_verdict
 from executors.service.ledger import RequestLedger, Seen
 from executors.service.metrics import CONTENT_TYPE, ServiceMetrics
+from executors.service.pack_validations import PackChecker, PackValidations
 from executors.service.protocol import (
     HEALTH_PATH,
     MAX_BODY_BYTES,
@@ -41,7 +42,6 @@ from executors.service.protocol import (
     REPLAYED_HEADER,
     RUNS_PATH,
     BadRunRequest,
-    PackCheck,
     RunRequest,
     pack_of,
 )
@@ -52,18 +52,6 @@ from safetext.inert import Surface, inert
 log = logging.getLogger(__name__)
 
 MAX_RETRY_AFTER_S = 30
-# A report lists every problem; past these bounds the rest is counted, so the answer stays
-# far below what a client reads (a 500-item pack could otherwise say megabytes).
-MAX_REPORT_ERRORS = 200
-MAX_ERROR_CHARS = 1000
-
-
-class Report(Protocol):
-    """A pack validation's outcome (``PackReport`` satisfies it)."""
-
-    def to_json(self) -> dict[str, Any]:
-        """Return ``{"ok", "errors", "items", "cards"}``."""
-        ...
 
 
 class Engine(Protocol):
@@ -77,11 +65,6 @@ class Engine(Protocol):
     def challenge_item(self, challenge_id: str) -> CodeItem:
         """Return the bank item of a challenge (UnknownChallenge when there is none)."""
         ...
-
-
-# Validates a pack file with the replica's bank and sandbox (pack_challenges.validate_pack,
-# wired by `executor serve`); infrastructure faults raise ZygoteError.
-PackChecker = Callable[[bytes], Report]
 
 
 @dataclass(frozen=True)
@@ -151,11 +134,7 @@ class ExecutorService:
         self._latency_s = 0.05  # a moving average of recent verdicts, for Retry-After
         self._idle = asyncio.Event()
         self._idle.set()
-        # Pack validations: one at a time, on a thread of their own, so that minutes of a
-        # pack's checks never hold a run's pool thread (their sandbox runs share the zygote).
-        self._pack_pool = ThreadPoolExecutor(1, thread_name_prefix="pack")
-        self._validating: float | None = None  # when the validation in progress started
-        self._validation_s = 30.0  # a moving average, for Retry-After
+        self._packs = PackValidations()
 
     # ---------------------------------------------------------------- lifecycle
     def attach(self, engine: Engine, layers: dict[str, LayerStatus], *, cuda: bool,
@@ -194,7 +173,7 @@ class ExecutorService:
         with contextlib.suppress(TimeoutError):
             await asyncio.wait_for(self._idle.wait(), timeout_s)
         self._pool.shutdown(wait=False, cancel_futures=True)
-        self._pack_pool.shutdown(wait=False, cancel_futures=True)
+        self._packs.shutdown()
 
     def app(self) -> web.Application:
         """Return the aiohttp application serving this replica."""
@@ -339,7 +318,7 @@ class ExecutorService:
             raise
         finally:
             self._admitted -= 1
-            if self._admitted == 0 and self._validating is None:
+            if self._admitted == 0 and not self._packs.busy:
                 self._idle.set()
         elapsed = time.monotonic() - started
         self._latency_s = 0.8 * self._latency_s + 0.2 * elapsed
@@ -389,7 +368,6 @@ class ExecutorService:
             message = "the sandbox failed; try another replica"
             raise _NoVerdict(503, message, retry_after=1) from None
 
-
     # ---------------------------------------------------------------- packs
     async def _validate_pack(self, request: web.Request) -> web.Response:
         body = await self._admitted_body(request, self.limits.max_pack_bytes)
@@ -398,18 +376,14 @@ class ExecutorService:
         check = self._check_pack
         if check is None:
             return self._refuse("bad_request", 404, "this replica validates no packs")
-        if self._validating is not None:
-            left = self._validation_s - (time.monotonic() - self._validating)
+        if self._packs.busy:
             return self._refuse("busy", 503, "this replica is validating another pack; retry "
                                 "later or on another replica",
-                                {"Retry-After": str(max(1, min(MAX_RETRY_AFTER_S,
-                                                                math.ceil(left))))})
-        self._validating = started = time.monotonic()
+                                {"Retry-After": str(self._packs.retry_after())})
         self._idle.clear()
+        started = time.monotonic()
         try:
-            report = await asyncio.get_running_loop().run_in_executor(
-                self._pack_pool, check, body)
-            answer = PackCheck.from_json(report.to_json())
+            answer = await self._packs.validate(check, body)
         except ZygoteError as exc:
             self.metrics.faults.labels(kind="sandbox").inc()
             log.error("pack validation failed in the sandbox: %s", inert(str(exc), Surface.LOG))
@@ -417,26 +391,14 @@ class ExecutorService:
                 self.fail("down", "the sandbox process died")
             return self._busy("busy", "the sandbox failed; try another replica")
         finally:
-            self._validating = None
             if self._admitted == 0:
                 self._idle.set()
-        elapsed = time.monotonic() - started
-        self._validation_s = 0.7 * self._validation_s + 0.3 * elapsed
         self.metrics.pack_validations.labels(
             result="valid" if answer.ok else "not_valid").inc()
         log.info("validated a pack of %d bytes in %.1f s: %s, %d problem(s)", len(body),
-                 elapsed, "valid" if answer.ok else "not valid", len(answer.errors))
-        return web.json_response(_bounded(answer).to_json(), dumps=_dumps)
-
-
-def _bounded(report: PackCheck) -> PackCheck:
-    """Return the report with at most MAX_REPORT_ERRORS errors, each at most so long."""
-    errors = [e if len(e) <= MAX_ERROR_CHARS else e[: MAX_ERROR_CHARS - 1] + "…"
-              for e in report.errors[:MAX_REPORT_ERRORS]]
-    if len(report.errors) > MAX_REPORT_ERRORS:
-        errors[-1] = (f"… and {len(report.errors) - MAX_REPORT_ERRORS + 1} more problem(s); "
-                      "fix these and validate again")
-    return PackCheck(report.ok, tuple(errors), report.items, report.cards)
+                 time.monotonic() - started, "valid" if answer.ok else "not valid",
+                 len(answer.errors))
+        return web.json_response(answer.to_json(), dumps=_dumps)
 
 
 def _dumps(value: Any) -> str:

@@ -12,7 +12,8 @@ from typing import Any
 
 from aiohttp import web
 
-from executors.service.server import Engine, ExecutorService, PackChecker, ServiceLimits
+from executors.service.pack_validations import PackChecker
+from executors.service.server import Engine, ExecutorService, ServiceLimits
 from executors.zygote.reports import LayerStatus
 
 TOKEN = "test-token-0123456789"

@@ -149,7 +149,7 @@ def test_a_second_validation_while_one_runs_gets_503_retry_after(service):
     worker = threading.Thread(target=lambda: first.append(client.check_pack(looping)))
     worker.start()
     deadline = time.monotonic() + 60
-    while service.service._validating is None and time.monotonic() < deadline:
+    while not service.service._packs.busy and time.monotonic() < deadline:
         time.sleep(0.02)
     impatient = ExecutorClient([service.url], service.token, patience_s=0)
     with pytest.raises(NoReplicaAvailable, match="503"):
