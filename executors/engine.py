@@ -17,6 +17,7 @@ from content.loader import Bank
 from content.schema import CodeItem
 from executors.grading import wire
 from executors.grading.challenges import (
+    PACK_ITEM_PREFIX,
     Challenge,
     ChallengeBuildError,
     ChallengeCache,
@@ -199,6 +200,7 @@ class LocalExecutor:
         pack_builder: PackBuilder | None = None,
     ) -> None:
         self._pack_builder = pack_builder
+        self._bank = bank
         self._challenges = ChallengeCache(bank, build_pack=self._build_pack)
         self._zygote = zygote
         self._max_code_bytes = max_code_bytes
@@ -245,13 +247,23 @@ class LocalExecutor:
 
     def supports(self, challenge_id: str) -> tuple[bool, str]:
         """Return whether ``challenge_id`` can run here, and why not when it cannot."""
-        item = self._challenges.item(challenge_id)
+        return self._supports(self._challenges.item(challenge_id))
+
+    def _supports(self, item: CodeItem) -> tuple[bool, str]:
         if "cuda" in item.code.requires and not self._cuda:
             return False, (
-                f"challenge {challenge_id} needs a CUDA GPU, and this executor has none; "
+                f"challenge {item.id} needs a CUDA GPU, and this executor has none; "
                 "run it on a GPU executor"
             )
         return True, ""
+
+    def _supplied(self, challenge_id: str, item: CodeItem) -> CodeItem:
+        """Check a pack item sent with a run: its own id, a pack's, never the bank's."""
+        if item.id != challenge_id or not item.id.startswith(PACK_ITEM_PREFIX):
+            raise ValueError(f"a supplied item must be the team pack item {challenge_id!r}")
+        if challenge_id in self._bank.questions:
+            raise ValueError(f"{challenge_id!r} is in this executor's bank; supply no item")
+        return item
 
     def challenge_item(self, challenge_id: str) -> CodeItem:
         """Return the bank item of ``challenge_id`` (UnknownChallenge when there is none)."""
@@ -261,18 +273,24 @@ class LocalExecutor:
         """Return the built challenge (hidden tests and references), building it if needed."""
         return self._challenges.get(challenge_id, seed)
 
-    def run(self, challenge_id: str, code: str | bytes, *, seed: int | None = None) -> Verdict:
+    def run(self, challenge_id: str, code: str | bytes, *, seed: int | None = None,
+            item: CodeItem | None = None) -> Verdict:
         """Run ``code`` against the hidden tests of ``challenge_id`` and return the verdict.
 
-        ``seed`` draws the hidden inputs (None: the challenge's fixed seed). A fault of the
+        ``seed`` draws the hidden inputs (None: the challenge's fixed seed). ``item`` is a
+        team pack's code item this executor's bank does not hold (the service's replicas get
+        it with the run); it is built like any pack challenge, in the sandbox. A fault of the
         trusted side while grading this one run is a verdict with ``fault=True``, never an
         exception that would cost the caller its other submissions.
         """
         if self._closed.is_set():
             raise RuntimeError("the executor is closed")
         started = time.monotonic()
-        item = self._challenges.item(challenge_id)  # UnknownChallenge: the caller's mistake
-        ok, why = self.supports(challenge_id)
+        if item is None:
+            item = self._challenges.item(challenge_id)  # UnknownChallenge: the caller's mistake
+        else:
+            item = self._supplied(challenge_id, item)
+        ok, why = self._supports(item)
         problem, text = precheck(code, self._max_code_bytes)
         if not ok or problem is not None:
             # A rejection does not build the challenge: its total is not needed to say no.
@@ -289,7 +307,7 @@ class LocalExecutor:
             log.info("exec %s v%d: rejected (%s)", item.id, item.version,
                      "cuda" if not ok else "precheck")
             return verdict
-        challenge = self._challenges.get(challenge_id, seed)
+        challenge = self._challenges.get_item(item, seed)
         limits = limits_for(self._base_limits, challenge)
         raw = self._zygote.run(challenge.request(text), limits)
         try:
