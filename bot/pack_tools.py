@@ -16,6 +16,7 @@ import threading
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
+from bot.core.errors import GradingUnavailable
 from bot.core.ports import PackCheck, PackConflict, ShelvedPack
 
 if TYPE_CHECKING:
@@ -96,6 +97,10 @@ class SandboxPackChecker:
         try:
             report = self.remote(data) if self.remote is not None else validate_pack_bytes(
                 data, self.bank)
+        except GradingUnavailable as exc:
+            # The replicas are down or busy: the pack is not checked, so it is not stored.
+            return PackCheck(False, (f"no executor replica could validate the pack ({exc}); "
+                                     "try again later: a pack's code runs nowhere else",))
         except ImportError as exc:
             # A bot process without the executor extra cannot check pack code anywhere.
             return PackCheck(False, (f"the sandbox is unavailable (the executor extra is not "

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from bot.core.errors import GradingUnavailable
 from bot.pack_tools import SandboxPackChecker, as_check
 from executors.zygote.supervisor import Zygote
 from tests.packs.conftest import choice_pack, code_item
@@ -45,3 +46,18 @@ def test_a_file_that_does_not_parse_starts_no_sandbox_and_says_where(bank, no_lo
 
 def test_a_report_without_a_pack_is_never_ok():
     assert not as_check({"ok": True, "errors": [], "items": 0, "cards": 0}, b"not: a pack").ok
+
+
+def test_replicas_that_cannot_validate_now_store_nothing_and_say_so(bank, no_local_sandbox):
+    def down(_: bytes) -> dict:
+        raise GradingUnavailable("no executor replica answers")
+
+    check = SandboxPackChecker(bank, down).check(choice_pack())
+    assert not check.ok and "try again later" in check.errors[0]
+
+
+def test_the_remote_executors_own_report_type_is_read_as_it_comes(bank, no_local_sandbox):
+    from executors.service.protocol import PackCheck as RemoteReport
+
+    check = SandboxPackChecker(bank, lambda _: RemoteReport(True, (), 1, 0)).check(choice_pack())
+    assert (check.ok, check.pack_id, check.items) == (True, "team", 1)
