@@ -150,3 +150,17 @@ def test_a_pack_with_a_code_challenge_is_checked_in_the_sandbox_then_stored(chat
         assert d.pack_ids(d.pack_scope()) == ["team"]
 
     chat.run(scenario)
+
+
+def test_a_pack_with_many_problems_shows_fifteen_and_counts_the_rest_within_limits(chat):
+    head, item = pack(b_correct="true").split(b"items:\n")
+    items = b"".join(item.replace(b"id: q1", f"id: q{i}".encode())
+                     .replace(b"Is it?", b"Is it? " + b"*_<@1>" * 40) for i in range(20))
+
+    async def scenario(d):
+        report = await d.add_pack("admin", "team.yaml", head + b"items:\n" + items)
+        assert "20 problem(s)" in report.text and "15. line " in report.text
+        assert "16. line " not in report.text and "and 5 more" in report.text
+        assert not report.can_ping and d.pack_ids(d.pack_scope()) == []
+
+    chat.run(scenario)
