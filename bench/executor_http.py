@@ -1,7 +1,8 @@
-"""Measure the executor service: HTTP overhead per verdict on loopback, and 3 replicas against 1.
+"""Measure the executor service: HTTP overhead, replicas, and a team pack's challenge remotely.
 
-Replicas are real ``torchquiz executor serve`` processes on 127.0.0.1, each with its own
-zygote, reached through the same ExecutorClient the bot uses.
+A pack's challenge is graded from the definition its run carries: built on the replica the
+first time, then cached. Replicas are real ``torchquiz executor serve`` processes on
+127.0.0.1, each with its own zygote, reached through the same ExecutorClient the bot uses.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from content.loader import load_bank
 from content.schema import CodeItem
 from executors.grading.verdict import Status
 from executors.service.client import ExecutorClient
+from executors.service.protocol import PackDefinition
 from executors.service.replicas import ReplicaProcess
 
 BURST_THREADS = 64  # submissions in flight at once, like a team answering at 09:00
@@ -36,6 +38,42 @@ def _burst(client: ExecutorClient, challenge_id: str, code: str, n: int) -> dict
     seconds = time.perf_counter() - start
     ok = sum(1 for s in statuses if s is Status.PASSED)
     return {"submissions": n, "ok": ok, "seconds": seconds, "per_s": n / seconds}
+
+
+def pack_build_figures(client: ExecutorClient, builds: int = 5, cached: int = 20
+                       ) -> dict[str, Any]:
+    """Time a pack challenge's first verdict on a replica (built there) against cached ones.
+
+    Each "first" run sends a definition the replica has not seen (its generator differs by a
+    comment), so it builds the challenge in the sandbox: the generator's run, the reference's
+    run, then the submission's. The cached runs resend one definition.
+    """
+    from content.packs import SCAFFOLD, parse_pack
+
+    pack = parse_pack(SCAFFOLD.encode()).pack
+    if pack is None or not pack.code_items():
+        raise RuntimeError("the scaffold pack has no code challenge")
+    item = pack.code_items()[0]
+    tag = secrets.token_hex(4)
+
+    def definition(k: int) -> PackDefinition:
+        data = item.model_dump(mode="json", by_alias=True)
+        tests = data["code"]["tests"]
+        tests["generator"] = f"{tests['generator']}\n# bench {tag} {k}\n"
+        return PackDefinition.make(pack.id, pack.header.version, data)
+
+    def timed(d: PackDefinition) -> float:
+        started = time.perf_counter()
+        verdict = client.run(item.id, item.code.solution, definition=d)
+        if verdict.status is not Status.PASSED:
+            raise RuntimeError(f"pack benchmark verdict failed: {verdict}")
+        return (time.perf_counter() - started) * 1000.0
+
+    first = [timed(definition(k)) for k in range(builds)]
+    again = definition(0)
+    warm = [timed(again) for _ in range(cached)]
+    return {"challenge": item.id, "first_ms": _percentiles(first),
+            "cached_ms": _percentiles(warm)}
 
 
 def run_http_bench(n: int = 50, burst: int = 200, replicas: int = 3,
@@ -66,6 +104,7 @@ def run_http_bench(n: int = 50, burst: int = 200, replicas: int = 3,
                 raise RuntimeError(f"benchmark verdict failed: {verdict}")
             round_trips.append(total_ms)
             overheads.append(total_ms - engine_ms)
+        packs = pack_build_figures(one, builds=max(1, min(5, n)), cached=n)
         single = _burst(one, item.id, item.code.solution, burst)
         spread = _burst(ExecutorClient([p.url for p in procs], token), item.id,
                         item.code.solution, burst)
@@ -78,6 +117,7 @@ def run_http_bench(n: int = 50, burst: int = 200, replicas: int = 3,
         "burst_one_replica": single,
         "burst_all_replicas": spread,
         "replica_speedup": spread["per_s"] / single["per_s"],
+        "pack_challenge": packs,
     }
 
 
@@ -86,7 +126,7 @@ def http_rows(figures: dict[str, Any], target_overhead_ms: float) -> list[tuple[
     rt, over = figures["http_verdict_ms"], figures["http_overhead_ms"]
     one, spread = figures["burst_one_replica"], figures["burst_all_replicas"]
     n = figures["replicas"]
-    return [
+    rows = [
         (f"whole verdict over HTTP, {figures['challenge']} (loopback)",
          f"p50 {rt['p50']:.1f} ms  p95 {rt['p95']:.1f} ms", ""),
         ("HTTP overhead per verdict (round trip - engine)",
@@ -98,3 +138,14 @@ def http_rows(figures: dict[str, Any], target_overhead_ms: float) -> list[tuple[
          f"{spread['seconds']:.2f} s, {spread['per_s']:.0f}/s ({spread['ok']} ok), "
          f"{figures['replica_speedup']:.2f}x one", ""),
     ]  # fmt: skip
+    packs = figures.get("pack_challenge")
+    if packs:
+        rows += [
+            (f"pack challenge {packs['challenge']}: first verdict (built on the replica)",
+             f"p50 {packs['first_ms']['p50']:.0f} ms  p95 {packs['first_ms']['p95']:.0f} ms",
+             ""),
+            ("pack challenge: verdict with the challenge cached",
+             f"p50 {packs['cached_ms']['p50']:.1f} ms  p95 {packs['cached_ms']['p95']:.1f} ms",
+             ""),
+        ]
+    return rows

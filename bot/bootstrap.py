@@ -19,7 +19,7 @@ from bot.charts import MatplotlibCharts
 from bot.core.clock import SystemClock
 from bot.core.library import CHECK_INTERVAL_S, Library
 from bot.core.models import ChannelSettings
-from bot.core.ports import Clock, Executor
+from bot.core.ports import Clock, Executor, PackTools
 from bot.core.quiz import Quiz, build_quiz
 from bot.settings import Settings
 from content.loader import BANK_ROOT, Bank, load_bank
@@ -47,6 +47,8 @@ class App:
     _closers: list[Callable[[], Any]] = field(default_factory=list)
     # The one database engine; a platform's own stores (Slack's installations) share it.
     engine: Engine | None = None
+    # /quiz-pack's checker and shelf (the desk's PackTools); None: packs are off.
+    packs: PackTools | None = None
 
     def close(self) -> None:
         """Release the executor's warm process and the database connections."""
@@ -166,7 +168,8 @@ def build_app(
     if migrate:
         upgrade(url)
     engine = make_engine(url)
-    bank: Bank = library(load_content(settings), engine)
+    shipped = load_content(settings)  # a pack is validated against the shipped bank only
+    bank: Bank = library(shipped, engine)
     closers: list[Callable[[], Any]] = [engine.dispose]
     problem = ""
     if executor is None:
@@ -176,7 +179,23 @@ def build_app(
     quiz = build_quiz(SqlStore(engine, clock=clock), bank, clock, executor, on_settings_changed,
                       charts=MatplotlibCharts(),
                       post_lease=dt.timedelta(seconds=settings.post_lease_s))
-    return App(quiz, bank, settings, executor, problem, closers, engine=engine)
+    return App(quiz, bank, settings, executor, problem, closers, engine=engine,
+               packs=pack_tools(shipped, engine, executor))
+
+
+def pack_tools(bank: Bank, engine: Engine, executor: Executor | None) -> PackTools:
+    """Return /quiz-pack's checker and shelf: the CLI's validation path, the pack store.
+
+    A pack's code runs in a fresh local sandbox, as `torchquiz pack validate` runs it. The seam
+    for a deployment without one: an executor that can validate a pack itself (a remote
+    executor's ``check_pack(data)``, returning the same report) is used instead.
+    """
+    from bot.pack_tools import SandboxPackChecker, StorePackShelf
+    from db.store_packs import PackStore
+
+    remote = getattr(executor, "check_pack", None)
+    return PackTools(SandboxPackChecker(bank, remote if callable(remote) else None),
+                     StorePackShelf(PackStore(engine)))
 
 
 def chat_runtime(
@@ -201,7 +220,7 @@ def chat_runtime(
     app = build_app(settings, clock=clock, executor=executor,
                     on_settings_changed=settings_changed)
     runtime = ChatRuntime(
-        app.quiz, platform, close=app.close,
+        app.quiz, platform, close=app.close, packs=app.packs,
         limits=Limits(code_per_minute=settings.rate_code_per_minute,
                       commands_per_10s=settings.rate_commands_per_10s,
                       max_in_flight=settings.max_in_flight),

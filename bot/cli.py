@@ -204,7 +204,8 @@ def _console(settings: Settings, args: argparse.Namespace) -> int:
                                    timezone=args.tz or "UTC")
         channel = ConsoleChannel(app.quiz, sys.stdout, channel_name=args.channel,
                                  user_name=args.user, code_problem=app.executor_problem,
-                                 defaults=defaults, chart_dir=settings.data_dir / "charts")
+                                 defaults=defaults, chart_dir=settings.data_dir / "charts",
+                                 packs=app.packs)
         channel.run(iter(sys.stdin))
     except KeyboardInterrupt:
         pass

@@ -2,8 +2,10 @@
 
 ``validate`` exits 0 when the pack is valid and 1 when not; with ``--json`` it prints one object
 ``{"ok", "errors", "items", "cards"}``. Code from a pack (generators, reference solutions) runs
-only in the local sandbox: when the sandbox cannot start, the pack is not valid (exit 1) and
-nothing of it has run. ``add`` validates, then stores the pack for one workspace
+only in a sandbox: the executor service's replicas when ``TORCHQUIZ_EXECUTOR_URLS`` is set (as
+``torchquiz exec`` and the bot grade there; the bot image has no sandbox), else this machine's;
+``--local`` insists on this machine's. When no sandbox can take the pack, it is not valid
+(exit 1) and nothing of it has run. ``add`` validates, then stores the pack for one workspace
 (``--workspace PLATFORM:ID``) or for every workspace of this deployment. Exit 2: a malformed
 argument; an unreadable file is a pack that is not valid (exit 1).
 """
@@ -37,6 +39,10 @@ def add_parser(commands: Any) -> None:
     validate.add_argument("--json", action="store_true", help="one JSON object (the contract)")
     add = sub.add_parser("add", help="validate a pack file, then store it")
     add.add_argument("file")
+    for command in (validate, add):
+        command.add_argument("--local", action="store_true", help=(
+            "run the pack's code in this machine's sandbox even when TORCHQUIZ_EXECUTOR_URLS "
+            "names executor replicas (by default they validate it)"))
     add.add_argument("--workspace", metavar="PLATFORM:ID",
                      help="only this workspace sees it (default: every workspace)")
     listing = sub.add_parser("list", help="list the stored packs (newest version of each)")
@@ -55,29 +61,39 @@ def read_pack_file(path: Path) -> bytes:
         return handle.read(MAX_PACK_BYTES + 1)
 
 
-def validate_bytes(data: bytes, settings: Settings) -> Any:
-    """Validate a pack's bytes with the shipped bank and the local sandbox; return the report."""
-    from bot.bootstrap import load_content
-    from content.packs import parse_pack
-    from executors.grading.pack_challenges import PackReport, validate_pack
-    from executors.zygote.supervisor import SandboxUnavailable, Zygote
+def validate_bytes(data: bytes, settings: Settings, *, local: bool = False) -> Any:
+    """Validate a pack's bytes with a sandbox (the replicas' unless ``local``); the report.
 
-    bank = load_content(settings)
-    parsed = parse_pack(data)
-    if parsed.pack is None or not (parsed.pack.code_items() or parsed.pack.cards):
-        return validate_pack(data, bank, None)  # no pack code to run: no sandbox to start
-    zygote = Zygote()
+    Locally, the one validation path chat's /quiz-pack add takes too (bot/pack_tools.py).
+    """
+    if settings.executor_urls.strip() and not local:
+        return validate_remotely(data, settings)
+    from bot.bootstrap import load_content
+    from bot.pack_tools import validate_pack_bytes
+
+    return validate_pack_bytes(data, load_content(settings))
+
+
+def validate_remotely(data: bytes, settings: Settings) -> Any:
+    """Validate a pack's bytes on an executor replica (its bank, its sandbox); no torch here."""
+    from bot.bootstrap import build_remote_executor
+    from bot.core.errors import GradingUnavailable
+    from bot.remote_executor import RemoteExecutor
+    from content.loader import Bank
+    from executors.service.protocol import PackCheck
+
+    # The replica checks against its own bank; this side needs none to send the file.
+    executor, problem, close = build_remote_executor(settings, Bank())
     try:
-        zygote.start()
-    except SandboxUnavailable as exc:
-        zygote.close()
-        report = validate_pack(data, bank, None)
-        return PackReport(False, (*report.errors, f"the sandbox is unavailable ({exc}): "
-                                  "a pack's code runs nowhere else"), report.items, report.cards)
-    try:
-        return validate_pack(data, bank, zygote)
+        if not isinstance(executor, RemoteExecutor):
+            return PackCheck(False, (f"the executor replicas cannot be used: {problem}",), 0, 0)
+        try:
+            return executor.check_pack(data)
+        except GradingUnavailable as exc:
+            return PackCheck(False, (f"no executor replica could validate the pack ({exc}); "
+                                     "a pack's code runs nowhere else",), 0, 0)
     finally:
-        zygote.close()
+        close()
 
 
 def _print_report(report: Any, as_json: bool) -> None:
@@ -128,15 +144,25 @@ def run(settings: Settings, args: argparse.Namespace) -> int:
             data = read_pack_file(Path(args.file))
         except OSError as exc:
             # Not valid, as the contract counts it: exit 1, with the one object under --json.
-            from executors.grading.pack_challenges import PackReport
+            from executors.service.protocol import PackCheck
 
-            report = PackReport(False, (f"cannot read {args.file}: {exc.strerror}",), 0, 0)
+            report = PackCheck(False, (f"cannot read {args.file}: {exc.strerror}",), 0, 0)
         else:
-            report = validate_bytes(data, settings)
+            report = validate_bytes(data, settings, local=args.local)
         _print_report(report, getattr(args, "json", False))
         if command == "validate" or not report.ok:
             return 0 if report.ok else 1
-        return _add(settings, report.pack, workspace)
+        pack = getattr(report, "pack", None)
+        if pack is None:
+            # Validated on a replica, which sends the report only: parse it here to store it
+            # (bounded parsing, no code run; the replica's checks passed on these very bytes).
+            from content.packs import parse_pack
+
+            pack = parse_pack(data).pack
+            if pack is None:
+                print("torchquiz pack add: the pack does not parse here", file=sys.stderr)
+                return 1
+        return _add(settings, pack, workspace)
     store, engine = _store(settings)
     try:
         if command == "list":

@@ -3,6 +3,11 @@
 The client (executors.service.client) needs no torch; this wrapper adds what the core needs:
 ``GradingUnavailable`` when no replica can take a run (the core then keeps the answer as
 pending), and ``supports`` answered from the bank and from what the replicas report.
+
+The replicas know only the shipped bank: a team pack's challenge (``p.<pack>.<item>``) is sent
+with its definition, read from the bank at call time (the bank a workspace sees may change
+while the bot runs), and built on the replica in its sandbox. ``check_pack`` validates a pack
+file on a replica, for a bot that has no sandbox of its own.
 """
 
 from __future__ import annotations
@@ -16,7 +21,9 @@ from bot.core.errors import GradingUnavailable
 from bot.core.ports import VerdictView
 from content.loader import Bank
 from content.schema import CodeItem
-from executors.service.client import ExecutorClient, NoReplicaAvailable
+from executors.grading.verdict import Status, Verdict
+from executors.service.client import ExecutorClient, NoReplicaAvailable, RunRefused
+from executors.service.protocol import BadRunRequest, PackCheck, PackDefinition, pack_of
 from safetext.inert import Surface, inert
 
 log = logging.getLogger(__name__)
@@ -46,17 +53,74 @@ class RemoteExecutor:
     def run(self, challenge_id: str, code: str, *, seed: int | None = None) -> VerdictView:
         """Return the replicas' verdict; GradingUnavailable when none can take the run."""
         try:
-            return self.client.run(challenge_id, code, seed=seed)
+            definition = self._definition(challenge_id)
+        except BadRunRequest as exc:  # an item too large to send: supports() says so too
+            return self._rejected(challenge_id, seed, "this team pack's challenge cannot be "
+                                  f"sent to the executor: {exc}")
+        if definition is None and pack_of(challenge_id) is not None:
+            # Removed from the workspace's packs since it was posted: nothing can build it.
+            return self._rejected(challenge_id, seed, "this team pack's challenge is no "
+                                  "longer available, so it cannot be graded")
+        try:
+            return self.client.run(challenge_id, code, seed=seed, definition=definition)
         except NoReplicaAvailable as exc:
             log.warning("grading unavailable challenge=%s: %s", challenge_id,
                         inert(str(exc), Surface.LOG))
             raise GradingUnavailable(str(exc)) from exc
+
+    @staticmethod
+    def _rejected(challenge_id: str, seed: int | None, message: str) -> Verdict:
+        return Verdict(status=Status.REJECTED, passed_tests=0, total_tests=0, message=message,
+                       challenge_id=challenge_id, seed=seed)
+
+    def _definition(self, challenge_id: str) -> PackDefinition | None:
+        """Return what a replica needs to build a team pack's challenge (None: a shipped one)."""
+        pack_id = pack_of(challenge_id)
+        if pack_id is None:
+            return None
+        # Read now, never kept: the pack may have a new version since the last run.
+        item = self.bank.questions.get(challenge_id)
+        if not isinstance(item, CodeItem):
+            return None  # the replica answers that a pack challenge needs its definition
+        data = item.model_dump(mode="json", by_alias=True)
+        return PackDefinition.make(pack_id, self._pack_version(pack_id), data)
+
+    def _pack_version(self, pack_id: str) -> int | None:
+        """Return the version of ``pack_id`` the bank holds, when the bank says (for logs)."""
+        versions = getattr(self.bank, "pack_versions", None)
+        version = versions.get(pack_id) if isinstance(versions, dict) else None
+        return version if isinstance(version, int) and version >= 1 else None
+
+    def check_pack(self, data: bytes) -> PackCheck:
+        """Validate a pack file on a replica: ``{"ok", "errors", "items", "cards"}``.
+
+        Raise GradingUnavailable when no replica can take it (all down or busy); a refusal
+        of the file itself is a report that it is not valid.
+        """
+        try:
+            return self.client.check_pack(data)
+        except NoReplicaAvailable as exc:
+            log.warning("pack validation unavailable: %s", inert(str(exc), Surface.LOG))
+            raise GradingUnavailable(str(exc)) from exc
+        except RunRefused as exc:
+            log.warning("pack validation refused: %s", inert(str(exc), Surface.LOG))
+            return PackCheck(False, (f"the executor refused the pack: {exc}",), 0, 0)
 
     def supports(self, challenge_id: str) -> tuple[bool, str]:
         """Return whether the replicas can run the challenge (a CUDA one needs a GPU replica)."""
         item = self.bank.questions.get(challenge_id)
         if not isinstance(item, CodeItem):
             return False, f"{challenge_id} is not a code challenge"
+        if pack_of(challenge_id) is not None:
+            # Built on a replica from its definition, in the sandbox, on the CPU.
+            if item.code.requires:
+                return False, (f"challenge {challenge_id} is a team pack's: it runs on the "
+                               "CPU only, and it asks for a GPU")
+            try:
+                self._definition(challenge_id)
+            except BadRunRequest as exc:
+                return False, f"challenge {challenge_id} cannot be sent to the executor: {exc}"
+            return True, ""
         if "cuda" in item.code.requires and self._replicas_have_cuda() is False:
             return False, (f"challenge {challenge_id} needs a CUDA GPU, and no executor "
                            "replica has one")

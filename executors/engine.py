@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import collections
 import dataclasses
 import logging
 import math
@@ -16,6 +17,7 @@ from content.loader import Bank
 from content.schema import CodeItem
 from executors.grading import wire
 from executors.grading.challenges import (
+    PACK_ITEM_PREFIX,
     Challenge,
     ChallengeBuildError,
     ChallengeCache,
@@ -71,11 +73,13 @@ def detect_cuda() -> bool:
 
 def limits_for(base: Limits, challenge: Challenge) -> Limits:
     """Return ``base`` with the challenge's own time and memory budget."""
+    return budget_limits(base, challenge.timeout_s, challenge.memory_mb)
+
+
+def budget_limits(base: Limits, timeout_s: float, memory_mb: int) -> Limits:
+    """Return ``base`` with a time and memory budget."""
     return dataclasses.replace(
-        base,
-        wall_s=challenge.timeout_s,
-        cpu_s=max(1, math.ceil(challenge.timeout_s)),
-        memory_bytes=challenge.memory_mb * MIB,
+        base, wall_s=timeout_s, cpu_s=max(1, math.ceil(timeout_s)), memory_bytes=memory_mb * MIB
     )
 
 
@@ -196,12 +200,28 @@ class LocalExecutor:
         pack_builder: PackBuilder | None = None,
     ) -> None:
         self._pack_builder = pack_builder
+        self._bank = bank
         self._challenges = ChallengeCache(bank, build_pack=self._build_pack)
         self._zygote = zygote
         self._max_code_bytes = max_code_bytes
         self._cuda = detect_cuda() if cuda_available is None else cuda_available
         self._base_limits = base_limits or Limits()
         self._closed = threading.Event()
+        if self._cuda:
+            self._warm_gpu_child()
+
+    def _warm_gpu_child(self) -> None:
+        """Ask the sandbox to keep a GPU child waiting under the most common GPU budget."""
+        warm = getattr(self._zygote, "warm", None)
+        budgets = collections.Counter(
+            (item.code.timeout_s, item.code.memory_mb)
+            for item in map(self._challenges.item, self._challenges.ids())
+            if "cuda" in item.code.requires
+        )
+        if warm is None or not budgets:
+            return
+        (timeout_s, memory_mb), _ = budgets.most_common(1)[0]
+        warm(budget_limits(self._base_limits, timeout_s, memory_mb), "cuda")
 
     def _build_pack(self, item: CodeItem, seed: int) -> Challenge:
         # A team pack's generator and reference run as sandbox runs, never here.
@@ -227,13 +247,23 @@ class LocalExecutor:
 
     def supports(self, challenge_id: str) -> tuple[bool, str]:
         """Return whether ``challenge_id`` can run here, and why not when it cannot."""
-        item = self._challenges.item(challenge_id)
+        return self._supports(self._challenges.item(challenge_id))
+
+    def _supports(self, item: CodeItem) -> tuple[bool, str]:
         if "cuda" in item.code.requires and not self._cuda:
             return False, (
-                f"challenge {challenge_id} needs a CUDA GPU, and this executor has none; "
+                f"challenge {item.id} needs a CUDA GPU, and this executor has none; "
                 "run it on a GPU executor"
             )
         return True, ""
+
+    def _supplied(self, challenge_id: str, item: CodeItem) -> CodeItem:
+        """Check a pack item sent with a run: its own id, a pack's, never the bank's."""
+        if item.id != challenge_id or not item.id.startswith(PACK_ITEM_PREFIX):
+            raise ValueError(f"a supplied item must be the team pack item {challenge_id!r}")
+        if challenge_id in self._bank.questions:
+            raise ValueError(f"{challenge_id!r} is in this executor's bank; supply no item")
+        return item
 
     def challenge_item(self, challenge_id: str) -> CodeItem:
         """Return the bank item of ``challenge_id`` (UnknownChallenge when there is none)."""
@@ -243,18 +273,24 @@ class LocalExecutor:
         """Return the built challenge (hidden tests and references), building it if needed."""
         return self._challenges.get(challenge_id, seed)
 
-    def run(self, challenge_id: str, code: str | bytes, *, seed: int | None = None) -> Verdict:
+    def run(self, challenge_id: str, code: str | bytes, *, seed: int | None = None,
+            item: CodeItem | None = None) -> Verdict:
         """Run ``code`` against the hidden tests of ``challenge_id`` and return the verdict.
 
-        ``seed`` draws the hidden inputs (None: the challenge's fixed seed). A fault of the
+        ``seed`` draws the hidden inputs (None: the challenge's fixed seed). ``item`` is a
+        team pack's code item this executor's bank does not hold (the service's replicas get
+        it with the run); it is built like any pack challenge, in the sandbox. A fault of the
         trusted side while grading this one run is a verdict with ``fault=True``, never an
         exception that would cost the caller its other submissions.
         """
         if self._closed.is_set():
             raise RuntimeError("the executor is closed")
         started = time.monotonic()
-        item = self._challenges.item(challenge_id)  # UnknownChallenge: the caller's mistake
-        ok, why = self.supports(challenge_id)
+        if item is None:
+            item = self._challenges.item(challenge_id)  # UnknownChallenge: the caller's mistake
+        else:
+            item = self._supplied(challenge_id, item)
+        ok, why = self._supports(item)
         problem, text = precheck(code, self._max_code_bytes)
         if not ok or problem is not None:
             # A rejection does not build the challenge: its total is not needed to say no.
@@ -271,7 +307,7 @@ class LocalExecutor:
             log.info("exec %s v%d: rejected (%s)", item.id, item.version,
                      "cuda" if not ok else "precheck")
             return verdict
-        challenge = self._challenges.get(challenge_id, seed)
+        challenge = self._challenges.get_item(item, seed)
         limits = limits_for(self._base_limits, challenge)
         raw = self._zygote.run(challenge.request(text), limits)
         try:

@@ -12,6 +12,8 @@
 #   * GPU memory beyond the per-child fraction -> memory_limit;
 #   * a kernel that never ends (torch.cuda._sleep) and a Python loop of kernels -> timeout;
 #   * the reference again afterwards -> passed (the GPU recovered, nothing leaked);
+#   * the first GPU verdict of a fresh executor, with its child forked on request and with a
+#     child already waiting with its CUDA context made (the prewarm), side by side;
 #   * latency p50/p95: sequential GPU runs, sequential CPU runs, and 64 GPU runs from 16 threads.
 # Exit: 0 all checks passed; 1 a check failed; 2 a Python package is missing; 3 every check
 # passed but only without the sandbox layers this machine lacks (listed in the output).
@@ -138,6 +140,35 @@ def main():
     print(f"sandbox layers off: {', '.join(off) or 'none'}")
 
     failures = []
+
+    class NoWarm:
+        """The zygote without its warm(): a GPU child is forked only when a request comes."""
+
+        def __init__(self, inner):
+            self.inner = inner
+
+        def run(self, request, limits):
+            return self.inner.run(request, limits)
+
+        def close(self):
+            self.inner.close()
+
+    def first_gpu_verdict(label, warm):
+        fresh = Zygote(limits, insecure=bool(degraded), max_parallel=2)
+        fresh.start()
+        with LocalExecutor(merged, fresh if warm else NoWarm(fresh), cuda_available=True) as ex:
+            time.sleep(5)  # the same pause for both; the warm one makes its context meanwhile
+            t = time.monotonic()
+            v = ex.run(INLINE_ID, INLINE["code"]["solution"])
+            ms = (time.monotonic() - t) * 1000
+            waited = fresh.timelines_recent[-1].get("waited_for_setup", float("nan"))
+            print(f"first GPU verdict, {label:<28} {ms:7.0f} ms  (waited for its child "
+                  f"{waited:6.0f} ms)  {v.status}")
+            if v.status is not Status.PASSED:
+                failures.append(f"first GPU verdict, {label}")
+
+    first_gpu_verdict("child forked on request", warm=False)
+    first_gpu_verdict("child waiting, context made", warm=True)
 
     def check(name, challenge_id, code, want, fragment=""):
         t = time.monotonic()

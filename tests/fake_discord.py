@@ -195,6 +195,9 @@ class FakeDiscord:
         self.nonces: dict[str, int] = {}
         self.posted: list[int] = []  # messages the bot created with POST /channels/X/messages
         self.dm_channels: dict[str, int] = {}  # member id -> their direct-message channel
+        self.attachments: dict[str, dict[str, Any]] = {}  # members' uploads, as payloads name
+        self.uploads: dict[str, bytes] = {}  # ... and their bytes, served at their URL
+        self.downloads: list[str] = []  # the attachment ids the bot fetched
         self.closed_dms: set[str] = set()  # members whose DMs refuse the bot (error 50007)
         self._limits: list[list[Any]] = []
         self._holds: list[list[Any]] = []  # [method, path pattern, accepted] (see hold())
@@ -218,6 +221,7 @@ class FakeDiscord:
         app = web.Application(client_max_size=MAX_BODY)
         app.router.add_get("/gateway", self._gateway)
         app.router.add_route("*", "/api/v10/{path:.*}", self._rest)
+        app.router.add_get("/attachments/{attachment_id}/{filename}", self._attachment)
         self._runner, self.port = await serve_locally(app)
 
     async def stop(self) -> None:
@@ -239,6 +243,15 @@ class FakeDiscord:
         answer lost) or not. Held requests give up at stop().
         """
         self._holds.append([method, re.compile(path_pattern), accepted])
+
+    async def _attachment(self, request: web.Request) -> web.StreamResponse:
+        """Serve a member's upload, as Discord's CDN does (no token needed, none expected)."""
+        attachment_id = request.match_info["attachment_id"]
+        data = self.uploads.get(attachment_id)
+        if data is None:
+            return web.Response(status=404, text="not found")
+        self.downloads.append(attachment_id)
+        return web.Response(body=data, content_type="application/octet-stream")
 
     # ------------------------------------------------------------ gateway
 
@@ -311,12 +324,38 @@ class FakeDiscord:
                 return command
         raise AssertionError(f"command /{name} was never registered")
 
+    def attach(self, filename: str, data: bytes, *, declared_size: int | None = None,
+               url: str | None = None) -> str:
+        """Upload a file as a member's client does before a command; return its attachment id.
+
+        Discord serves it from its CDN; here from this server, at the URL the payload names.
+        ``declared_size``: what the payload claims (a lie, when it differs from the bytes);
+        ``url``: another address for it (a forged one).
+        """
+        attachment_id = str(self.snowflake())
+        self.uploads[attachment_id] = data
+        url = url or f"http://127.0.0.1:{self.port}/attachments/{attachment_id}/{filename}"
+        self.attachments[attachment_id] = {
+            "id": attachment_id, "filename": filename, "url": url, "proxy_url": url,
+            "size": len(data) if declared_size is None else declared_size,
+            "content_type": "application/yaml"}
+        return attachment_id
+
     async def slash(self, name: str, who: str = "alice", *, channel_id: int = GENERAL,
-                    locale: str | None = None, **options: Any) -> Interaction:
-        """Run a slash command as ``who``; options by name (a user option takes a name)."""
+                    locale: str | None = None, sub: str | None = None,
+                    **options: Any) -> Interaction:
+        """Run a slash command as ``who``; options by name (a user option takes a name).
+
+        ``sub`` names a subcommand of a command group (/quiz-pack add); an attachment option
+        takes an id from :meth:`attach`.
+        """
         command = self._command(name)
-        types = {o["name"]: o["type"] for o in command.get("options", [])}
-        opts, resolved = [], {"users": {}, "members": {}, "channels": {}}
+        declared = command.get("options", [])
+        if sub is not None:
+            declared = next(o for o in declared if o["name"] == sub and o["type"] == 1).get(
+                "options", [])
+        types = {o["name"]: o["type"] for o in declared}
+        opts, resolved = [], {"users": {}, "members": {}, "channels": {}, "attachments": {}}
         for key, value in options.items():
             kind = types[key]
             if kind == 6:  # user
@@ -329,7 +368,11 @@ class FakeDiscord:
                 resolved["channels"][str(value)] = {**channel_payload(value, "random"),
                                                     "permissions": str(EVERYONE_PERMS)}
                 value = str(value)
+            elif kind == 11:  # attachment
+                resolved["attachments"][value] = self.attachments[value]
             opts.append({"name": key, "type": kind, "value": value})
+        if sub is not None:
+            opts = [{"name": sub, "type": 1, "options": opts}]
         data = {"id": command["id"], "name": name, "type": 1, "options": opts,
                 "resolved": resolved}
         if self.command_scope == "guild":

@@ -61,7 +61,7 @@ METHOD_SCOPES = {
     "chat.update": "chat:write", "users.info": "users:read",
     "files.getUploadURLExternal": "files:write", "files.completeUploadExternal": "files:write",
     "conversations.history": "channels:history", "conversations.info": "channels:read",
-    "conversations.open": "im:write",
+    "conversations.open": "im:write", "files.info": "files:read",
 }
 _NO_SCOPE = {"auth.test", "views.open", "views.update", "views.publish"}
 
@@ -201,6 +201,11 @@ class FakeSlack:
         self.oauth_codes: dict[str, str] = {}
         self.member_channels = {GENERAL, RANDOM}  # where the bot user is a member
         self.ims: dict[str, str] = {}  # user id -> the IM conversations.open gave the app
+        # Files members chose in a modal's file input (files.info), their bytes, and each
+        # download of one: (file id, the token that came with it).
+        self.shared_files: dict[str, dict[str, Any]] = {}
+        self.file_bytes: dict[str, bytes] = {}
+        self.file_downloads: list[tuple[str, str]] = []
         self._limits: list[list[Any]] = []
         self._holds: dict[str, str] = {}  # method -> "before" | "after" (see hold())
         self._released = asyncio.Event()
@@ -229,6 +234,7 @@ class FakeSlack:
         app.router.add_route("*", "/api/{method}", self._api)
         app.router.add_post("/response/{rid}", self._response)
         app.router.add_post("/upload/{file_id}", self._upload)
+        app.router.add_get("/files-pri/{ref}/download/{name}", self._download)
         app.router.add_get("/socket", self._socket)
         self._runner, self.port = await serve_locally(app)
 
@@ -261,6 +267,23 @@ class FakeSlack:
         self.response_urls[rid] = {"channel": channel, "user": user(who)["id"], "uses": 0,
                                    "issued": time.monotonic()}
         return f"{self.base}/response/{rid}"
+
+    def share_file(self, name: str, data: bytes, *, declared_size: int | None = None,
+                   url: str | None = None) -> dict[str, Any]:
+        """Upload a file as a member's client does for a file input; return Slack's record.
+
+        ``declared_size`` is what files.info will claim (a lie, when it differs from the
+        bytes); ``url`` replaces its download URL (a forged one, on another host).
+        """
+        file_id = self.new_id("F")
+        self.file_bytes[file_id] = data
+        download = url or f"{self.base}/files-pri/{TEAM}-{file_id}/download/{name}"
+        record = {"id": file_id, "name": name, "title": name, "mimetype": "text/plain",
+                  "filetype": "yaml", "size": len(data) if declared_size is None
+                  else declared_size, "url_private": download,
+                  "url_private_download": download}
+        self.shared_files[file_id] = record
+        return record
 
     def approve_install(self, team: str) -> str:
         """Act as a workspace admin approving the install: return the code Slack redirects with."""
@@ -427,6 +450,10 @@ class FakeSlack:
                     "file_id": file_id}
         if method == "files.completeUploadExternal":
             return await self._complete_upload(args, token)
+        if method == "files.info":
+            found = self.shared_files.get(args["file"])
+            return {"ok": True, "file": found} if found else {"ok": False,
+                                                              "error": "file_not_found"}
         return {"ok": False, "error": "unknown_method"}
 
     def _channel_ok(self, channel: str) -> dict[str, Any] | None:
@@ -630,6 +657,19 @@ class FakeSlack:
             return web.Response(status=400, text="length mismatch")
         stored["data"] = data
         return web.Response(text=f"OK - {len(data)}")
+
+    async def _download(self, request: web.Request) -> web.Response:
+        """Serve a member's file to a bearer of a bot token of its workspace, as Slack does."""
+        file_id = request.match_info["ref"].rsplit("-", 1)[-1]
+        auth = request.headers.get("Authorization", "")
+        token = auth.removeprefix("Bearer ") if auth.startswith("Bearer ") else ""
+        self.file_downloads.append((file_id, token))
+        if token not in self.tokens or not token.startswith("xoxb-"):
+            return web.Response(status=302, headers={"Location": f"{self.base}/login"})
+        data = self.file_bytes.get(file_id)
+        if data is None:
+            return web.Response(status=404, text="not found")
+        return web.Response(body=data, content_type="application/octet-stream")
 
     # ------------------------------------------------------------ Socket Mode
 

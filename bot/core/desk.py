@@ -21,6 +21,7 @@ from bot.core.channel_setup import matching_zones
 from bot.core.desk_admins import AdminRequests
 from bot.core.desk_base import COMMAND_CHARS, Home, Reply, SettingsView
 from bot.core.desk_members import MemberRequests
+from bot.core.desk_packs import PackReply, PackRequests
 from bot.core.i18n import t
 from bot.core.messages import (
     Button,
@@ -33,7 +34,7 @@ from bot.core.messages import (
 )
 from bot.core.models import Actor, AnswerMode, ChannelDefaults, Identity
 
-__all__ = ["COMMANDS", "Desk", "Home", "Reply", "SettingsView"]
+__all__ = ["COMMANDS", "Desk", "Home", "PackReply", "Reply", "SettingsView"]
 
 log = logging.getLogger(__name__)
 
@@ -43,7 +44,7 @@ COMMANDS = ("explain", "quiz", "leaderboard", "stats", "forget-me", "privacy", "
 _PRIVATE_COMMANDS = ("explain", "quiz", "remind")
 
 
-class Desk(MemberRequests, AdminRequests):
+class Desk(MemberRequests, AdminRequests, PackRequests):
     """Turn chat requests into core calls; the one entry adapters use."""
 
     # ------------------------------------------------------------ buttons and forms

@@ -15,6 +15,7 @@ from bot.core.library import workspace_scope
 from bot.core.messages import Form, Message, Tone
 from bot.core.models import Actor, ChannelSettings, Identity, Member, Resolved
 from bot.core.people import PeopleService
+from bot.core.ports import PackTools
 from bot.core.quiz import Quiz
 from bot.core.reports import ReportService
 
@@ -59,8 +60,9 @@ class Home:
 class DeskBase:
     """The desk's state and the steps every request takes: who and where, and the refusals."""
 
-    def __init__(self, quiz: Quiz) -> None:
+    def __init__(self, quiz: Quiz, packs: PackTools | None = None) -> None:
         self.quiz = quiz
+        self.pack_tools = packs  # /quiz-pack's checker and shelf; None: packs are off
         self.store = quiz.rounds.store
         self.people = PeopleService(self.store)
         rounds = quiz.rounds

@@ -221,6 +221,11 @@ class Library(Bank):
         snapshot = self._current() if check else self._snapshot
         return snapshot.view(scope, None if packs is None else tuple(sorted(set(packs))))
 
+    @property
+    def pack_versions(self) -> dict[str, int]:
+        """Return each loaded pack's newest version by id (the remote executor logs it)."""
+        return {p.pack_id: p.version for p in self._snapshot.packs}
+
     def topics_of(self) -> Mapping[str, tuple[str, ...]]:
         """Return every question's topics by id (global, built once per snapshot)."""
         snapshot = self._current()

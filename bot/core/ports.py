@@ -625,3 +625,82 @@ class PackSource(Protocol):
     def load(self) -> list[ScopedPack]:
         """Return every stored pack, removed ones too, loaded and ready to draw from."""
         ...
+
+
+# ---------------------------------------------------------------- team packs from chat
+# (bot/core/desk_packs.py; implemented in bot/pack_tools.py, wired by bot/bootstrap.py)
+
+
+@dataclass(frozen=True)
+class PackCheck:
+    """The validation report of one uploaded pack file, as plain data for the desk.
+
+    ``errors`` each start with their place in the file ("line 12, column 3: ..."). When the
+    file parsed, ``pack_id``, ``version``, ``title`` and ``locales`` come from its header, and
+    ``text`` and ``document`` are what a shelf stores (the YAML, the validated data as JSON).
+    Texts here come from a chat member's file: shown only through ``safetext.inert``.
+    """
+
+    ok: bool
+    errors: tuple[str, ...] = ()
+    items: int = 0
+    cards: int = 0
+    pack_id: str = ""
+    version: int = 0
+    title: str = ""
+    locales: tuple[str, ...] = ()
+    text: str = ""
+    document: str = ""
+
+
+@dataclass(frozen=True)
+class ShelvedPack:
+    """One stored version of a pack, as the desk lists and exports it."""
+
+    pack_id: str
+    version: int
+    scope: str  # "PLATFORM:WORKSPACE", or "*" for every workspace of the deployment
+    title: str
+    locales: tuple[str, ...]
+    text: str
+    removed: bool = False
+
+
+class PackConflict(ValueError):
+    """Raised by a shelf when a pack cannot be stored as asked (its id or version is taken)."""
+
+
+class PackChecker(Protocol):
+    """Validate a pack file as the shipped bank is validated; its code runs only in a sandbox."""
+
+    def check(self, data: bytes) -> PackCheck:
+        """Return the report of ``data``; a bad file is errors in the report, never a raise."""
+        ...
+
+
+class PackShelf(Protocol):
+    """Where packs are stored: every version, scoped to one workspace or to all of them."""
+
+    def add(self, check: PackCheck, scope: str) -> ShelvedPack:
+        """Store a valid pack's new version for ``scope``; raise PackConflict when taken."""
+        ...
+
+    def latest(self, workspace: str) -> list[ShelvedPack]:
+        """Return the newest version of each pack ``workspace`` sees (its own and shared)."""
+        ...
+
+    def versions(self, pack_id: str) -> list[ShelvedPack]:
+        """Return every stored version of ``pack_id`` whatever its scope, oldest first."""
+        ...
+
+    def remove(self, pack_id: str, workspace: str) -> bool:
+        """Hide ``workspace``'s own pack from lists and draws (history stays)."""
+        ...
+
+
+@dataclass(frozen=True)
+class PackTools:
+    """What the desk needs for /quiz-pack: a checker and a shelf (None: packs are off)."""
+
+    checker: PackChecker
+    shelf: PackShelf

@@ -9,6 +9,7 @@ import os
 import pwd
 import signal
 import sys
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TextIO
 
@@ -20,6 +21,7 @@ from executors.cli.exec_command import EXIT_NO_SANDBOX, EXIT_USAGE, content_root
 from executors.cli.health_command import default_port
 from executors.cli.health_command import main as health_main
 from executors.engine import LocalExecutor, detect_cuda
+from executors.grading.pack_challenges import PackReport, build_pack_challenge, validate_pack
 from executors.service.protocol import TOKEN_ENV
 from executors.service.server import ExecutorService, ServiceLimits
 from executors.zygote.reports import LayerStatus
@@ -39,6 +41,7 @@ class Warm:
 
     executor: LocalExecutor
     zygote: Zygote
+    check_pack: Callable[[bytes], PackReport]
     layers: dict[str, LayerStatus]
     cuda: bool
     challenges: int
@@ -102,7 +105,9 @@ def warm_up(max_parallel: int, user: str | None) -> Warm:
             EXIT_NO_SANDBOX) from exc
     layers = zygote.layers()
     cuda = detect_cuda()
-    executor = LocalExecutor(bank, zygote, cuda_available=cuda)
+    # Every layer is on (the service has no insecure mode), so team packs' challenges sent
+    # with their runs are built here too: their code only ever runs in the sandbox.
+    executor = LocalExecutor(bank, zygote, cuda_available=cuda, pack_builder=build_pack_challenge)
     if user:
         # The zygote stays root (its children need it to build their sandboxes); everything
         # that parses requests and grades what comes back runs unprivileged from here on.
@@ -116,7 +121,12 @@ def warm_up(max_parallel: int, user: str | None) -> Warm:
             executor.close()
             raise WarmUpFailed(f"the reference solution of {probe.id} did not pass: "
                                f"{verdict.status} {verdict.message}", EXIT_WARM_UP_FAILED)
-    return Warm(executor, zygote, layers, cuda, len(items))
+
+    def check_pack(data: bytes) -> PackReport:
+        # The replica's own bank: a pack's ids and links are checked against what it serves.
+        return validate_pack(data, bank, zygote, workers=max_parallel)
+
+    return Warm(executor, zygote, check_pack, layers, cuda, len(items))
 
 
 async def serve(args: argparse.Namespace, token: str, out: TextIO) -> int:
@@ -148,7 +158,7 @@ async def serve(args: argparse.Namespace, token: str, out: TextIO) -> int:
             return exc.exit_code
         service.metrics.watch_warm_children(lambda: _warm_children(warm, service))
         service.attach(warm.executor, warm.layers, cuda=warm.cuda, challenges=warm.challenges,
-                       alive=lambda: warm.zygote.pid is not None)
+                       alive=lambda: warm.zygote.pid is not None, check_pack=warm.check_pack)
         out.write(f"torchquiz executor: ready ({warm.challenges} challenges, "
                   f"cuda {warm.cuda}, every isolation layer on)\n")
         out.flush()

@@ -10,6 +10,7 @@ from __future__ import annotations
 import ast
 import builtins
 import collections
+import hashlib
 import logging
 import math
 import threading
@@ -316,12 +317,16 @@ class ChallengeCache:
 
     def get(self, challenge_id: str, seed: int | None = None) -> Challenge:
         """Return challenge ``challenge_id`` with hidden tests drawn from ``seed``, built once."""
-        item = self.item(challenge_id)
+        return self.get_item(self.item(challenge_id), seed)
+
+    def get_item(self, item: CodeItem, seed: int | None = None) -> Challenge:
+        """Return ``item``'s challenge for ``seed``, built once; the item may come from a run."""
         key = (item.id, item.version, item.code.tests.seed if seed is None else seed)
         if item.id.startswith(PACK_ITEM_PREFIX):
-            # A new pack version may change a challenge without raising the item's version:
-            # the key holds what the challenge is made of.
-            key = (f"{item.id}#{hash(item.code.model_dump_json())}", *key[1:])
+            # A new pack version (or another definition sent with a run) may change a
+            # challenge without raising the item's version: the key holds what it is made of.
+            digest = hashlib.sha256(item.model_dump_json(by_alias=True).encode()).hexdigest()
+            key = (f"{item.id}#{digest}", *key[1:])
         with self._guard:
             built = self._built.get(key)
             if built is not None:

@@ -15,6 +15,9 @@ Standard library only (plus the Verdict), so the bot grades remotely without tor
   NoReplicaAvailable, which the bot turns into a pending answer.
 - Every verdict is rebuilt with ``Verdict.from_json``: a body that is not exactly a verdict
   becomes a fault verdict (the member's try does not count), never a crash.
+- A team pack's challenge travels with its definition (the replicas know only the shipped
+  bank). A pack file is validated by ``check_pack`` (``POST /v1/packs/validate``), with the
+  same retries; a body that is not exactly a report becomes a report that the pack is not valid.
 """
 
 from __future__ import annotations
@@ -35,13 +38,27 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from executors.grading.verdict import Status, Verdict
-from executors.service.protocol import HEALTH_PATH, RUNS_PATH, RunRequest
+from executors.service.protocol import (
+    HEALTH_PATH,
+    MAX_PACK_BYTES,
+    PACKS_VALIDATE_PATH,
+    RUNS_PATH,
+    PackCheck,
+    PackDefinition,
+    RunRequest,
+)
 from safetext.inert import Surface, inert
 
 log = logging.getLogger(__name__)
 
 MAX_RESPONSE_BYTES = 256 * 1024  # a verdict is a few KiB; anything far larger is not one
+# A pack report lists at most 200 problems of at most 1,000 characters (the server bounds it).
+MAX_REPORT_BYTES = 1024 * 1024
 INVALID_VERDICT_MESSAGE = "the executor sent back something that is not a verdict; try again"
+INVALID_REPORT_MESSAGE = ("the executor sent back something that is not a pack report; the "
+                          "pack was not checked, try again")
+# A pack's checks share a budget of 180 s on the replica (validate_pack); wait a little longer.
+PACK_READ_TIMEOUT_S = 240.0
 _RETRY_STATUSES = {401, 403, 404, 500, 502, 503, 504}
 
 
@@ -172,39 +189,74 @@ class ExecutorClient:
     # ---------------------------------------------------------------- runs
     def run(
         self, challenge_id: str, code: str, *, seed: int | None = None,
-        request_id: str | None = None,
+        request_id: str | None = None, definition: PackDefinition | None = None,
     ) -> Verdict:
-        """Return the verdict of ``code``; NoReplicaAvailable when no replica could take it."""
-        run = RunRequest(challenge_id, code, request_id or uuid.uuid4().hex, seed)
+        """Return the verdict of ``code``; NoReplicaAvailable when no replica could take it.
+
+        ``definition`` carries a team pack's code item, for a ``p.<pack>.<item>`` challenge.
+        """
+        run = RunRequest(challenge_id, code, request_id or uuid.uuid4().hex, seed, definition)
         body = _encode(run.to_json())
+        replica, answer = self._exchange(RUNS_PATH, body, f"run {run.request_id}")
+        self._local.engine_ms = answer.engine_ms
+        return self._verdict(replica, run, answer.body)
+
+    def check_pack(self, data: bytes) -> PackCheck:
+        """Validate a pack file on a replica; NoReplicaAvailable when none could take it.
+
+        A file over the size limit is answered here, as ``pack validate`` words it, without
+        sending it; an answer that is not exactly a report is a report that the pack is not
+        valid (nothing of it was stored anywhere).
+        """
+        if len(data) > MAX_PACK_BYTES:
+            return PackCheck(False, (f"pack: the file is {len(data):,} bytes; a pack may be at "
+                                     f"most {MAX_PACK_BYTES:,} bytes",), 0, 0)
+        replica, answer = self._exchange(PACKS_VALIDATE_PATH, data, "a pack validation",
+                                         content_type="application/yaml",
+                                         read_timeout_s=PACK_READ_TIMEOUT_S,
+                                         max_response=MAX_REPORT_BYTES)
+        try:
+            return PackCheck.from_json(json.loads(answer.body))
+        except ValueError as exc:
+            log.error("invalid pack report from %s: %s", replica.key,
+                      inert(str(exc), Surface.LOG))
+            return PackCheck(False, (INVALID_REPORT_MESSAGE,), 0, 0)
+
+    def _exchange(
+        self, path: str, body: bytes, what: str, *, content_type: str = "application/json",
+        read_timeout_s: float | None = None, max_response: int = MAX_RESPONSE_BYTES,
+    ) -> tuple[Replica, _Answer]:
+        """POST ``body`` to one replica after another until one answers 200."""
         deadline = self._clock() + self._patience_s
         problems: list[str] = []
         while True:
             waits: list[float] = []
             for replica in self._order():
                 try:
-                    answer = self._post(replica, body)
+                    answer = self._request(replica, "POST", path, body,
+                                           content_type=content_type,
+                                           read_timeout_s=read_timeout_s,
+                                           max_response=max_response)
                 except _Unreachable as exc:
                     self._down_until[replica.key] = self._clock() + self._down_for_s
                     problems.append(f"{replica.key}: {exc}")
                     continue
                 if answer.status == 200:
                     self._down_until.pop(replica.key, None)
-                    self._local.engine_ms = answer.engine_ms
-                    return self._verdict(replica, run, answer.body)
+                    return replica, answer
                 if answer.status in _RETRY_STATUSES:
                     problems.append(f"{replica.key}: HTTP {answer.status} {_error(answer.body)}")
                     if answer.retry_after is not None:
                         waits.append(answer.retry_after)
                     continue
-                raise RunRefused(f"{replica.key} refused run {run.request_id}: HTTP "
+                raise RunRefused(f"{replica.key} refused {what}: HTTP "
                                  f"{answer.status} {_error(answer.body)}")
             left = deadline - self._clock()
             if not waits or left <= 0:
                 break
             self._sleep(min(min(waits), left))
         summary = "; ".join(problems[-len(self._expanded):])
-        raise NoReplicaAvailable(f"no executor replica took run {run.request_id}: {summary}")
+        raise NoReplicaAvailable(f"no executor replica took {what}: {summary}")
 
     def _order(self) -> list[Replica]:
         """Return the replicas to try, round-robin, the ones that just failed last."""
@@ -243,20 +295,25 @@ class ExecutorClient:
         return found
 
     # ---------------------------------------------------------------- HTTP
-    def _post(self, replica: Replica, body: bytes) -> _Answer:
-        return self._request(replica, "POST", RUNS_PATH, body)
-
-    def _request(self, replica: Replica, method: str, path: str, body: bytes | None) -> _Answer:
+    def _request(
+        self, replica: Replica, method: str, path: str, body: bytes | None, *,
+        content_type: str = "application/json", read_timeout_s: float | None = None,
+        max_response: int = MAX_RESPONSE_BYTES,
+    ) -> _Answer:
         headers = {"Authorization": f"Bearer {self._token}", "Accept": "application/json",
                    "Host": _host_header(replica)}
         if body is not None:
-            headers["Content-Type"] = "application/json"
+            headers["Content-Type"] = content_type
         for fresh in (False, True):
             connection, reused = self._connection(replica, fresh)
             try:
+                if read_timeout_s is not None and connection.sock is not None:
+                    connection.sock.settimeout(read_timeout_s)
                 connection.request(method, replica.prefix + path, body=body, headers=headers)
                 response = connection.getresponse()
-                data = response.read(MAX_RESPONSE_BYTES + 1)
+                data = response.read(max_response + 1)
+                if read_timeout_s is not None and connection.sock is not None:
+                    connection.sock.settimeout(self._read_timeout_s)
             except (OSError, http.client.HTTPException) as exc:
                 self._forget(replica)
                 # A kept-alive connection the replica closed while idle fails like a dead
@@ -266,9 +323,9 @@ class ExecutorClient:
                 if reused and not fresh and not isinstance(exc, TimeoutError):
                     continue
                 raise _Unreachable(type(exc).__name__ + (f": {exc}" if str(exc) else "")) from exc
-            if response.will_close or len(data) > MAX_RESPONSE_BYTES:
+            if response.will_close or len(data) > max_response:
                 self._forget(replica)
-            return _Answer(response.status, data[:MAX_RESPONSE_BYTES],
+            return _Answer(response.status, data[:max_response],
                            _retry_after(response.getheader("Retry-After")),
                            _engine_ms(response.getheader("Server-Timing")))
         raise AssertionError("unreachable")

@@ -50,6 +50,9 @@ class ServiceMetrics:
                                ["reason"], registry=r)
         self.replayed = Counter("torchquiz_executor_replayed_verdicts",
                                 "Verdicts returned again for a repeated request id", registry=r)
+        self.pack_validations = Counter(
+            "torchquiz_executor_pack_validations",
+            "Team packs validated (POST /v1/packs/validate), by result", ["result"], registry=r)
         self.ready = Gauge("torchquiz_executor_ready",
                            "1 when warm and every isolation layer passed its check", registry=r)
         # Every series exists from the first scrape, so rates and alerts need no special case.
@@ -59,6 +62,8 @@ class ServiceMetrics:
             self.faults.labels(kind=kind)
         for reason in REFUSAL_REASONS:
             self.refused.labels(reason=reason)
+        for result in ("valid", "not_valid"):
+            self.pack_validations.labels(result=result)
 
     def watch_warm_children(self, count: Callable[[], float]) -> None:
         """Read the warm-children gauge from ``count`` at every scrape."""

@@ -1,10 +1,12 @@
-"""Serve the engine over HTTP: ``POST /v1/runs``, ``GET /healthz`` and ``GET /metrics`` (aiohttp).
+"""Serve the engine over HTTP: runs, pack validations, /healthz and /metrics (aiohttp).
 
 The HTTP layer only admits, bounds and remembers work; ``LocalExecutor.run`` does the rest on
 a small thread pool, exactly as in-process. The order of checks on a run request is the order
 of what each costs: the token (nothing is read without it), the declared size (nothing
-oversized is read), readiness, the body, the request id (a repeat never runs again), and
-last the queue bound (a full queue answers 503 with Retry-After instead of piling up work).
+oversized is read), readiness, the body (a team pack's definition checked against the bank's
+schema), the request id (a repeat never runs again), and last the queue bound (a full queue
+answers 503 with Retry-After instead of piling up work). A pack validation takes minutes, not
+milliseconds: one at a time per replica, on a thread of its own; a second one gets 503.
 """
 
 from __future__ import annotations
@@ -23,20 +25,25 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from aiohttp import web
+from pydantic import ValidationError
 
 from content.schema import CodeItem
 from executors.grading.challenges import ChallengeBuildError, UnknownChallenge
 from executors.grading.verdict import Verdict, fault_verdict
 from executors.service.ledger import RequestLedger, Seen
 from executors.service.metrics import CONTENT_TYPE, ServiceMetrics
+from executors.service.pack_validations import PackChecker, PackValidations
 from executors.service.protocol import (
     HEALTH_PATH,
     MAX_BODY_BYTES,
+    MAX_PACK_BYTES,
     METRICS_PATH,
+    PACKS_VALIDATE_PATH,
     REPLAYED_HEADER,
     RUNS_PATH,
     BadRunRequest,
     RunRequest,
+    pack_of,
 )
 from executors.zygote.reports import LayerStatus
 from executors.zygote.supervisor import ZygoteError
@@ -50,7 +57,8 @@ MAX_RETRY_AFTER_S = 30
 class Engine(Protocol):
     """What the service needs of the executor (``LocalExecutor`` satisfies it)."""
 
-    def run(self, challenge_id: str, code: str | bytes, *, seed: int | None = None) -> Verdict:
+    def run(self, challenge_id: str, code: str | bytes, *, seed: int | None = None,
+            item: CodeItem | None = None) -> Verdict:
         """Grade one submission; user failures are verdicts, infrastructure faults raise."""
         ...
 
@@ -65,10 +73,12 @@ class ServiceLimits:
 
     max_parallel: int = 2  # runs in the sandbox at once (the zygote's own parallelism)
     max_queue: int = 64  # admitted runs waiting for a slot; beyond this, 503
-    max_body_bytes: int = MAX_BODY_BYTES
+    max_body_bytes: int = MAX_BODY_BYTES  # a run request
+    max_pack_bytes: int = MAX_PACK_BYTES  # a pack file to validate
 
     def __post_init__(self) -> None:
-        if self.max_parallel < 1 or self.max_queue < 0 or self.max_body_bytes < 1024:
+        if (self.max_parallel < 1 or self.max_queue < 0 or self.max_body_bytes < 1024
+                or self.max_pack_bytes < 1024):
             raise ValueError(f"invalid service limits: {self}")
 
 
@@ -115,6 +125,7 @@ class ExecutorService:
         self.metrics = metrics or ServiceMetrics()
         self.readiness = Readiness()
         self._engine: Engine | None = None
+        self._check_pack: PackChecker | None = None
         self._alive: Callable[[], bool] = lambda: True
         self._pool = ThreadPoolExecutor(self.limits.max_parallel, thread_name_prefix="run")
         self._slots: asyncio.Semaphore | None = None
@@ -123,19 +134,23 @@ class ExecutorService:
         self._latency_s = 0.05  # a moving average of recent verdicts, for Retry-After
         self._idle = asyncio.Event()
         self._idle.set()
+        self._packs = PackValidations()
 
     # ---------------------------------------------------------------- lifecycle
     def attach(self, engine: Engine, layers: dict[str, LayerStatus], *, cuda: bool,
-               challenges: int, alive: Callable[[], bool] | None = None) -> None:
+               challenges: int, alive: Callable[[], bool] | None = None,
+               check_pack: PackChecker | None = None) -> None:
         """Start admitting runs on a warm engine whose every layer passed.
 
         ``alive`` says whether the sandbox process still runs; when a run fails and it does
         not, the replica reports itself down so that its orchestrator replaces it.
+        ``check_pack`` validates pack files (without it, validations get 404).
         """
         off = sorted(name for name, s in layers.items() if not s.active)
         if off:
             raise ValueError(f"refusing to serve with isolation layers off: {', '.join(off)}")
         self._engine = engine
+        self._check_pack = check_pack
         self._alive = alive or (lambda: True)
         self.readiness = Readiness("ready", "", dict(layers), cuda, challenges)
         self.metrics.ready.set(1)
@@ -158,12 +173,16 @@ class ExecutorService:
         with contextlib.suppress(TimeoutError):
             await asyncio.wait_for(self._idle.wait(), timeout_s)
         self._pool.shutdown(wait=False, cancel_futures=True)
+        self._packs.shutdown()
 
     def app(self) -> web.Application:
         """Return the aiohttp application serving this replica."""
-        # client_max_size also stops a chunked body (no Content-Length) at the limit.
-        app = web.Application(client_max_size=self.limits.max_body_bytes)
+        # client_max_size also stops a chunked body (no Content-Length) at the larger limit;
+        # each handler then holds its body to its own.
+        app = web.Application(client_max_size=max(self.limits.max_body_bytes,
+                                                  self.limits.max_pack_bytes))
         app.router.add_post(RUNS_PATH, self._runs)
+        app.router.add_post(PACKS_VALIDATE_PATH, self._validate_pack)
         app.router.add_get(HEALTH_PATH, self._health)
         app.router.add_get(METRICS_PATH, self._metrics)
         return app
@@ -197,25 +216,36 @@ class ExecutorService:
         estimate = waiting * self._latency_s / self.limits.max_parallel
         return max(1, min(MAX_RETRY_AFTER_S, math.ceil(estimate)))
 
-    async def _runs(self, request: web.Request) -> web.Response:
+    async def _admitted_body(self, request: web.Request, limit: int
+                             ) -> bytes | web.Response:
+        """Return the body, or the refusal: token, size (from the headers first), readiness."""
         if not self._authorized(request):
             return self._refuse("unauthorized", 401, "missing or wrong bearer token",
                                 {"WWW-Authenticate": 'Bearer realm="torchquiz-executor"'})
         declared = request.content_length
-        if declared is not None and declared > self.limits.max_body_bytes:
+        if declared is not None and declared > limit:
             # Answered from the headers alone; the body is never read.
-            return self._refuse("too_large", 413, f"the body is over "
-                                f"{self.limits.max_body_bytes} bytes")
+            return self._refuse("too_large", 413, f"the body is over {limit} bytes")
         if not self.readiness.ready or self._engine is None:
             return self._busy("not_ready", f"not ready: {self.readiness.reason}")
         try:
             body = await request.read()
         except web.HTTPRequestEntityTooLarge:
-            return self._refuse("too_large", 413,
-                                f"the body is over {self.limits.max_body_bytes} bytes")
+            return self._refuse("too_large", 413, f"the body is over {limit} bytes")
+        if len(body) > limit:  # chunked, under the app's larger limit
+            return self._refuse("too_large", 413, f"the body is over {limit} bytes")
+        return body
+
+    async def _runs(self, request: web.Request) -> web.Response:
+        body = await self._admitted_body(request, self.limits.max_body_bytes)
+        if isinstance(body, web.Response):
+            return body
+        assert self._engine is not None  # noqa: S101 - _admitted_body checked readiness
         try:
             run = RunRequest.from_json(json.loads(body))
-        except (ValueError, UnicodeDecodeError) as exc:  # BadRunRequest and JSON errors
+            item = self._pack_item(self._engine, run)
+        except (ValueError, UnicodeDecodeError, RecursionError) as exc:
+            # BadRunRequest, and JSON errors (a body nested deeper than the parser recurses).
             message = str(exc) if isinstance(exc, BadRunRequest) else "the body is not JSON"
             return self._refuse("bad_request", 400, message)
         lookup = self.ledger.claim(run.request_id, run.fingerprint())
@@ -232,13 +262,40 @@ class ExecutorService:
             message = "the queue is full; try another replica or retry later"
             self.ledger.abandon(run.request_id, _NoVerdict(503, message, retry_after=1))
             return self._busy("busy", message)
-        return await self._admit(run, self._engine)
+        return await self._admit(run, self._engine, item)
+
+    @staticmethod
+    def _pack_item(engine: Engine, run: RunRequest) -> CodeItem | None:
+        """Return the team pack item a run carries, checked; BadRunRequest says what is wrong."""
+        if run.definition is None:
+            if pack_of(run.challenge_id) is not None:
+                raise BadRunRequest(
+                    f"challenge {inert(run.challenge_id, one_line=True)} is a team pack's: "
+                    "this executor knows only the shipped bank, so the run must carry the "
+                    "item's definition (a client that predates team packs cannot grade them)")
+            return None
+        try:
+            item = CodeItem.model_validate(run.definition.item)
+        except ValidationError as exc:
+            first = exc.errors()[0]
+            where = ".".join(str(p) for p in first["loc"])
+            raise BadRunRequest(
+                f"definition.item is not a valid code item: {exc.error_count()} problem(s), "
+                f"first at {inert(where, one_line=True, limit=120)}: "
+                f"{inert(first['msg'], one_line=True, limit=200)}") from None
+        try:
+            engine.challenge_item(run.challenge_id)
+        except UnknownChallenge:
+            return item
+        raise BadRunRequest(f"challenge {inert(run.challenge_id, one_line=True)} is in the "
+                            "shipped bank: a definition is only for a team pack's challenge")
 
     def _replay(self, verdict: bytes) -> web.Response:
         self.metrics.replayed.inc()
         return _verdict_response(verdict, {REPLAYED_HEADER: "1"})
 
-    async def _admit(self, run: RunRequest, engine: Engine) -> web.Response:
+    async def _admit(self, run: RunRequest, engine: Engine, item: CodeItem | None
+                     ) -> web.Response:
         if self._slots is None:
             self._slots = asyncio.Semaphore(self.limits.max_parallel)
         self._admitted += 1
@@ -249,7 +306,7 @@ class ExecutorService:
                 self._running += 1
                 try:
                     verdict, engine_s = await asyncio.get_running_loop().run_in_executor(
-                        self._pool, functools.partial(self._timed_grade, engine, run))
+                        self._pool, functools.partial(self._timed_grade, engine, run, item))
                 finally:
                     self._running -= 1
         except _NoVerdict as exc:
@@ -261,7 +318,7 @@ class ExecutorService:
             raise
         finally:
             self._admitted -= 1
-            if self._admitted == 0:
+            if self._admitted == 0 and not self._packs.busy:
                 self._idle.set()
         elapsed = time.monotonic() - started
         self._latency_s = 0.8 * self._latency_s + 0.2 * elapsed
@@ -274,25 +331,33 @@ class ExecutorService:
         # What the engine itself took: a client subtracts it to see what HTTP costs.
         return _verdict_response(encoded, {"Server-Timing": f"engine;dur={engine_s * 1000:.3f}"})
 
-    def _timed_grade(self, engine: Engine, run: RunRequest) -> tuple[Verdict, float]:
+    def _timed_grade(self, engine: Engine, run: RunRequest, item: CodeItem | None
+                     ) -> tuple[Verdict, float]:
         started = time.perf_counter()
-        verdict = self._grade(engine, run)
+        verdict = self._grade(engine, run, item)
         return verdict, time.perf_counter() - started
 
-    def _grade(self, engine: Engine, run: RunRequest) -> Verdict:
+    def _grade(self, engine: Engine, run: RunRequest, item: CodeItem | None) -> Verdict:
         """Run on a pool thread: the verdict, or _NoVerdict with the HTTP answer to give."""
         try:
-            return engine.run(run.challenge_id, run.code, seed=run.seed)
+            if item is None:  # an engine that predates pack items need not know the keyword
+                return engine.run(run.challenge_id, run.code, seed=run.seed)
+            return engine.run(run.challenge_id, run.code, seed=run.seed, item=item)
         except UnknownChallenge:
             self.metrics.refused.labels(reason="unknown_challenge").inc()
             name = inert(run.challenge_id, one_line=True)
             raise _NoVerdict(404, f"no code challenge {name}") from None
         except ChallengeBuildError as exc:
-            # The bank's own generator failed: the same on every replica, so a verdict (fault).
+            # The bank's own generator failed, or a pack's (in the sandbox): the same on every
+            # replica, so a verdict (fault: the member's try does not count).
             log.error("challenge %s cannot be built: %s", inert(run.challenge_id, Surface.LOG),
                       inert(str(exc), Surface.LOG))
-            item = engine.challenge_item(run.challenge_id)
-            return fault_verdict(item.id, item.version, run.seed)
+            if item is not None:
+                return fault_verdict(item.id, item.version, run.seed, message=(
+                    "this team pack's challenge cannot be built, so nothing was graded; "
+                    f"tell the pack's authors: {inert(str(exc), one_line=True, limit=300)}"))
+            shipped = engine.challenge_item(run.challenge_id)
+            return fault_verdict(shipped.id, shipped.version, run.seed)
         except ZygoteError as exc:
             # No verdict: the sandbox itself failed. 503 sends the client to another replica.
             self.metrics.faults.labels(kind="sandbox").inc()
@@ -302,6 +367,42 @@ class ExecutorService:
                 self.fail("down", "the sandbox process died")
             message = "the sandbox failed; try another replica"
             raise _NoVerdict(503, message, retry_after=1) from None
+
+    # ---------------------------------------------------------------- packs
+    async def _validate_pack(self, request: web.Request) -> web.Response:
+        body = await self._admitted_body(request, self.limits.max_pack_bytes)
+        if isinstance(body, web.Response):
+            return body
+        check = self._check_pack
+        if check is None:
+            return self._refuse("bad_request", 404, "this replica validates no packs")
+        if self._packs.busy:
+            return self._refuse("busy", 503, "this replica is validating another pack; retry "
+                                "later or on another replica",
+                                {"Retry-After": str(self._packs.retry_after())})
+        self._idle.clear()
+        started = time.monotonic()
+        try:
+            answer = await self._packs.validate(check, body)
+        except ZygoteError as exc:
+            self.metrics.faults.labels(kind="sandbox").inc()
+            log.error("pack validation failed in the sandbox: %s", inert(str(exc), Surface.LOG))
+            if not self._alive():
+                self.fail("down", "the sandbox process died")
+            return self._busy("busy", "the sandbox failed; try another replica")
+        finally:
+            if self._admitted == 0:
+                self._idle.set()
+        self.metrics.pack_validations.labels(
+            result="valid" if answer.ok else "not_valid").inc()
+        log.info("validated a pack of %d bytes in %.1f s: %s, %d problem(s)", len(body),
+                 time.monotonic() - started, "valid" if answer.ok else "not valid",
+                 len(answer.errors))
+        return web.json_response(answer.to_json(), dumps=_dumps)
+
+
+def _dumps(value: Any) -> str:
+    return json.dumps(value, ensure_ascii=False)
 
 
 class _NoVerdict(Exception):

@@ -125,6 +125,8 @@ def run_child(
         import torch  # already imported by the zygote: a dictionary lookup
 
         torch.set_num_threads(spec.limits.threads)
+        # Inside the sandbox and before "ready": a GPU child waits with its context made.
+        harness.prepare_device(spec.device, spec.limits.gpu_memory_fraction)
         _status(b"R")
         os.close(STATUS_FD)
     except BaseException as exc:

@@ -200,15 +200,47 @@ def _flush_stdio() -> None:
             stream.flush()
 
 
+# What this child's device preparation came to: set once, before the request arrives.
+_prepared_device: str | None = None
+_device_error: str | None = None
+
+
+def prepare_device(device: str, gpu_memory_fraction: float, cuda: Any = None) -> None:
+    """Create this child's CUDA context and cuBLAS handle now, while it waits for a request.
+
+    A CUDA context costs hundreds of milliseconds, and the first matrix product another round
+    for cuBLAS: paid here, inside the sandbox and under the run's memory fraction, a GPU verdict
+    does not wait for them. Never raises: a failure is kept and the run reports it, so a
+    child on a machine whose GPU went away still answers with a clear record.
+    """
+    global _prepared_device, _device_error
+    if device != "cuda" or _prepared_device == device:
+        return
+    try:
+        if cuda is None:
+            import torch
+
+            cuda = torch.cuda
+        if not cuda.is_available():
+            raise RuntimeError("CUDA is unavailable on this executor")
+        cuda.init()
+        cuda.set_per_process_memory_fraction(gpu_memory_fraction)
+        cuda.current_blas_handle()  # creates the context on the current device, then cuBLAS
+        cuda.synchronize()
+    except Exception as exc:
+        _device_error = str(exc) or type(exc).__name__
+    else:
+        _prepared_device = device
+
+
 def setup_device(device: str, gpu_memory_fraction: float) -> None:
-    """Initialise CUDA here, in the child, never in the zygote; raise if it is unavailable."""
+    """Make sure the device is prepared (usually already done while waiting); raise if not."""
     if device != "cuda":
         return
-    import torch
-
-    if not torch.cuda.is_available():
-        raise RuntimeError("CUDA is unavailable on this executor")
-    torch.cuda.set_per_process_memory_fraction(gpu_memory_fraction)
+    if _device_error is None:
+        prepare_device(device, gpu_memory_fraction)
+    if _prepared_device != device:
+        raise RuntimeError(_device_error or "CUDA is unavailable on this executor")
 
 
 def run(request: Request, result_fd: int, *, gpu_memory_fraction: float = 0.25) -> int:

@@ -77,6 +77,7 @@ class _Waiter:
         self.event = threading.Event()
         self.response: dict[str, Any] | None = None
         self.died = False
+        self.generation = 0  # the zygote its request went to
 
 
 def scrubbed_env(source: dict[str, str] | None = None) -> dict[str, str]:
@@ -148,6 +149,7 @@ class Zygote:
         self._dead = True
         self._closed = False
         self._probing = False
+        self._warm: tuple[Limits, str] | None = None
         # Time from fork to "sandbox entered" of recent runs (for the benchmark's report).
         self.setup_ms_recent: collections.deque[float] = collections.deque(maxlen=256)
         self.timelines_recent: collections.deque[dict[str, float]] = collections.deque(maxlen=256)
@@ -260,14 +262,36 @@ class Zygote:
             raise ZygoteError(f"zygote did not start: {exc}") from exc
         parent_sock.settimeout(None)
         self._hello = hello
+        self._generation += 1  # before the socket: a run that sees it sees its generation
         self._sock = parent_sock
         self._dead = False
-        self._generation += 1
         threading.Thread(
             target=self._reader, args=(parent_sock, self._generation), daemon=True,
             name=f"zygote-reader-{self._generation}",
         ).start()  # fmt: skip
         log.info("zygote started pid=%s generation=%s", self._proc.pid, self._generation)
+        if self._warm is not None:
+            self._send_warm(*self._warm)
+
+    def warm(self, limits: Limits, device: str) -> None:
+        """Keep one child for ``device`` waiting, prepared (a GPU child: its CUDA context made).
+
+        Remembered across restarts of the zygote; a no-op for the CPU, whose children the
+        zygote keeps ready after each run anyway.
+        """
+        if device != "cuda":
+            return
+        self._warm = (limits, device)
+        if not self._dead:
+            self._send_warm(limits, device)
+
+    def _send_warm(self, limits: Limits, device: str) -> None:
+        frame = wire.frame(wire.encode({"op": "warm", "limits": limits.to_dict(),
+                                        "device": device}, max_depth=4))  # fmt: skip
+        with self._send_lock:
+            if self._sock is not None:
+                with contextlib.suppress(OSError):  # a dead zygote is found by the next run
+                    self._sock.sendall(frame)
 
     def _relay_stderr(self, proc: subprocess.Popen[bytes]) -> None:
         """Copy the zygote's stderr to ours, keeping its last lines for a failure report."""
@@ -339,19 +363,30 @@ class Zygote:
         except (OSError, wire.WireError, _ZygoteDied, ValueError) as exc:
             if generation == self._generation and not self._dead:
                 log.error("zygote connection lost (generation %s): %s", generation, exc)
-        with self._lock:
-            if generation == self._generation:
-                self._dead = True
-                if self._proc is not None:
-                    with contextlib.suppress(OSError):
-                        self._proc.kill()
-                    self._proc.wait()
-                    self._reap(self._hello)
+        self._declare_dead(generation)
         for key, waiter in list(self._waiters.items()):
-            if waiter.response is None:
+            # A run already retried on the next zygote is not this one's to fail.
+            if waiter.response is None and waiter.generation == generation:
                 self._waiters.pop(key, None)
                 waiter.died = True
                 waiter.event.set()
+
+    def _declare_dead(self, generation: int) -> None:
+        """Stop and reap zygote ``generation`` once, whoever notices first that it died.
+
+        The reader thread notices at end of file, a run when its request cannot be sent: on a
+        busy machine the run often notices first, and must not wait for the reader before it
+        restarts the zygote (it would send its retry to the dead one's socket too).
+        """
+        with self._lock:
+            if generation != self._generation or self._dead:
+                return
+            self._dead = True
+            if self._proc is not None:
+                with contextlib.suppress(OSError):
+                    self._proc.kill()
+                self._proc.wait()
+                self._reap(self._hello)
 
     def run(self, request: bytes, limits: Limits | None = None) -> RawRun:
         """Run one request in a fresh sandbox; user failures come back as RawRun fields."""
@@ -362,12 +397,14 @@ class Zygote:
             self.start()  # never run anything before the layers were checked
         for attempt in (1, 2):
             self._ensure_spawned()
+            generation = self._generation
             try:
                 return self._run_once(request, limits)
             except _ZygoteDied as exc:
                 if attempt == 2:
                     raise ZygoteError("zygote died twice in a row") from exc
                 log.warning("zygote died; restarting once and retrying")
+                self._declare_dead(generation)
         raise AssertionError("unreachable")
 
     def _run_once(self, request: bytes, limits: Limits) -> RawRun:
@@ -383,6 +420,7 @@ class Zygote:
             if sock is None or self._dead:
                 self._waiters.pop(req_id, None)
                 raise _ZygoteDied("zygote not running")
+            waiter.generation = self._generation
             try:
                 sock.sendall(frame)
             except OSError as exc:

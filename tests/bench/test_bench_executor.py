@@ -34,10 +34,13 @@ def test_bench_prints_a_table_and_one_json_line_with_every_figure(capsys):
     service = figures["service"]
     assert service["http_overhead_ms"]["n"] == 3 and service["replicas"] == 2
     assert service["burst_one_replica"]["ok"] == service["burst_all_replicas"]["ok"] == 6
+    packs = service["pack_challenge"]
+    assert packs["first_ms"]["n"] == packs["cached_ms"]["n"] == 3
     for label in ("single verdict, idle child ready", "back to back, marginal verdict",
                   "sandbox run alone", "huge pages", "4 KiB pages: burst of 6", "baseline",
                   "speedup", "burst of 6",
-                  "zygote RSS", "HTTP overhead per verdict", "burst of 6, 2 replicas"):
+                  "zygote RSS", "HTTP overhead per verdict", "burst of 6, 2 replicas",
+                  "first verdict (built on the replica)", "with the challenge cached"):
         assert label in out
 
 

@@ -12,6 +12,7 @@ from typing import Any
 
 from aiohttp import web
 
+from executors.service.pack_validations import PackChecker
 from executors.service.server import Engine, ExecutorService, ServiceLimits
 from executors.zygote.reports import LayerStatus
 
@@ -22,11 +23,13 @@ class InProcessService:
     """Run an ExecutorService on an event loop in a daemon thread; ``url`` once started."""
 
     def __init__(self, engine: Engine | None, layers: dict[str, LayerStatus] | None = None,
-                 *, token: str = TOKEN, limits: ServiceLimits | None = None) -> None:
+                 *, token: str = TOKEN, limits: ServiceLimits | None = None,
+                 check_pack: PackChecker | None = None) -> None:
         self.service = ExecutorService(token, limits or ServiceLimits(max_parallel=4))
         self.engine = engine
         self.layers = layers or {"all": LayerStatus(True, "checked by the caller")}
         self.token = token
+        self.check_pack = check_pack
         self.url = ""
         self._loop = asyncio.new_event_loop()
         self._started = threading.Event()
@@ -56,7 +59,8 @@ class InProcessService:
         host, port = runner.addresses[0][:2]
         self.url = f"http://{host}:{port}"
         if self.engine is not None:
-            self.service.attach(self.engine, self.layers, cuda=False, challenges=1)
+            self.service.attach(self.engine, self.layers, cuda=False, challenges=1,
+                                check_pack=self.check_pack)
         self._started.set()
         await self._stop.wait()
         await runner.cleanup()

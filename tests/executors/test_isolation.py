@@ -280,6 +280,44 @@ def test_dead_zygote_is_restarted_once_and_the_run_retried():
     assert_nothing_left()
 
 
+class SlowReaderZygote(Zygote):
+    """A zygote whose reader thread learns of a death late, as on a busy machine."""
+
+    def _declare_dead(self, generation: int) -> None:
+        if threading.current_thread().name.startswith("zygote-reader"):
+            time.sleep(1.0)
+        super()._declare_dead(generation)
+
+
+def test_a_run_that_finds_the_zygote_dead_restarts_it_without_waiting_for_the_reader():
+    # The run's own send failing is proof enough: it must not retry on the dead zygote's
+    # socket, and the late reader must not fail the retried run on the new one.
+    zygote = SlowReaderZygote(SMALL_LIMITS)
+    try:
+        zygote.start()
+        first = zygote.pid
+        os.kill(first, signal.SIGKILL)
+        while os.path.exists(f"/proc/{first}") and not _is_zombie(first):
+            time.sleep(0.01)
+        request = wire.encode({"code": "def f():\n    return 7\n", "entrypoint": "f",
+                               "device": "cpu", "cases": [{"args": [], "kwargs": {}}]})
+        for _ in range(3):
+            raw = zygote.run(request)
+            assert decode_records(raw.result)[1]["output"] == 7
+        assert zygote.pid not in (None, first)
+    finally:
+        zygote.close()
+    assert_nothing_left()
+
+
+def _is_zombie(pid: int) -> bool:
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            return f.read().rsplit(")", 1)[1].split()[0] == "Z"
+    except OSError:
+        return True
+
+
 def test_a_closed_zygote_leaves_no_process_for_the_hosts_init_to_reap():
     # The template reaps the children the zygote killed before it exits: an orphan would wait
     # for the host's init (seconds on a busy machine) as a sandbox process nobody owns.

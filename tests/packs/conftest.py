@@ -54,3 +54,34 @@ def code_item(*, generator: str | None = None, solution: str | None = None,
 
 def pack_text(*items: str) -> bytes:
     return (HEADER + "".join(items)).encode()
+
+
+HOSTILE_TITLE = "Team <!channel> @everyone <@123> **bold**"
+
+
+def choice_pack(pack_id: str = "team", *, version: int = 1, title: str = HOSTILE_TITLE,
+                b_correct: str = "false", prompt: str = "Is it?") -> bytes:
+    """Return a valid one-question pack (its title tries mentions and markdown)."""
+    return f"""\
+pack:
+  id: {pack_id}
+  title: "{title}"
+  version: {version}
+  locales: [en]
+items:
+  - id: q1
+    version: 1
+    kind: choice
+    topics: [tensors]
+    difficulty: 1
+    prompt: "{prompt}"
+    choices:
+      - key: A
+        text: "yes"
+        correct: true
+      - key: B
+        text: "not at all"
+        correct: {b_correct}
+        why: "no"
+    explanation: because
+""".encode()

@@ -35,7 +35,7 @@ def pack_yaml(pack_id: str, *, version: int = 1, items: tuple[str, ...] = ("one"
 def store_packs(d: Any) -> None:
     """Store a pack for the driver's workspace ("ours") and one for another ("theirs")."""
     store = PackStore(d.runtime.engine)
-    for pack_id, scope in (("ours", d.workspace_scope()), ("theirs", FOREIGN[d.platform])):
+    for pack_id, scope in (("ours", d.pack_scope()), ("theirs", FOREIGN[d.platform])):
         pack = parse_pack(pack_yaml(pack_id)).pack
         assert pack is not None
         store.add(pack.id, 1, scope, pack.header.title, ("en",), pack.text, pack.document)

@@ -20,7 +20,7 @@ from bot.adapters.chat.coalesce import EditCoalescer
 from bot.adapters.chat.limits import Busy, TokenBuckets
 from bot.adapters.chat.metrics import correct
 from bot.adapters.chat.runtime import ChatRuntime
-from bot.core.desk import Home, Reply, SettingsView
+from bot.core.desk import Home, PackReply, Reply, SettingsView
 from bot.core.i18n import t
 from bot.core.messages import Message, Tone, parse_action, parse_submit
 from bot.core.models import Identity
@@ -120,6 +120,25 @@ class ChatFront:
     async def home(self, who: Identity) -> Home:
         """Return the member's overview of their workspace."""
         return await self.runtime.call(self.desk.home, who)
+
+    async def pack_refusal(self, who: Identity, filename: str | None = None,
+                           size: int = 0) -> Reply | None:
+        """Refuse a pack upload before its bytes are fetched (within the member's rate)."""
+        limited = self._limited(who, self.command_limit, "limit.commands")
+        if limited is not None:
+            return limited
+        return await self.runtime.call(self.desk.pack_upload_refusal, who, filename, size)
+
+    async def pack_add(self, who: Identity, filename: str, data: bytes) -> Reply:
+        """Validate a pack file and store it (slow: its code runs in a sandbox, off the loop)."""
+        return await self.runtime.call(self.desk.pack_add, who, filename, data)
+
+    async def pack_command(self, who: Identity, argument: str) -> PackReply:
+        """Handle /quiz-pack list, remove ID, export ID (within the member's rate)."""
+        limited = self._limited(who, self.command_limit, "limit.commands")
+        if limited is not None:
+            return PackReply(limited)
+        return await self.runtime.call(self.desk.pack_command, who, argument)
 
     async def guarded(self, who: Identity, what: str, work: Callable[[], Awaitable[None]],
                       apologise: Callable[[Message], Awaitable[None]],

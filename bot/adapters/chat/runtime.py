@@ -25,6 +25,7 @@ from bot.adapters.chat.metrics import CountingPublisher, Metrics
 from bot.core.desk import Desk
 from bot.core.messages import Message
 from bot.core.models import ChannelSettings
+from bot.core.ports import PackTools
 from bot.core.quiz import Quiz
 
 if TYPE_CHECKING:
@@ -67,10 +68,11 @@ class ChatRuntime:
         workers: int = DEFAULT_WORKERS,
         limits: Limits | None = None,
         metrics: Metrics | None = None,
+        packs: PackTools | None = None,
     ) -> None:
         self.platform = platform
         self.quiz = quiz
-        self.desk = Desk(quiz)
+        self.desk = Desk(quiz, packs)
         self._pool = ThreadPoolExecutor(max_workers=workers, thread_name_prefix=f"{platform}-core")
         self._loop: asyncio.AbstractEventLoop | None = None
         self._close = close

@@ -25,7 +25,9 @@ from bot.core.messages import (
     unpause_action,
 )
 from bot.core.models import Actor, AnswerMode, ChannelDefaults, ChannelSettings, Identity
+from bot.core.ports import PackTools
 from bot.core.quiz import Quiz
+from content.packs import MAX_PACK_BYTES
 
 log = logging.getLogger(__name__)
 
@@ -56,6 +58,9 @@ Commands (this terminal stands in for a team channel):
   /reports [close ID REASON]  open question reports, or close one (admin)
   /insights              question quality: flagged and paused questions (admin);
                          /insights unpause ID lets a paused question be posted again
+  /pack add PATH         check a team pack file (its code runs in the sandbox) and store it
+                         for this workspace (admin); /pack list, /pack remove ID,
+                         /pack export ID (saves its YAML file)
   /as NAME               play as someone else (several people in one terminal)
   /help                  this list
   /quit                  leave"""
@@ -75,9 +80,9 @@ class ConsoleChannel:
     def __init__(self, quiz: Quiz, out: TextIO, *, channel_name: str = "general",
                  user_name: str = "you", code_problem: str = "",
                  defaults: ChannelDefaults | None = None,
-                 chart_dir: Path | None = None) -> None:
+                 chart_dir: Path | None = None, packs: PackTools | None = None) -> None:
         self.quiz = quiz
-        self.desk = Desk(quiz)
+        self.desk = Desk(quiz, packs)
         self.out = out
         self.code_problem = code_problem
         self.chart_dir = chart_dir
@@ -231,6 +236,8 @@ class ConsoleChannel:
             "/reports": self._reports,
             "/quiz-reports": self._reports,  # as the listing's hint names it on chat platforms
             "/insights": self._insights,
+            "/pack": self._pack,
+            "/quiz-pack": self._pack,  # as the replies' hints name it on chat platforms
             "/as": self._as,
         }
 
@@ -358,6 +365,47 @@ class ConsoleChannel:
             return
         self.show_reply(replace(reply, message=replace(reply.message, buttons=())))
         self.say("Type /insights unpause ID to let a paused question be posted again.")
+
+    def _pack(self, rest: str, lines: Iterator[str]) -> None:
+        # The same desk methods as /quiz-pack in chat; the upload is a file on this machine.
+        words = rest.split(maxsplit=1)
+        if words and words[0].lower() == "add":
+            self._pack_add(words[1].strip() if len(words) > 1 else "")
+            return
+        answer = self.desk.pack_command(self._who(), rest)
+        self.show_reply(answer.reply)
+        if answer.file_name:
+            self._save_export(answer.file_name, answer.file_data)
+
+    def _pack_add(self, path_text: str) -> None:
+        if not path_text:
+            self.say("Usage: /pack add PATH (a .yaml pack file)", Tone.WARNING)
+            return
+        path = Path(path_text).expanduser()
+        try:
+            size = path.stat().st_size
+        except OSError as exc:
+            self.say(f"cannot read {path_text[:200]}: {exc.strerror}", Tone.WARNING)
+            return
+        refusal = self.desk.pack_upload_refusal(self._who(), path.name, size)
+        if refusal is not None:
+            self.show_reply(refusal)
+            return
+        try:
+            with path.open("rb") as handle:
+                data = handle.read(MAX_PACK_BYTES + 1)  # one byte past the limit: refused
+        except OSError as exc:
+            self.say(f"cannot read {path_text[:200]}: {exc.strerror}", Tone.WARNING)
+            return
+        self.say("Checking the pack (its code runs in the sandbox)...")
+        self.show_reply(self.desk.pack_add(self._who(), path.name, data))
+
+    def _save_export(self, name: str, data: bytes) -> None:
+        folder = (self.chart_dir.parent if self.chart_dir is not None else Path(".")) / "packs"
+        folder.mkdir(parents=True, exist_ok=True)
+        target = folder / name  # the name is built from a checked pack id and a number
+        target.write_bytes(data)
+        self.say(f"saved to {target}")
 
     def _as(self, rest: str, lines: Iterator[str]) -> None:
         name = " ".join(rest.split())[:40]

@@ -6,6 +6,7 @@ import discord
 from discord import app_commands
 
 from bot.adapters.discord.handlers import Handlers, identity, locale_of
+from bot.adapters.discord.packs import PackHandlers
 from bot.core.channel_setup import WEEKDAYS
 from bot.core.desk import Desk
 
@@ -19,7 +20,7 @@ DAYS = [app_commands.Choice(name=day, value=day) for day in WEEKDAYS]
 PRIVACY = [app_commands.Choice(name="hidden from the boards", value="hidden"),
            app_commands.Choice(name="visible on the boards", value="visible")]
 COMMAND_NAMES = ("explain", "quiz", "leaderboard", "stats", "quiz-settings", "quiz-forget-me",
-                 "quiz-reports", "quiz-insights", "quiz-privacy", "quiz-remind")
+                 "quiz-reports", "quiz-insights", "quiz-privacy", "quiz-remind", "quiz-pack")
 SWITCH = [app_commands.Choice(name="on", value="on"), app_commands.Choice(name="off", value="off"),
           app_commands.Choice(name="snooze a day", value="snooze")]
 
@@ -159,10 +160,43 @@ def register(tree: app_commands.CommandTree[discord.Client], handlers: Handlers)
         argument = f"close {close} {reason or ''}".strip() if close is not None else ""
         await handlers.command(interaction, "reports", argument)
 
+    tree.add_command(pack_group(PackHandlers(handlers)))
+
     @quiz_settings.autocomplete("timezone")
     async def zones(interaction: discord.Interaction,
                     current: str) -> list[app_commands.Choice[str]]:
         return timezone_choices(current)
+
+
+def pack_group(packs: PackHandlers) -> app_commands.Group:
+    """Return /quiz-pack: add (an attachment), list, remove, export; admins only."""
+    group = app_commands.Group(
+        name="quiz-pack", description="Team question packs: add, list, remove, export (Manage "
+        "Server)", guild_only=True, default_permissions=discord.Permissions(manage_guild=True))
+
+    # Discord hides the group from members without Manage Server; the desk checks again.
+    @group.command(name="add", description="Check a pack file (.yaml) and add it for this server")
+    @app_commands.describe(file="the pack file, one YAML file of at most 1 MiB")
+    async def add(interaction: discord.Interaction, file: discord.Attachment) -> None:
+        await packs.add(interaction, file)
+
+    @group.command(name="list", description="This server's packs, and the shared ones")
+    async def listing(interaction: discord.Interaction) -> None:
+        await packs.command(interaction, "list")
+
+    @group.command(name="remove", description="Hide one of this server's packs (answers stay)")
+    @app_commands.describe(pack="the pack's id, as /quiz-pack list shows it")
+    async def remove(interaction: discord.Interaction,
+                     pack: app_commands.Range[str, 1, 40]) -> None:
+        await packs.command(interaction, f"remove {pack}")
+
+    @group.command(name="export", description="Get one of this server's packs as its YAML file")
+    @app_commands.describe(pack="the pack's id, as /quiz-pack list shows it")
+    async def export(interaction: discord.Interaction,
+                     pack: app_commands.Range[str, 1, 40]) -> None:
+        await packs.command(interaction, f"export {pack}")
+
+    return group
 
 
 def _leaderboard(day: app_commands.Choice[str] | None, hour: int | None) -> str:

@@ -27,6 +27,7 @@ from bot.adapters.chat.runtime import ChatRuntime
 from bot.adapters.slack import boundary, listeners
 from bot.adapters.slack.boundary import CheckedSocketModeHandler
 from bot.adapters.slack.handlers import RESPONSE_HOSTS, Handlers
+from bot.adapters.slack.packs import file_origins
 from bot.adapters.slack.people import People
 from bot.adapters.slack.publisher import SlackPublisher
 from bot.adapters.slack.replies import retry_handlers
@@ -43,9 +44,10 @@ HEALTH_PATH = health.HEALTH_PATH
 # channels:history to look for a round's post before posting it again (conversations.history),
 # channels:read and groups:read to check a settings channel exists and has the app in it
 # (conversations.info on a public or a private channel), im:write to open the direct message
-# a review reminder goes to (conversations.open).
-BOT_SCOPES = ("channels:history", "channels:read", "chat:write", "commands", "files:write",
-              "groups:read", "im:write", "users:read")
+# a review reminder goes to (conversations.open), files:read for a pack file an admin chose in
+# the /quiz-pack add modal (files.info, and its download with the bot token).
+BOT_SCOPES = ("channels:history", "channels:read", "chat:write", "commands", "files:read",
+              "files:write", "groups:read", "im:write", "users:read")
 
 
 def api_url(settings: Settings) -> str:
@@ -100,7 +102,8 @@ class SlackBot:
             RoundRedraw(runtime.post_for, self.publisher.edit), tally_delay_s)
         hosts = RESPONSE_HOSTS | {urlsplit(api_url(settings)).netloc}
         self.handlers = Handlers(ChatFront(runtime, self.coalescer), People(settings.slack_admins),
-                                 response_hosts=hosts)
+                                 response_hosts=hosts,
+                                 file_origins=file_origins(api_url(settings)))
         self.retries = listeners.register(self.app, self.handlers)
         # Socket Mode sets this to its connection's state. Over HTTP the platform is up when
         # the server answers the probe at all: the token passed auth.test before the app was

@@ -20,6 +20,7 @@ from slack_sdk.web.async_client import AsyncWebClient
 
 from bot.adapters.chat.front import ChatFront
 from bot.adapters.slack import replies, views
+from bot.adapters.slack.packs import SLACK_FILE_ORIGINS, SlackPacks
 from bot.adapters.slack.people import People
 from bot.adapters.slack.requests import (
     BadRequest,
@@ -48,7 +49,8 @@ RESPONSE_HOSTS = frozenset({"hooks.slack.com", "hooks.slack-gov.com"})
 COMMANDS = {"/explain": "explain", "/quiz": "quiz", "/leaderboard": "leaderboard",
             "/quiz-stats": "stats", "/quiz-settings": "settings",
             "/quiz-forget-me": "forget-me", "/quiz-reports": "reports",
-            "/quiz-insights": "insights", "/quiz-privacy": "privacy", "/quiz-remind": "remind"}
+            "/quiz-insights": "insights", "/quiz-privacy": "privacy", "/quiz-remind": "remind",
+            "/quiz-pack": "pack"}
 
 
 def _parsed(parse: Callable[[dict[str, Any]], Any], body: dict[str, Any]) -> Any:
@@ -63,11 +65,13 @@ class Handlers:
     """The app's answers to slash commands, clicks, modal submissions and the home tab."""
 
     def __init__(self, front: ChatFront, people: People, *,
-                 response_hosts: frozenset[str] = RESPONSE_HOSTS) -> None:
+                 response_hosts: frozenset[str] = RESPONSE_HOSTS,
+                 file_origins: frozenset[tuple[str, str]] = SLACK_FILE_ORIGINS) -> None:
         self.front = front
         self.desk = front.desk
         self.people = people
         self.response_hosts = response_hosts
+        self.packs = SlackPacks(front, file_origins)
 
     def _parsed(self, parse: Callable[[dict[str, Any]], Any], body: dict[str, Any]) -> Any:
         parsed = _parsed(parse, body)
@@ -172,6 +176,9 @@ class Handlers:
         async def work(who: Identity) -> None:
             if name == "settings":
                 await self._open_settings(client, request, who)
+                return
+            if name == "pack":
+                await self.packs.command(client, request, who, text)
                 return
             whom = None
             argument = text
@@ -300,6 +307,19 @@ class Handlers:
             await self.show(client, request, reply, beside_post=True)
 
         await self._guarded(client, request, "modal", work)
+
+    async def on_pack_submit(self, body: dict[str, Any], client: AsyncWebClient) -> None:
+        """Handle the /quiz-pack add modal: fetch the chosen file, check it, report privately."""
+        parsed = self._parsed(from_view, body)
+        if parsed is None:
+            return
+        request, _ = parsed
+        view: dict[str, Any] = body["view"] if isinstance(body.get("view"), dict) else {}
+
+        async def work(who: Identity) -> None:
+            await self.packs.submitted(client, request, who, view)
+
+        await self._guarded(client, request, "pack modal", work)
 
     # ------------------------------------------------------------ the home tab
     async def on_home(self, body: dict[str, Any], client: AsyncWebClient) -> None:

@@ -29,6 +29,7 @@ from slack_bolt.response import BoltResponse
 
 from bot.adapters.slack import views
 from bot.adapters.slack.handlers import COMMANDS, Handlers
+from bot.adapters.slack.packs import PACK_CALLBACK
 from bot.core.messages import ACTION_KINDS, SUBMIT_KINDS
 
 log = logging.getLogger(__name__)
@@ -111,6 +112,8 @@ def register(app: AsyncApp, handlers: Handlers, retries: Retries | None = None) 
     app.action(views.SETTINGS_CHANNEL_ACTION)(ack=ack_now, lazy=[handlers.on_settings_channel])
     app.view(SUBMITS)(ack=ack_now, lazy=[handlers.on_submit])
     app.view(views.SETTINGS_CALLBACK)(ack=ack_now, lazy=[handlers.on_settings])
+    # A pack's check can take a minute: the modal closes at once, the report follows.
+    app.view(PACK_CALLBACK)(ack=ack_now, lazy=[handlers.on_pack_submit])
 
     @app.options(views.TZ_ACTION)
     async def time_zones(ack: AsyncAck, payload: dict[str, Any]) -> None:

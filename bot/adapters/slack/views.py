@@ -244,7 +244,8 @@ def home_view(sections: Sequence[tuple[str, Message]], locale: str,
              ("/leaderboard [week|all]", "help.leaderboard"), ("/quiz-stats", "help.stats"),
              ("/quiz-settings", "help.settings"), ("/quiz-forget-me", "help.forget"),
              ("/quiz-reports", "help.reports"), ("/quiz-insights", "help.insights"),
-             ("/quiz-remind on|off [HOUR]", "help.remind")]
+             ("/quiz-remind on|off [HOUR]", "help.remind"),
+             ("/quiz-pack add|list|remove|export", "help.packs")]
     lines = [f"`{command}`  {mrkdwn(t(locale, key))}" for command, key in helps]
     blocks.append(section(f"*{t(locale, 'home.commands')}*\n" + "\n".join(lines)))
     # Past Slack's 100 blocks: a "…" mark, and the commands still last.

@@ -27,6 +27,7 @@ from tests.adapters.chat.driver import (
     Reply,
 )
 from tests.fake_discord import (
+    APP_ID,
     GENERAL,
     GUILD_ID,
     RANDOM,
@@ -78,6 +79,7 @@ class DiscordDriver(Harness[FakeDiscord]):
     """Drive the Discord bot as the members of the fake's guild would."""
 
     platform = "discord"
+    workspace_id = str(GUILD_ID)
 
     def __init__(self, tmp_path: Path, zygote: Zygote) -> None:
         super().__init__(tmp_path, zygote)
@@ -117,10 +119,6 @@ class DiscordDriver(Harness[FakeDiscord]):
 
     def channel_id(self, name: str) -> str:
         return str(CHANNELS[name])
-
-    def workspace_scope(self) -> str:
-        """Return the fake server's scope, as `torchquiz pack add --workspace` takes it."""
-        return f"discord:{GUILD_ID}"
 
     def user_id(self, who: str) -> str:
         return user(who)["id"]
@@ -244,3 +242,29 @@ class DiscordDriver(Harness[FakeDiscord]):
         assert choice is None or choice in form.choices, "Discord's menu offers no such value"
         return await self._answered(await self.fake.submit(form.key, text, form.who,
                                                            choice=choice), timeout=60)
+
+    # ------------------------------------------------------------ team packs
+
+    async def add_pack(self, who: str, filename: str, data: bytes, *,
+                       declared_size: int | None = None) -> Reply:
+        attachment = self.fake.attach(filename, data, declared_size=declared_size)
+        # A pack's code runs in a fresh sandbox: the report may take a while.
+        return await self._answered(await self.fake.slash("quiz-pack", who, sub="add",
+                                                          file=attachment), timeout=120)
+
+    async def pack(self, who: str, verb: str, pack_id: str = "") -> Reply:
+        options = {"pack": pack_id} if pack_id else {}
+        return await self.command_raw("quiz-pack", who, sub=verb, **options)
+
+    async def command_raw(self, name: str, who: str, **options: Any) -> Reply:
+        return await self._answered(await self.fake.slash(name, who, **options))
+
+    def exported(self, reply: Reply, who: str) -> tuple[str, bytes]:
+        record = reply.raw
+        uploads = [c.data for c in self.fake.calls
+                   if c.path == f"/webhooks/{APP_ID}/{record.token}" and c.data]
+        assert len(uploads) == 1 and len(uploads[0]) == 1, uploads
+        return next(iter(uploads[0].items()))
+
+    def downloads(self) -> int:
+        return len(self.fake.downloads)

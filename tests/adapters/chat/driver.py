@@ -134,6 +134,31 @@ class ChatDriver(Protocol):
     async def settings(self, who: str, **changes: Any) -> Reply:
         """Change the channel's settings as ``who`` (time, timezone, language, topics...)."""
 
+    async def add_pack(self, who: str, filename: str, data: bytes, *,
+                       declared_size: int | None = None) -> Reply:
+        """Upload a pack file with /quiz-pack add as ``who``; return the report they saw.
+
+        ``declared_size``: what the platform claims of the file (a lie, when not its size).
+        """
+
+    async def pack(self, who: str, verb: str, pack_id: str = "") -> Reply:
+        """Run /quiz-pack list, remove ID or export ID as ``who``."""
+
+    def exported(self, reply: Reply, who: str) -> tuple[str, bytes]:
+        """Return the file (name, bytes) an export sent ``who`` with ``reply``."""
+
+    def downloads(self) -> int:
+        """Return how many times the app fetched a member's uploaded file."""
+
+    def pack_scope(self) -> str:
+        """Return the scope packs of the fake's workspace are stored under."""
+
+    def pack_ids(self, scope: str) -> list[str]:
+        """Return the ids of the packs a workspace (``PLATFORM:ID``) sees, as the core lists."""
+
+    def store_pack(self, data: bytes, scope: str) -> None:
+        """Validate and store a pack for another scope, as that workspace's admin would."""
+
     async def view_settings(self, who: str) -> Reply:
         """Ask, as a member who is no admin, to see the channel's settings."""
 
@@ -156,9 +181,6 @@ class ChatDriver(Protocol):
 
     def current(self, post: Post) -> Post:
         """Return ``post`` as it looks now."""
-
-    def workspace_scope(self) -> str:
-        """Return the fake workspace's scope (``PLATFORM:ID``), as packs are stored for it."""
 
     def edits_of(self, post: Post) -> int:
         """Return how many times the bot edited ``post``."""
@@ -459,6 +481,29 @@ class Harness(Generic[FakeT]):
     def current(self, post: Post) -> Post:
         """Return ``post`` as it looks now (each fake keeps its messages by the post's key)."""
         return self._post(self.fake.messages[post.key])  # type: ignore[attr-defined]
+
+    # ------------------------------------------------------------ team packs
+
+    workspace_id = ""
+
+    def pack_scope(self) -> str:
+        """Return the scope packs of the fake's workspace are stored under."""
+        return f"{self.platform}:{self.workspace_id}"
+
+    def _pack_tools(self) -> Any:
+        assert self.runtime is not None and self.runtime.desk.pack_tools is not None
+        return self.runtime.desk.pack_tools
+
+    def pack_ids(self, scope: str) -> list[str]:
+        """Return the ids of the packs a workspace (``PLATFORM:ID``) sees, as the core lists."""
+        return [p.pack_id for p in self._pack_tools().shelf.latest(scope)]
+
+    def store_pack(self, data: bytes, scope: str) -> None:
+        """Validate and store a pack for another scope, as that workspace's admin would."""
+        tools = self._pack_tools()
+        check = tools.checker.check(data)
+        assert check.ok, check.errors
+        tools.shelf.add(check, scope)
 
     # what the drivers implement (see ChatDriver)
     def _post(self, message: Any) -> Post:

@@ -17,6 +17,7 @@ from aiohttp import web
 from slack_bolt.adapter.socket_mode.async_handler import AsyncSocketModeHandler
 
 from bot.adapters.slack.bot import SlackBot
+from bot.adapters.slack.packs import PACK_BLOCK
 from bot.bootstrap import chat_runtime, slack_bot
 from executors.zygote.supervisor import Zygote
 from tests.adapters.chat.driver import (
@@ -80,6 +81,7 @@ class SlackDriver(Harness[FakeSlack]):
     """Drive the Slack app as the members of the fake's workspace would."""
 
     platform = "slack"
+    workspace_id = TEAM
 
     def __init__(self, tmp_path: Path, zygote: Zygote) -> None:
         super().__init__(tmp_path, zygote)
@@ -144,10 +146,6 @@ class SlackDriver(Harness[FakeSlack]):
 
     def channel_id(self, name: str) -> str:
         return CHANNELS[name]
-
-    def workspace_scope(self) -> str:
-        """Return the fake workspace's scope, as `torchquiz pack add --workspace` takes it."""
-        return f"slack:{TEAM}"
 
     def user_id(self, who: str) -> str:
         return str(user(who)["id"])
@@ -329,3 +327,35 @@ class SlackDriver(Harness[FakeSlack]):
                 "type": "plain_text_input", "value": text}}}
             sent = await self.send.submit(form.key, values, form.who)
         return self._reply(await self.reply(sent, timeout=60))
+
+    # ------------------------------------------------------------ team packs
+
+    async def add_pack(self, who: str, filename: str, data: bytes, *,
+                       declared_size: int | None = None, url: str | None = None) -> Reply:
+        asked = await self.send.command("/quiz-pack", "add", who)
+        first = await self._answer(asked)
+        if first.kind != "modal":
+            return self._reply(first)  # refused: no form to choose a file in
+        view_id = self.fake.trigger_views[asked.trigger_id]
+        record = self.fake.share_file(filename, data, declared_size=declared_size, url=url)
+        values = {PACK_BLOCK: {PACK_BLOCK: {"type": "file_input", "files": [record]}}}
+        sent = self.acked(await self.send.submit(view_id, values, who=who))
+        # The modal closes at once; "Checking the pack" comes first, the report after it.
+        shown = await self.fake.wait_for(
+            lambda s: s.seq >= sent.mark and s.user == sent.user_id
+            and s.kind in ("ephemeral", "response") and "Checking the pack" not in s.shown_text,
+            timeout=120)
+        return self._reply(shown)
+
+    async def pack(self, who: str, verb: str, pack_id: str = "") -> Reply:
+        asked = await self.send.command("/quiz-pack", f"{verb} {pack_id}".strip(), who)
+        return self._reply(await self.reply(asked))
+
+    def exported(self, reply: Reply, who: str) -> tuple[str, bytes]:
+        im = self.fake.ims[user(who)["id"]]
+        sent = [f for f in self.fake.files.values() if f.get("channel") == im]
+        assert len(sent) == 1, sent
+        return sent[0]["name"], sent[0]["data"]
+
+    def downloads(self) -> int:
+        return len(self.fake.file_downloads)

@@ -15,14 +15,19 @@ def test_commands_are_registered_with_their_options_and_admin_default(discord_ru
         names = {c["name"] for c in h.fake.commands}
         assert names == {"explain", "quiz", "leaderboard", "stats", "quiz-settings",
                          "quiz-forget-me", "quiz-reports", "quiz-insights",
-                         "quiz-privacy", "quiz-remind"}
-        for admin_only in ("quiz-settings", "quiz-reports", "quiz-insights"):
+                         "quiz-privacy", "quiz-remind", "quiz-pack"}
+        for admin_only in ("quiz-settings", "quiz-reports", "quiz-insights", "quiz-pack"):
             command = next(c for c in h.fake.commands if c["name"] == admin_only)
             assert int(command["default_member_permissions"]) == 1 << 5  # Manage Server
         settings = next(c for c in h.fake.commands if c["name"] == "quiz-settings")
         options = {o["name"] for o in settings["options"]}
         assert options == {"channel", "time", "timezone", "language", "topics", "difficulty",
                            "leaderboard_day", "leaderboard_hour", "enabled", "packs"}
+        packs = next(c for c in h.fake.commands if c["name"] == "quiz-pack")
+        subcommands = {o["name"]: o for o in packs["options"]}
+        assert set(subcommands) == {"add", "list", "remove", "export"}
+        assert [(o["name"], o["type"], o["required"])
+                for o in subcommands["add"]["options"]] == [("file", 11, True)]
 
     discord_run(scenario)
 

@@ -23,6 +23,7 @@ class _Idle:
         return None
 
     on_command = on_action = on_settings_channel = on_submit = on_settings = on_home = _nothing
+    on_pack_submit = _nothing
 
     def timezone_options(self, typed):
         return []

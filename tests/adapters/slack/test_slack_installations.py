@@ -28,8 +28,9 @@ async def _install(h, team):
         link = re.search(r'href="(https://slack\.com/oauth/v2/authorize\?[^"]+)"', html).group(1)
         state = re.search(r"state=([^&\"]+)", link).group(1)
         assert f"client_id={CLIENT_ID}" in link
-        assert ("scope=channels:history,channels:read,chat:write,commands,files:write,"
-                "groups:read,im:write,users:read" in link.replace("%3A", ":").replace("%2C", ","))
+        asked = link.replace("%3A", ":").replace("%2C", ",")
+        assert ("scope=channels:history,channels:read,chat:write,commands,files:read,"
+                "files:write,groups:read,im:write,users:read" in asked)
         code = h.fake.approve_install(team)  # the admin clicks "Allow" on Slack's page
         async with browser.get(f"{h.base_url}/slack/oauth_redirect",
                                params={"code": code, "state": state},

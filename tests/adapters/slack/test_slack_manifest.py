@@ -23,6 +23,7 @@ SCOPE_OF = {
     "conversations.history": "channels:history",  # a repost looks for the round's post first
     "conversations.open": "im:write",  # a review reminder opens the member's DM
     "files.getUploadURLExternal": "files:write", "files.completeUploadExternal": "files:write",
+    "files.info": "files:read",  # a pack file an admin chose in the /quiz-pack add modal
     "views.open": None, "views.update": None, "views.publish": None, "auth.test": None,
     "apps.connections.open": None,  # the app-level token's connections:write, not a bot scope
     "conversations.info": ("channels:read", "groups:read"),  # public, private channels
