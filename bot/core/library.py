@@ -173,6 +173,7 @@ class Library(Bank):
     _lock: threading.Lock
     _checked_at: float
     _snapshot: _Snapshot
+    _refresher: threading.Thread | None
 
     def __init__(self, shipped: Bank, source: PackSource | None = None, *,
                  interval_s: float = CHECK_INTERVAL_S,
@@ -185,6 +186,7 @@ class Library(Bank):
         _set(self, "_lock", threading.Lock())
         _set(self, "_checked_at", float("-inf"))
         _set(self, "_snapshot", _Snapshot(shipped, (), None))
+        _set(self, "_refresher", None)
         if source is not None:
             self.refresh()
 
@@ -218,7 +220,12 @@ class Library(Bank):
         ``check`` False uses the content as it is, without a query (an autocomplete, run on
         the platform's event loop, must never wait for the database).
         """
-        snapshot = self._current() if check else self._snapshot
+        if check:
+            snapshot = self._current()
+        else:
+            snapshot = self._snapshot
+            if self._stale():
+                self._refresh_behind()  # for the next call; this one answers at once
         return snapshot.view(scope, None if packs is None else tuple(sorted(set(packs))))
 
     @property
@@ -289,9 +296,21 @@ class Library(Bank):
         log.info("packs loaded: %d (stamp %s)", len(packs), stamp)
         return True
 
+    def _stale(self) -> bool:
+        return (self._source is not None
+                and self._monotonic() - self._checked_at >= self._interval_s)
+
+    def _refresh_behind(self) -> None:
+        """Check the pack source on a thread of its own (from the event loop: never wait)."""
+        running = self._refresher
+        if running is not None and running.is_alive():
+            return
+        thread = threading.Thread(target=self._current, name="library-refresh", daemon=True)
+        _set(self, "_refresher", thread)
+        thread.start()
+
     def _current(self) -> _Snapshot:
-        if (self._source is not None
-                and self._monotonic() - self._checked_at >= self._interval_s
+        if (self._stale()
                 and self._lock.acquire(blocking=False)):
             try:
                 # Another thread may have checked between the test and the lock.

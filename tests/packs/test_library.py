@@ -441,3 +441,14 @@ def test_workspaces_without_packs_of_their_own_share_one_view(library):
     assert all(library.view(f"slack:T{n}") is shared for n in range(2, 50))
     assert library.view("slack:TA") is not shared
     assert library.view("slack:TA", ["bank", "gone"]) is library.view("slack:TA", ["bank"])
+
+
+def test_autocomplete_answers_from_what_is_loaded_and_has_the_check_made_behind_it(
+        engine, packed, library, ticks):
+    desk = Desk(packed)
+    add(engine, "gamma", "slack:TA")
+    ticks.now += 5.0
+    first = desk.topic_choices("team", 50, who("TA"))
+    assert "team-gamma" not in first  # answered at once, from the loaded packs
+    library._refresher.join()
+    assert "team-gamma" in desk.topic_choices("team", 50, who("TA"))

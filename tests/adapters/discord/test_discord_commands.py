@@ -87,7 +87,7 @@ def test_an_answer_is_deferred_privately_and_a_share_is_a_message_at_once(discor
 def test_autocomplete_offers_our_packs_topics_and_cards_never_another_workspaces(discord_run):
     async def scenario(h):
         store_packs(h)
-        # Autocomplete runs on the event loop and never queries: a request loads the packs.
+        # Autocomplete answers from what is loaded (never waits): a request loads the packs.
         await h.done(await h.fake.slash("explain", topic="detach"))
         topics = await h.done(await h.fake.autocomplete("quiz", "topic", "team"))
         assert [c["value"] for c in topics.callbacks[0]["data"]["choices"]] == ["team-ours"]

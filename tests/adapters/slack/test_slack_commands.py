@@ -134,7 +134,7 @@ def test_the_home_tab_shows_the_members_stats_and_the_commands(slack_run):
 def test_the_settings_topics_offer_our_packs_topics_and_never_another_workspaces(slack_run):
     async def scenario(h):
         store_packs(h)
-        # Options are answered on the event loop and never query: a request loads the packs.
+        # Options answer from what is loaded (never wait): a request loads the packs.
         await h.reply(await h.send.command("/explain", "detach"))
         view_id = await h.modal(await h.send.command("/quiz-settings", who="admin"))
         packs = next(b for b in h.fake.views[view_id]["blocks"] if b["block_id"] == "packs")
