@@ -735,8 +735,10 @@ _STRINGS: dict[str, dict[str, str]] = {
             "概念卡。",
     },
     "pack.stored.how": {
-        "en": "Let a channel draw from it with `/quiz-settings packs:{pack}`.",
-        "zh-CN": "用 `/quiz-settings packs:{pack}` 让频道从中出题。",
+        "en": "Let a channel draw from it beside the shipped questions with "
+              "`/quiz-settings packs:bank,{pack}` (only from it: `packs:{pack}`).",
+        "zh-CN": "用 `/quiz-settings packs:bank,{pack}` 让频道在内置题库之外也从中出题"
+                 "（只用此题包：`packs:{pack}`）。",
     },
     "pack.title": {"en": "Title:", "zh-CN": "标题："},
     "pack.taken": {

@@ -29,7 +29,7 @@ def test_an_admins_valid_pack_is_stored_for_their_workspace_only(chat):
         stored = await d.add_pack("admin", "team.yaml", pack())
         assert stored.private and not stored.can_ping
         assert "Pack stored" in stored.text and "`team` version 1" in stored.text
-        assert "/quiz-settings packs:team" in stored.text  # how to use it
+        assert "/quiz-settings packs:bank,team" in stored.text  # how to use it
         assert_inert_once(stored.text)
         assert d.pack_ids(d.pack_scope()) == ["team"]
         assert d.pack_ids(other_scope(d)) == []
