@@ -118,23 +118,6 @@ def build_remote_executor(
     return executor, "", executor.close
 
 
-def with_workspace_packs(bank: Bank, engine: Engine, workspace: str) -> Bank:
-    """Return ``bank`` plus the stored packs ``workspace`` sees (its own and the shared ones).
-
-    A fixed copy, for tools; the bot itself holds a live :func:`library`.
-    """
-    from content.packs import load_stored_pack, with_packs
-    from db.store_packs import PackStore
-
-    packs = []
-    for stored in PackStore(engine).latest(workspace):
-        try:
-            packs.append(load_stored_pack(stored.text, stored.document))
-        except ValueError as exc:
-            log.warning("pack %s v%d no longer loads: %s", stored.pack_id, stored.version, exc)
-    return with_packs(bank, packs)
-
-
 def library(bank: Bank, engine: Engine, *, interval_s: float = CHECK_INTERVAL_S) -> Library:
     """Return the live library: the shipped bank plus every workspace's stored packs, scoped.
 
@@ -154,15 +137,12 @@ def build_app(
     executor: Executor | None = None,
     migrate: bool = True,
     on_settings_changed: Callable[[ChannelSettings], None] | None = None,
-    workspace: str | None = None,
 ) -> App:
     """Wire the whole bot from settings; tests pass their own clock or executor.
 
     The bank is the live library of every workspace's packs; each request sees its own
-    workspace's (``workspace``, the console's ``PLATFORM:ID``, is kept for callers: the
-    console's requests name their workspace themselves).
+    workspace's (the one its Identity names).
     """
-    del workspace  # every request names its workspace now (Identity.workspace)
     settings = settings or Settings()
     url = database_url(settings)
     if migrate:

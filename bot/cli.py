@@ -198,7 +198,7 @@ def _console(settings: Settings, args: argparse.Namespace) -> int:
     from bot.bootstrap import build_app
     from bot.core.models import ChannelDefaults
 
-    app = build_app(settings, workspace="console:local")
+    app = build_app(settings)
     try:
         defaults = ChannelDefaults(name=args.channel, locale=args.lang or "en",
                                    timezone=args.tz or "UTC")
