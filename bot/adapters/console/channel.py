@@ -15,6 +15,7 @@ from typing import TextIO
 
 from bot.adapters.console.text import render, render_delivery
 from bot.core.desk import Desk, Reply
+from bot.core.i18n import t
 from bot.core.messages import (
     Audience,
     Message,
@@ -397,7 +398,7 @@ class ConsoleChannel:
         except OSError as exc:
             self.say(f"cannot read {path_text[:200]}: {exc.strerror}", Tone.WARNING)
             return
-        self.say("Checking the pack (its code runs in the sandbox)...")
+        self.say(t(self._locale(), "pack.checking"))
         self.show_reply(self.desk.pack_add(self._who(), path.name, data))
 
     def _save_export(self, name: str, data: bytes) -> None:
