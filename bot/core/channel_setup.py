@@ -26,27 +26,38 @@ _TIME = re.compile(r"([01]?[0-9]|2[0-3]):([0-5][0-9])")
 _HOUR = re.compile(r"[01]?[0-9]|2[0-3]")
 
 
+class SettingError(UserError):
+    """Raise for a setting an admin got wrong; shown in the channel's language (English here)."""
+
+    def __init__(self, key: str, **values: object) -> None:
+        super().__init__(t("en", key, **values))
+        self.key = key
+        self.values = values
+
+    def text(self, locale: str) -> str:
+        """Return the message in ``locale``."""
+        return t(locale, self.key, **self.values)
+
+
 def parse_packs(value: str, known_packs: Collection[str]) -> tuple[str, ...]:
-    """Return a channel's pack choice from ``bank,team-conv``; raise UserError naming a bad id.
+    """Return a channel's pack choice from ``bank,team-conv``; raise SettingError naming a bad id.
 
     ``bank`` is the shipped bank; empty (or ``bank`` alone) resets to the shipped bank only.
     Every other id must be a pack the workspace sees (``known_packs``).
     """
     if len(value) > 25 * MAX_PACKS:
-        raise UserError(f"packs takes at most {MAX_PACKS} pack ids "
-                        f"({len(value)} characters given).")
+        raise SettingError("settings.error.packs_long", limit=MAX_PACKS, given=len(value))
     if not value.isascii():
-        raise UserError("packs takes pack ids in ASCII, separated by commas, "
-                        "e.g. packs=bank,team-conv.")
+        raise SettingError("settings.error.packs_ascii")
     ids = list(dict.fromkeys(p.strip().lower() for p in value.split(",") if p.strip()))
     if len(ids) > MAX_PACKS:
-        raise UserError(f"packs takes at most {MAX_PACKS} pack ids.")
+        raise SettingError("settings.error.packs_many", limit=MAX_PACKS)
     for pack_id in ids:
         if pack_id != SHIPPED and (not _PACK_ID.fullmatch(pack_id)
                                    or pack_id not in known_packs):
             names = ", ".join([SHIPPED, *sorted(known_packs)])
-            raise UserError(f"Unknown pack {pack_id[:30]!r}: this workspace has no such pack. "
-                            f"Packs: {names}.")
+            raise SettingError("settings.error.pack_unknown", pack=repr(pack_id[:30]),
+                               names=names)
     if not ids:
         return DEFAULT_PACKS
     return tuple(sorted(ids, key=lambda p: (p != SHIPPED, p)))
@@ -54,52 +65,48 @@ def parse_packs(value: str, known_packs: Collection[str]) -> tuple[str, ...]:
 
 def parse_changes(changes: Mapping[str, str], known_topics: set[str],
                   known_packs: Collection[str] = ()) -> ChannelUpdate:
-    """Turn admin input into a ChannelUpdate, or raise UserError saying exactly what is wrong."""
+    """Turn admin input into a ChannelUpdate, or raise SettingError saying exactly what is wrong."""
     unknown = sorted(set(changes) - set(KEYS))
     if unknown:
-        raise UserError(f"Unknown setting {unknown[0]!r}. Settings: {', '.join(KEYS)}.")
+        raise SettingError("settings.error.unknown", setting=repr(unknown[0]), keys=", ".join(KEYS))
     update = ChannelUpdate()
     for key, raw in changes.items():
         value = raw.strip()
         if key == "time":
             match = _TIME.fullmatch(value)
             if not match:
-                raise UserError("time must be HH:MM in 24-hour form with digits 0-9, "
-                                "e.g. time=09:30.")
+                raise SettingError("settings.error.time")
             update = replace(update, post_time=dt.time(int(match.group(1)), int(match.group(2))))
         elif key == "tz":
             if value not in available_timezones():
-                raise UserError(
-                    f"Unknown time zone {value!r}; use an IANA name like Asia/Shanghai."
-                )
+                raise SettingError("settings.error.tz", zone=repr(value))
             ZoneInfo(value)
             update = replace(update, timezone=value)
         elif key == "lang":
             if value not in SUPPORTED_LOCALES:
-                raise UserError(f"lang must be one of {', '.join(SUPPORTED_LOCALES)}.")
+                raise SettingError("settings.error.lang", locales=", ".join(SUPPORTED_LOCALES))
             update = replace(update, locale=value)
         elif key == "topics":
             topics = tuple(sorted({p.strip() for p in value.split(",") if p.strip()} - {"all"}))
             bad = [p for p in topics if p not in known_topics]
             if bad:
                 names = ", ".join(sorted(known_topics))
-                raise UserError(f"Unknown topic {bad[0]!r}. Topics: {names}.")
+                raise SettingError("settings.error.topic", topic=repr(bad[0]), names=names)
             update = replace(update, topics=topics)
         elif key == "difficulty":
             levels = {p.strip() for p in value.split(",") if p.strip()} - {"all"}
             if not levels <= {"1", "2", "3"}:
-                raise UserError("difficulty must be a list of 1, 2 and 3, e.g. difficulty=1,2.")
+                raise SettingError("settings.error.difficulty")
             update = replace(update, difficulties=tuple(sorted(int(p) for p in levels)))
         elif key == "enabled":
             if value.lower() not in ("on", "off", "true", "false", "yes", "no"):
-                raise UserError("enabled must be on or off.")
+                raise SettingError("settings.error.enabled")
             update = replace(update, enabled=value.lower() in ("on", "true", "yes"))
         elif key == "leaderboard":
             day, _, hour = value.lower().partition(" ")
             hour = hour.strip()
             if day[:3] not in WEEKDAYS or _HOUR.fullmatch(hour) is None:
-                raise UserError("leaderboard takes a weekday and an hour from 0 to 23 in digits "
-                                "0-9: leaderboard=fri 16.")
+                raise SettingError("settings.error.leaderboard")
             update = replace(
                 update, leaderboard_weekday=WEEKDAYS.index(day[:3]), leaderboard_hour=int(hour)
             )
@@ -206,8 +213,8 @@ class SetupService:
         scope = channel_scope(channel)
         try:
             update = parse_changes(changes, self._topics_for(scope), self._packs_for(scope))
-        except UserError as exc:
-            return Message(body=str(exc), tone=Tone.WARNING)
+        except SettingError as exc:
+            return Message(body=exc.text(locale), tone=Tone.WARNING)
         updated = self.store.update_channel(channel.id, update)
         if self.on_changed is not None:
             self.on_changed(updated)

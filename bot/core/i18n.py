@@ -822,6 +822,55 @@ _STRINGS: dict[str, dict[str, str]] = {
         "en": "team packs: add a pack file, list, remove, export (admins)",
         "zh-CN": "团队题包：添加题包文件、查看、移除、导出（管理员）",
     },
+    "settings.error.packs_long": {
+        "en": "packs takes at most {limit} pack ids ({given} characters given).",
+        "zh-CN": "packs 最多可填 {limit} 个题包编号（收到 {given} 个字符）。",
+    },
+    "settings.error.packs_ascii": {
+        "en": "packs takes pack ids in ASCII, separated by commas, e.g. packs=bank,team-conv.",
+        "zh-CN": "packs 需填写 ASCII 题包编号，用逗号分隔，例如 packs=bank,team-conv。",
+    },
+    "settings.error.packs_many": {
+        "en": "packs takes at most {limit} pack ids.",
+        "zh-CN": "packs 最多可填 {limit} 个题包编号。",
+    },
+    "settings.error.pack_unknown": {
+        "en": "Unknown pack {pack}: this workspace has no such pack. Packs: {names}.",
+        "zh-CN": "未知题包 {pack}：本工作区没有这个题包。可用题包：{names}。",
+    },
+    "settings.error.unknown": {
+        "en": "Unknown setting {setting}. Settings: {keys}.",
+        "zh-CN": "未知设置项 {setting}。可用设置项：{keys}。",
+    },
+    "settings.error.time": {
+        "en": "time must be HH:MM in 24-hour form with digits 0-9, e.g. time=09:30.",
+        "zh-CN": "time 须为 24 小时制 HH:MM，只用数字 0-9，例如 time=09:30。",
+    },
+    "settings.error.tz": {
+        "en": "Unknown time zone {zone}; use an IANA name like Asia/Shanghai.",
+        "zh-CN": "未知时区 {zone}；请使用 IANA 名称，例如 Asia/Shanghai。",
+    },
+    "settings.error.lang": {
+        "en": "lang must be one of {locales}.",
+        "zh-CN": "lang 须为以下之一：{locales}。",
+    },
+    "settings.error.topic": {
+        "en": "Unknown topic {topic}. Topics: {names}.",
+        "zh-CN": "未知主题 {topic}。可用主题：{names}。",
+    },
+    "settings.error.difficulty": {
+        "en": "difficulty must be a list of 1, 2 and 3, e.g. difficulty=1,2.",
+        "zh-CN": "difficulty 须为 1、2、3 组成的列表，例如 difficulty=1,2。",
+    },
+    "settings.error.enabled": {
+        "en": "enabled must be on or off.",
+        "zh-CN": "enabled 须为 on 或 off。",
+    },
+    "settings.error.leaderboard": {
+        "en": "leaderboard takes a weekday and an hour from 0 to 23 in digits 0-9: "
+              "leaderboard=fri 16.",
+        "zh-CN": "leaderboard 须为星期几加 0 到 23 的小时（数字 0-9），例如 leaderboard=fri 16。",
+    },
     "action.unknown": {
         "en": "That button or form is not one of this bot's, or it is out of date.",
         "zh-CN": "这个按钮或表单不属于本机器人，或已经过期。",

@@ -48,6 +48,21 @@ def test_bad_settings_are_refused_with_the_reason(changes, fragment):
         parse_changes(changes, TOPICS)
 
 
+@pytest.mark.parametrize(("changes", "english", "chinese"), [
+    ({"time": "25:00"}, "time must be HH:MM", "time 须为 24 小时制"),
+    ({"leaderboard": "fri ²"}, "leaderboard takes a weekday", "leaderboard 须为星期几"),
+    ({"colour": "red"}, "Unknown setting 'colour'", "未知设置项 'colour'"),
+    ({"packs": "not-ours"}, "Unknown pack 'not-ours'", "未知题包 'not-ours'"),
+])
+def test_a_refused_setting_is_explained_in_the_admins_language(quiz, channel, alice, changes,
+                                                               english, chinese):
+    for locale, fragment in (("en", english), ("zh-CN", chinese)):
+        admin = Actor(alice.member, is_admin=True, locale=locale)
+        message = quiz.setup.apply(channel, admin, changes)
+        assert fragment in message.body, (locale, message.body)
+    assert quiz.rounds.get_channel(channel.id).post_time == channel.post_time  # nothing saved
+
+
 def test_leaderboard_slot_parses_weekday_and_hour():
     update = parse_changes({"leaderboard": "Monday 9", "difficulty": "1,3"}, TOPICS)
     assert (update.leaderboard_weekday, update.leaderboard_hour) == (0, 9)
