@@ -108,8 +108,9 @@ class Handlers:
             await self.send(interaction, Message(body=t(locale, "settings.bad_channel"),
                                                  tone=Tone.WARNING), locale=locale)
 
-    async def _guarded(self, interaction: discord.Interaction, what: str,
-                       work: Callable[[], Awaitable[None]]) -> None:
+    async def guarded(self, interaction: discord.Interaction, what: str,
+                      work: Callable[[], Awaitable[None]]) -> None:
+        """Run ``work`` under the front's guard: a failure gets the apology, never silence."""
         await self.front.guarded(identity(interaction), what, work, self._apology(interaction))
 
     # ------------------------------------------------------------ buttons and modals
@@ -122,7 +123,7 @@ class Handlers:
                 await interaction.response.defer(ephemeral=True, thinking=True)
             await self.show(interaction, await self.front.click(identity(interaction), action_id))
 
-        await self._guarded(interaction, f"button {kind}", work)
+        await self.guarded(interaction, f"button {kind}", work)
 
     async def on_modal(self, interaction: discord.Interaction) -> None:
         """Handle a submitted answer modal, routed by its custom id (restart-proof)."""
@@ -138,7 +139,7 @@ class Handlers:
             await self.show(interaction, await self.front.submit(identity(interaction),
                                                                  custom_id, text, choice))
 
-        await self._guarded(interaction, "modal", work)
+        await self.guarded(interaction, "modal", work)
 
     # ------------------------------------------------------------ slash commands
     async def command(self, interaction: discord.Interaction, name: str, argument: str = "",
@@ -151,7 +152,7 @@ class Handlers:
             reply = await self.front.command(who, name, argument, other)
             await self.show(interaction, reply, private=not share)
 
-        await self._guarded(interaction, f"/{name}", work)
+        await self.guarded(interaction, f"/{name}", work)
 
     async def settings(self, interaction: discord.Interaction, target_id: int | None,
                        target_name: str, changes: Mapping[str, str]) -> None:
@@ -163,4 +164,4 @@ class Handlers:
                                               changes)
             await self.show(interaction, reply)
 
-        await self._guarded(interaction, "/quiz-settings", work)
+        await self.guarded(interaction, "/quiz-settings", work)

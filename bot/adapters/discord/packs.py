@@ -67,7 +67,7 @@ class PackHandlers:
                 return
             await self.handlers.show(interaction, await self.front.pack_add(who, name, data))
 
-        await self.handlers._guarded(interaction, "/quiz-pack add", work)
+        await self.handlers.guarded(interaction, "/quiz-pack add", work)
 
     @staticmethod
     async def _download(interaction: discord.Interaction,
@@ -90,7 +90,7 @@ class PackHandlers:
             answer = await self.front.pack_command(identity(interaction), argument)
             await self._send(interaction, answer)
 
-        await self.handlers._guarded(interaction, "/quiz-pack", work)
+        await self.handlers.guarded(interaction, "/quiz-pack", work)
 
     async def _send(self, interaction: discord.Interaction, answer: PackReply) -> None:
         reply = answer.reply
