@@ -24,6 +24,7 @@ from bot.core.i18n import t
 from bot.core.models import Chart, LeaderboardRow, TopicMastery
 
 if TYPE_CHECKING:
+    from matplotlib.figure import Figure
     from matplotlib.ft2font import FT2Font
 
 log = logging.getLogger(__name__)
@@ -88,14 +89,7 @@ def _columns(ch: str) -> int:
 
 def _label(row: LeaderboardRow) -> str:
     """Return "rank. name", the name cut to a width a phone shows (CJK counts double)."""
-    name, width = "", 0
-    for ch in drawable(row.display_name):
-        if width + _columns(ch) > _NAME_COLUMNS:
-            name = name.rstrip() + "…"
-            break
-        name += ch
-        width += _columns(ch)
-    return f"{row.rank}. {name}"
+    return f"{row.rank}. {_cut(row.display_name, _NAME_COLUMNS)}"
 
 
 def leaderboard_chart(
@@ -143,10 +137,13 @@ def leaderboard_chart(
 
 
 _MASTERY_COLUMNS = 16  # a topic label's width on a phone (CJK counts double)
+# The mastery title's width: it names the member, and a long name must not run off the image.
+_MASTERY_TITLE_COLUMNS = 44
 _GOOD, _FAIR, _WEAK = "#2e8b57", "#e0a100", "#c0392b"
 
 
 def _cut(text: str, columns: int) -> str:
+    """Return the drawable part of ``text`` cut to ``columns`` (CJK counts double), with "…"."""
     out, width = "", 0
     for ch in drawable(text):
         if width + _columns(ch) > columns:
@@ -163,6 +160,15 @@ def mastery_chart(topics: Sequence[TopicMastery], *, title: str, locale: str,
     Narrow and tall for a phone: one bar per topic, large type, the numbers printed beside each
     bar (accuracy, right of answered, reviews due), a colour by band so weak topics stand out.
     """
+    figure = mastery_figure(topics, title=title, locale=locale, show_due=show_due)
+    buffer = io.BytesIO()
+    figure.savefig(buffer, format="png")
+    return Chart(buffer.getvalue(), "mastery.png")
+
+
+def mastery_figure(topics: Sequence[TopicMastery], *, title: str, locale: str,
+                   show_due: bool = True) -> Figure:
+    """Return the mastery chart's figure, before it is saved (tests measure its parts)."""
     from matplotlib.figure import Figure
     from matplotlib.ticker import PercentFormatter
 
@@ -191,10 +197,9 @@ def mastery_chart(topics: Sequence[TopicMastery], *, title: str, locale: str,
     axes.set_xlabel(t(locale, "stats.chart.x_label"), fontfamily=families, fontsize=12)
     axes.spines[["top", "right"]].set_visible(False)
     axes.tick_params(axis="x", labelsize=12)
-    figure.suptitle(title, fontfamily=families, fontsize=16, x=0.02, ha="left")
-    buffer = io.BytesIO()
-    figure.savefig(buffer, format="png")
-    return Chart(buffer.getvalue(), "mastery.png")
+    figure.suptitle(_cut(title, _MASTERY_TITLE_COLUMNS), fontfamily=families, fontsize=16,
+                    x=0.02, ha="left")
+    return figure
 
 
 class MatplotlibCharts:

@@ -36,3 +36,23 @@ def test_a_member_with_one_answer_gets_a_small_chart():
                                        title="Mastery by topic · Ada", locale="en")
     width, height = _png_size(chart.png)
     assert width <= 1000 and 200 <= height <= 600
+
+
+def test_a_long_chinese_name_in_the_title_stays_inside_the_image():
+    from bot.charts import mastery_figure
+
+    name = "王小明的一个非常非常长的名字用来测试图表是否会被截断"
+    figure = mastery_figure([TopicMastery("autograd", 1, 0, 0)],
+                            title=f"Mastery by topic · {name}", locale="en")
+    figure.canvas.draw()
+    title = figure.texts[0]
+    assert title.get_window_extent().x1 <= figure.bbox.x1
+    assert title.get_text().endswith("…") and title.get_text().startswith("Mastery by topic · 王")
+
+
+def test_a_short_title_is_drawn_whole():
+    from bot.charts import mastery_figure
+
+    figure = mastery_figure([TopicMastery("autograd", 1, 1, 0)], title="各主题掌握度 · 王小明",
+                            locale="zh-CN")
+    assert figure.texts[0].get_text() == "各主题掌握度 · 王小明"
