@@ -258,6 +258,8 @@ class SlackDriver(Harness[FakeSlack]):
             text, slash = str(args.get("mode") or ""), "/quiz-privacy"
         elif name == "forget_me":
             text, slash = "", "/quiz-forget-me"
+        elif name == "insights":
+            text, slash = "", "/quiz-insights"
         elif name == "reports":
             close = args.get("close")
             text = f"close {close} {args.get('reason') or ''}".strip() if close else ""
