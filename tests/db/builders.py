@@ -7,9 +7,11 @@ import threading
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import ExitStack
-from typing import TypeVar
+from typing import Any, TypeVar
 
-from sqlalchemy import Engine
+import psycopg
+from sqlalchemy import Engine, event
+from sqlalchemy.exc import OperationalError
 
 from bot.core.models import (
     AnswerDraft,
@@ -113,3 +115,23 @@ def race(
     finally:
         for engine in engines:
             engine.dispose()
+
+
+def lose_the_first_commits_answer(store: Any) -> list[bool]:
+    """Make the next commit of ``store`` succeed on the server but fail on the way back.
+
+    The connection drops after COMMIT was sent: the rows are in, the caller sees an error (the
+    case a retry must recognise). The returned list holds one item once that has happened.
+    """
+    lost: list[bool] = []
+
+    def lose_the_commits_answer(_session: Any) -> None:
+        if not lost:
+            lost.append(True)
+            raise OperationalError(
+                "COMMIT", None, psycopg.OperationalError("server closed the connection"),
+                connection_invalidated=True,
+            )
+
+    event.listen(store._sessions, "after_commit", lose_the_commits_answer)
+    return lost

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import threading
 
-import psycopg
 import pytest
 from sqlalchemy import event, text
 from sqlalchemy.exc import OperationalError
@@ -17,7 +16,13 @@ from sqlalchemy.exc import OperationalError
 from bot.core.models import AnswerDraft, AnswerMode
 from db.engine import make_engine
 from db.retry import is_disconnect, run_retrying
-from tests.db.builders import T0, make_channel, make_member, open_round
+from tests.db.builders import (
+    T0,
+    lose_the_first_commits_answer,
+    make_channel,
+    make_member,
+    open_round,
+)
 
 HANG_GUARD_S = 60
 
@@ -72,17 +77,7 @@ def test_an_answer_whose_connection_is_cut_mid_write_is_recorded_once(setting, p
 @postgres_only
 def test_an_answer_committed_before_the_connection_dropped_comes_back_as_recorded(setting):
     store, channel, rnd, member = setting
-    lost: list[bool] = []
-
-    def lose_the_commits_answer(_session) -> None:
-        if not lost:
-            lost.append(True)
-            raise OperationalError(
-                "COMMIT", None, psycopg.OperationalError("server closed the connection"),
-                connection_invalidated=True,
-            )
-
-    event.listen(store._sessions, "after_commit", lose_the_commits_answer)
+    lost = lose_the_first_commits_answer(store)
 
     stored = store.record_answer(draft(rnd, member))
 

@@ -2,13 +2,17 @@
 
 from __future__ import annotations
 
-import psycopg
 import pytest
-from sqlalchemy import event
-from sqlalchemy.exc import OperationalError
 
 from bot.core.models import AnswerDraft, AnswerMode, PendingDraft, week_start
-from tests.db.builders import HOUR, T0, make_channel, make_member, open_round
+from tests.db.builders import (
+    HOUR,
+    T0,
+    lose_the_first_commits_answer,
+    make_channel,
+    make_member,
+    open_round,
+)
 
 
 @pytest.fixture
@@ -38,17 +42,7 @@ def test_an_answer_graded_later_counts_on_both_boards(claimed):
 )
 def test_a_resolution_committed_before_the_connection_dropped_counts_once(claimed):
     store, channel, pending, graded = claimed
-    lost: list[bool] = []
-
-    def lose_the_commits_answer(_session) -> None:
-        if not lost:
-            lost.append(True)
-            raise OperationalError(
-                "COMMIT", None, psycopg.OperationalError("server closed the connection"),
-                connection_invalidated=True,
-            )
-
-    event.listen(store._sessions, "after_commit", lose_the_commits_answer)
+    lost = lose_the_first_commits_answer(store)
 
     # True: the grader replies with the verdict instead of taking it for another's.
     assert store.resolve_pending(pending.id, pending.claim, graded)
