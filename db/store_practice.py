@@ -4,12 +4,20 @@ from __future__ import annotations
 
 import datetime as dt
 
-from sqlalchemy import delete, insert, select, update
+from sqlalchemy import delete, exists, insert, or_, select, update
 
-from bot.core.models import PracticeSession, Review
+from bot.core.models import PracticeSession, Review, RoundStatus
 from db.retry import retry_on_disconnect
 from db.store_base import StoreBase, rowcount
-from db.tables import PracticeResultRow, PracticeSessionRow, ReviewRow
+from db.tables import (
+    ChannelRow,
+    PracticeResultRow,
+    PracticeSessionRow,
+    ReviewRow,
+    RoundRow,
+    ScoreTotalRow,
+    WorkspaceRow,
+)
 
 
 def _session(row: PracticeSessionRow) -> PracticeSession:
@@ -103,6 +111,34 @@ class PracticeStore(StoreBase):
         with self._transaction() as db:
             attempts = db.scalars(stmt).one_or_none()
         return attempts if attempts is not None else 0
+
+    @retry_on_disconnect
+    def open_round_items(self, user_id: int, platform: str, workspace: str) -> frozenset[str]:
+        """Return the items of the open rounds the member may answer, whatever they answered.
+
+        Those are the open rounds of every channel of ``workspace`` on ``platform`` (where the
+        member asks), and of any channel where they answered before (a Discord member belongs
+        to several servers). One query; the few open rounds are found by the status index,
+        each channel's answerer by the totals' key.
+        """
+        here = select(WorkspaceRow.id).where(
+            WorkspaceRow.platform == platform, WorkspaceRow.external_id == workspace
+        ).scalar_subquery()
+        answered_there = exists().where(
+            ScoreTotalRow.channel_id == ChannelRow.id, ScoreTotalRow.user_id == user_id
+        )
+        stmt = (
+            select(RoundRow.item_id)
+            .distinct()
+            .join(ChannelRow, ChannelRow.id == RoundRow.channel_id)
+            .where(
+                RoundRow.status == RoundStatus.OPEN.value,
+                ChannelRow.platform == platform,
+                or_(ChannelRow.workspace_id == here, answered_there),
+            )
+        )
+        with self._read() as db:
+            return frozenset(db.scalars(stmt))
 
     @retry_on_disconnect
     def get_review(self, user_id: int, item_id: str) -> Review | None:

@@ -58,6 +58,8 @@ class Desk(MemberRequests, AdminRequests, PackRequests):
             return self._answer(who, target, key, AnswerMode.BUTTON)
         if kind == "practice":
             return self._practice_answer(who, target, key, AnswerMode.BUTTON)
+        if kind == "pskip":
+            return self.practice_skip(who, target)
         if kind in ("form", "pform"):
             return self._open_form(who, kind, target)
         if kind == "forget":
@@ -107,7 +109,8 @@ class Desk(MemberRequests, AdminRequests, PackRequests):
         """Answer the member's current practice question (a typed answer)."""
         found, actor = self._resolve(who)
         locale = actor.locale or "en"
-        return Reply(locale, self.quiz.practice.answer(found.member, response, locale, mode))
+        return Reply(locale, self.quiz.practice.answer(found.member, response, locale, mode,
+                                                       workspace=who.workspace))
 
     def _answer(self, who: Identity, target: str, response: str, mode: AnswerMode) -> Reply:
         round_id = round_id_of(target)
@@ -134,7 +137,7 @@ class Desk(MemberRequests, AdminRequests, PackRequests):
         found, actor = self._resolve(who)
         locale = actor.locale or "en"
         return Reply(locale, self.quiz.practice.answer(found.member, response, locale, mode,
-                                                       item_id=item_id))
+                                                       item_id=item_id, workspace=who.workspace))
 
     def _open_form(self, who: Identity, kind: str, target: str) -> Reply:
         round_id = round_id_of(target) if kind == "form" else None

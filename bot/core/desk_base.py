@@ -117,4 +117,18 @@ class DeskBase:
         locale = actor.locale or "en"
         packs = found.channel.packs if found.channel is not None else None
         return Reply(locale, self.quiz.practice.start(found.member, topic or None, locale,
-                                                      scope=self._scope(who), packs=packs))
+                                                      scope=self._scope(who), packs=packs,
+                                                      workspace=who.workspace))
+
+    def practice_skip(self, who: Identity, item_id: str | None = None) -> Reply:
+        """Skip the member's open practice question (a miss) and serve the next.
+
+        ``item_id``: the question the Skip button was shown with; None skips whatever is open
+        (the console's /quiz skip).
+        """
+        found, actor = self._resolve(who)
+        locale = actor.locale or "en"
+        packs = found.channel.packs if found.channel is not None else None
+        return Reply(locale, self.quiz.practice.skip(found.member, locale, item_id=item_id,
+                                                     scope=self._scope(who), packs=packs,
+                                                     workspace=who.workspace))

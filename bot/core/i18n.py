@@ -200,6 +200,41 @@ _STRINGS: dict[str, dict[str, str]] = {
         "en": "Not this time; it comes back soon for review.",
         "zh-CN": "这次没答对；这道题很快会再出现供你复习。",
     },
+    "practice.skip.button": {"en": "Skip", "zh-CN": "跳过"},
+    "practice.still_open": {
+        "en": "Still open · {left} tries left",
+        "zh-CN": "仍未完成 · 还剩 {left} 次机会",
+    },
+    "practice.skipped": {
+        "en": "Skipped: it counts as a miss and comes back soon for review.",
+        "zh-CN": "已跳过：记为答错，这道题很快会再出现供你复习。",
+    },
+    "practice.replaced": {
+        "en": "This question replaces your open one on {topic}, which you had not answered.",
+        "zh-CN": "这道题替换了你尚未作答的练习题（{topic}）。",
+    },
+    "practice.replaced_missed": {
+        "en": "This question replaces your open one on {topic}; you had tried it, so it "
+              "counts as a miss.",
+        "zh-CN": "这道题替换了你未完成的练习题（{topic}）；你已尝试过，记为答错。",
+    },
+    "practice.moved_to_round": {
+        "en": "Your open practice question is in an open daily round now: answer it there, "
+              "for points. Practice moves on to another.",
+        "zh-CN": "你未完成的练习题现在是正在进行的每日一题：请到频道作答得分。练习换一道题。",
+    },
+    "practice.moved_to_round_answer": {
+        "en": "Your practice question is in an open daily round now, so this answer was not "
+              "judged: answer it there, for points. /quiz gives another question.",
+        "zh-CN": "你的练习题现在是正在进行的每日一题，所以这次作答不评判：请到频道作答得分。"
+                 "用 /quiz 换一道题。",
+    },
+    "practice.held": {
+        "en": "The questions on '{topic}' are in an open daily round now: answer there, for "
+              "points. Practice serves them once the round closes.",
+        "zh-CN": "「{topic}」的题目正在每日一题中进行：请到频道作答得分。"
+                 "该轮结束后它们才会出现在练习中。",
+    },
     "leaderboard.title.week": {"en": "Leaderboard · this week", "zh-CN": "排行榜 · 本周"},
     "leaderboard.title.all": {"en": "Leaderboard · all time", "zh-CN": "排行榜 · 总榜"},
     "leaderboard.empty": {

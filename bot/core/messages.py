@@ -94,6 +94,11 @@ def practice_action(item_id: str, key: str) -> str:
     return f"tq:practice:{item_id}:{key}"
 
 
+def practice_skip_action(item_id: str) -> str:
+    """Return the action id of a practice question's Skip button (a miss, then the next one)."""
+    return f"tq:pskip:{item_id}:skip"
+
+
 def form_action(round_id: int) -> str:
     """Return the action id that opens the answer form of a daily round."""
     return f"tq:form:{round_id}:open"
@@ -139,8 +144,8 @@ def unpause_action(item_id: str) -> str:
 
 
 ACTION_KINDS = (
-    "answer", "practice", "form", "pform", "share", "forget", "report", "preport", "unpause",
-    "remind",
+    "answer", "practice", "pskip", "form", "pform", "share", "forget", "report", "preport",
+    "unpause", "remind",
 )
 SUBMIT_KINDS = ("submit", "psubmit", "reported", "preported")
 # Their target is a round id; the others an item's (or, for forget, an owner tag).

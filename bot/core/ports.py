@@ -464,6 +464,14 @@ class QuizStore(Protocol):
         """Count one more wrong try on the current practice item and return the count."""
         ...
 
+    def open_round_items(self, user_id: int, platform: str, workspace: str) -> frozenset[str]:
+        """Return the items of the open rounds the member may answer, whatever they answered.
+
+        The open rounds of every channel of ``workspace`` on ``platform``, and of any channel
+        where the member answered before; one query.
+        """
+        ...
+
     def get_review(self, user_id: int, item_id: str) -> Review | None:
         """Return the member's review state for an item, if any."""
         ...

@@ -23,13 +23,14 @@ from bot.core.messages import (
     practice_action,
     practice_form_action,
     practice_report_action,
+    practice_skip_action,
 )
 from bot.core.models import AnswerMode, ItemResult, Member, PracticeSession, Review
 from bot.core.ports import Clock, Executor, QuizStore
 from bot.core.reviews import ReviewScheduler
 from bot.core.scoring import MAX_ATTEMPTS
 from content.loader import Bank
-from content.schema import CodeItem
+from content.schema import CodeItem, Question
 
 log = logging.getLogger(__name__)
 
@@ -144,7 +145,10 @@ def daily_pick(
 
 
 def session_seed(session: PracticeSession) -> int:
-    """Return a practice session's seed (hidden tests, option order): new for every session."""
+    """Return a practice session's seed (hidden tests, option order): new for every session.
+
+    It depends only on what the session stored, so showing an open session again keeps it.
+    """
     return hidden_test_seed("practice", session.user_id, session.item_id, session.started_at)
 
 
@@ -179,19 +183,108 @@ class PracticeService:
         ]
 
     def start(self, member: Member, topic: str | None, locale: str, *,
-              scope: str | None = None, packs: Collection[str] | None = None) -> Message:
-        """Pick the member's next practice question and show it privately.
+              scope: str | None = None, packs: Collection[str] | None = None,
+              workspace: str = "") -> Message:
+        """Show the member's open practice question again, or pick the next one.
 
         ``scope``: the asking workspace, whose packs only are drawn (None: the shipped bank
         and the packs shared with every workspace). ``packs``: without a topic, new questions
         come from these (the channel's choice), when they leave any; a due review of anything
         the workspace still sees comes first either way (a removed pack's do not).
+        ``workspace``: the platform's id of the asking workspace; the items of the rounds open
+        there (and wherever the member answered before) are held back until they close.
+
+        An open question comes back as it was (its tries, its option order) unless the member
+        asks for a topic it does not cover: then the new question says what it replaced.
         """
         now = self.clock.now()
+        held = self.store.open_round_items(member.id, member.platform, workspace)
+        session = self.store.current_practice(member.id)
+        notes: list[str] = []
+        if session is not None:
+            item = self.bank.question(session.item_id)
+            if session.item_id in held:
+                notes.append(self._drop_for_round(member, session, locale))
+            elif not topic or any(fold(tp) == fold(topic) for tp in item.topics):
+                left = MAX_ATTEMPTS[item.kind] - session.attempts
+                return self._question(item, session, locale,
+                                      t(locale, "practice.still_open", left=left))
+            elif session.attempts == 0:
+                # Nothing was tried and nothing shown beyond the question: it is only set aside.
+                self.store.finish_practice(member.id, item.id)
+                notes.append(t(locale, "practice.replaced", topic=item.topic))
+            else:
+                # Tried and left: a miss, as a skip is, so a new topic never buys fresh tries.
+                notes.extend(self._close_as_miss(member, session, item, locale, now,
+                                                 "practice.replaced_missed"))
+        return self._next(member, topic, locale, scope, packs, held, now, notes,
+                          avoid=session.item_id if session is not None else None)
+
+    def skip(self, member: Member, locale: str, *, item_id: str | None = None,
+             scope: str | None = None, packs: Collection[str] | None = None,
+             workspace: str = "") -> Message:
+        """Close the member's open practice question as a miss, show its answer, serve the next.
+
+        ``item_id``: the question the Skip button was shown with (None: whatever is open).
+        """
+        session = self.store.current_practice(member.id)
+        if session is None or (item_id is not None and item_id != session.item_id):
+            return Message(body=t(locale, "practice.nothing_pending"), tone=Tone.WARNING)
+        now = self.clock.now()
+        held = self.store.open_round_items(member.id, member.platform, workspace)
+        item = self.bank.question(session.item_id)
+        if session.item_id in held:
+            notes = [self._drop_for_round(member, session, locale)]
+        else:
+            notes = self._close_as_miss(member, session, item, locale, now, "practice.skipped")
+            if not notes:  # a second click, or an answer that finished it meanwhile
+                return Message(body=t(locale, "practice.nothing_pending"), tone=Tone.WARNING)
+        return self._next(member, None, locale, scope, packs, held, now, notes, avoid=item.id)
+
+    def _drop_for_round(self, member: Member, session: PracticeSession, locale: str) -> str:
+        # The question is a daily round's now: ended unjudged, nothing moves and no answer
+        # shows, so nobody who can still score learns it here.
+        self.store.finish_practice(member.id, session.item_id)
+        return t(locale, "practice.moved_to_round")
+
+    def _close_as_miss(self, member: Member, session: PracticeSession, item: Question,
+                       locale: str, now: dt.datetime, head: str) -> list[str]:
+        """End the session as a miss and return the lines that say so and reveal the answer.
+
+        Returns no lines when the session was no longer open (finishing is the claim).
+        """
+        if not self.store.finish_practice(member.id, item.id):
+            return []
+        if session.attempts == 0:
+            # A miss is Again, as a wrong answer is; after a wrong try the card holds it already.
+            review = self.reviews.review(self.store.get_review(member.id, item.id), member.id,
+                                         item.id, False, 0, now)
+            self.store.save_review(review)
+        self.store.record_practice_result(member.id, item.id, item.version, False, now)
+        lines = [t(locale, head, topic=item.topic),
+                 t(locale, "reveal.answer",
+                   answer=posts.answer_text(item, locale, seed=session_seed(session))),
+                 item.explanation.get(locale)]
+        if isinstance(item, CodeItem):
+            # The next question may bring code of its own: this solution goes in the text.
+            lines.append("```python\n" + item.code.solution.rstrip("\n") + "\n```")
+        return [*lines, ""]
+
+    def _next(self, member: Member, topic: str | None, locale: str, scope: str | None,
+              packs: Collection[str] | None, held: Collection[str], now: dt.datetime,
+              notes: Sequence[str], avoid: str | None = None) -> Message:
+        """Pick, open and show the member's next practice question (``notes`` go above it)."""
         eligible = self._eligible(topic, scope, None if topic else packs)
         if not eligible and not topic and packs is not None:
             eligible = self._eligible(None, scope)
         reviewable = set(eligible if topic or packs is None else self._eligible(None, scope))
+        # An open round's question waits for its reveal: one who can still score must not
+        # meet it here, nor one who could pass its answer on.
+        was_eligible = bool(eligible)
+        eligible = [i for i in eligible if i not in held]
+        reviewable -= set(held)
+        if avoid is not None and len(eligible) > 1:
+            eligible = [i for i in eligible if i != avoid]  # what was just closed comes later
         reviews = [r for r in self.store.reviews(member.id) if r.item_id in reviewable]
         # A due review comes first whatever the member's results: read those (every answer
         # they gave, the slow read at a million answers) only to find a weakest topic.
@@ -203,26 +296,30 @@ class PracticeService:
         chosen = pick(eligible, reviews, results, self.bank.topics_of(), now,
                       salt=f"{member.id}|{now.date().isoformat()}")
         if chosen is None:
-            return Message(
-                body=t(locale, "practice.none", topic=topic or "",
-                       topics=", ".join(self.topics(scope))),
-                tone=Tone.WARNING,
-            )
+            refusal = (t(locale, "practice.held", topic=topic) if topic and was_eligible else
+                       t(locale, "practice.none", topic=topic or "",
+                         topics=", ".join(self.topics(scope))))
+            return Message(body="\n".join((*notes, refusal)), tone=Tone.WARNING)
         item = self.bank.question(chosen.item_id)
         session = PracticeSession(member.id, item.id, item.version, now)
         self.store.start_practice(session)
-        # The session's seed is derived from what was just stored, so its answer reads the
-        # letters in this same order.
+        return self._question(item, session, locale, why_this(chosen, now, locale), notes)
+
+    def _question(self, item: Question, session: PracticeSession, locale: str, why: str,
+                  notes: Sequence[str] = ()) -> Message:
+        """Return the practice question of ``session`` with its Skip button."""
+        # The seed comes from the stored session, so the question shows its options in the
+        # same order every time it is shown, and its answer reads the letters in that order.
         seed = session_seed(session)
         body, code = posts.question_body(item, locale, seed=seed)
         hint = t(locale, "practice.code_hint") if isinstance(item, CodeItem) else ""
-        lines = [why_this(chosen, now, locale) + "\n", body, "",
-                 t(locale, "practice.how", code_hint=hint)]
+        lines = [*notes, why + "\n", body, "", t(locale, "practice.how", code_hint=hint)]
         return Message(
             title=t(locale, "practice.title", topic=item.topic),
             body="\n".join(lines),
             code=code,
-            buttons=posts.choice_buttons(item, practice_action(item.id, "{key}"), seed=seed),
+            buttons=(*posts.choice_buttons(item, practice_action(item.id, "{key}"), seed=seed),
+                     self._skip_button(item.id, locale)),
             form=posts.answer_form(item, locale, practice_form_action(item.id)),
         )
 
@@ -241,11 +338,19 @@ class PracticeService:
         locale: str,
         mode: AnswerMode = AnswerMode.TEXT,
         item_id: str | None = None,
+        workspace: str = "",
     ) -> Message:
-        """Judge an answer to the member's current practice question."""
+        """Judge an answer to the member's current practice question.
+
+        A question that has become an open round's (``workspace``: as for :meth:`start`) is
+        ended unjudged: its feedback would tell the round's answer.
+        """
         session = self.store.current_practice(member.id)
         if session is None or (item_id is not None and item_id != session.item_id):
             return Message(body=t(locale, "practice.nothing_pending"), tone=Tone.WARNING)
+        if session.item_id in self.store.open_round_items(member.id, member.platform, workspace):
+            self.store.finish_practice(member.id, session.item_id)
+            return Message(body=t(locale, "practice.moved_to_round_answer"), tone=Tone.WARNING)
         item = self.bank.question(session.item_id)
         try:
             judgement = judge(item, response, mode, locale, self.executor, session_seed(session))
@@ -270,7 +375,8 @@ class PracticeService:
                 head = t(locale, "practice.wrong", left=limit - tries)
                 return Message(body="\n".join((head, *judgement.lines)), tone=Tone.WARNING,
                                detail=judgement.detail, output=judgement.output or None,
-                               buttons=(self._report_button(item.id, locale),))
+                               buttons=(self._skip_button(item.id, locale),
+                                        self._report_button(item.id, locale)))
         if not self.store.finish_practice(member.id, item.id):
             return Message(body=t(locale, "practice.nothing_pending"), tone=Tone.WARNING)
         self.store.record_practice_result(member.id, item.id, item.version, judgement.correct, now)
@@ -290,6 +396,11 @@ class PracticeService:
             tone=Tone.SUCCESS if judgement.correct else Tone.WARNING,
             buttons=(self._report_button(item.id, locale),),
         )
+
+    @staticmethod
+    def _skip_button(item_id: str, locale: str) -> Button:
+        """Return the Skip button of an open practice question."""
+        return Button(practice_skip_action(item_id), t(locale, "practice.skip.button"))
 
     @staticmethod
     def _report_button(item_id: str, locale: str) -> Button:

@@ -183,3 +183,15 @@ def test_forget_me_shows_what_goes_and_deletes_only_after_yes(app):
 
 def test_the_help_lists_forget_me(app):
     assert "/forget-me" in run_console(app[0], "/help\n/quit\n")
+
+
+def test_quiz_skip_in_the_console_reveals_the_open_question_and_serves_the_next(app):
+    quiz = app[0].quiz
+    run_console(app[0], "/quiz autograd\n/quit\n")
+    member = quiz.rounds.member("console", "you", "you")
+    skipped = quiz.rounds.store.current_practice(member.id).item_id
+    text = run_console(app[0], "/quiz\n/quiz skip\n/quit\n")
+    assert "Still open" in text and "/quiz skip" in text and "[Skip]" not in text
+    assert "Skipped: it counts as a miss" in text and "Answer:" in text
+    assert quiz.rounds.store.current_practice(member.id).item_id != skipped
+    assert not quiz.rounds.store.get_review(member.id, skipped).last_correct

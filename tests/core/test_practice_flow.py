@@ -15,14 +15,20 @@ def test_practice_is_private_and_unscored(quiz, channel, alice, store):
     assert store.scores(channel.id) == []
 
 
-def test_missed_daily_question_comes_back_in_practice(quiz, channel, alice, clock):
+def test_missed_daily_question_comes_back_in_practice_once_its_round_closes(quiz, channel, alice,
+                                                                           clock):
     channel = only(quiz, channel, "t.choice-view")
     posted = quiz.rounds.post_round(channel.id)
     missed = quiz.rounds.submit_answer(channel.id, alice, shown(posted.message, "A"))
     assert missed.recorded and "view never copies" in missed.reply.body
     clock.advance(minutes=1)  # a new item missed is due again after a one-minute step
-    message = quiz.practice.start(alice.member, None, "en")
-    assert "Review · due now" in message.body
+    waiting = quiz.practice.start(alice.member, None, "en", workspace="ws")
+    assert "Which call may copy?" not in waiting.body  # the round is open: not yet
+    clock.advance(hours=24)
+    quiz.rounds.close_due_rounds()
+    # Skipping the question served meanwhile brings the most overdue review: the missed one.
+    message = quiz.practice.skip(alice.member, "en", workspace="ws")
+    assert "Review · due since" in message.body
     assert quiz.rounds.store.current_practice(alice.member.id).item_id == "t.choice-view"
     assert "Which call may copy?" in message.body
 

@@ -44,7 +44,8 @@ Commands (this terminal stands in for a team channel):
   /code                  answer today's code question: type the code, end with a line /end
   /reveal                close today's round now and reveal the answer (admin)
   /explain TOPIC         a concept card, e.g. /explain detach or /explain view vs reshape
-  /quiz [TOPIC]          a private, unscored practice question
+  /quiz [TOPIC]          a private, unscored practice question (again: the open one);
+                         /quiz skip skips it (a miss), shows its answer and gives the next
   /practice ANSWER       answer your practice question (/practice alone: code until /end)
   /leaderboard [week|all]
   /weekly                the weekly leaderboard post, with its chart saved as a PNG
@@ -280,6 +281,9 @@ class ConsoleChannel:
         self.show_reply(self.desk.command(self._who(), "explain", rest))
 
     def _quiz(self, rest: str, lines: Iterator[str]) -> None:
+        if rest.casefold() == "skip":  # the Skip button of chat platforms
+            self.show_reply(self.desk.practice_skip(self._who()))
+            return
         self.show_reply(self.desk.command(self._who(), "quiz", rest))
 
     def _practice(self, rest: str, lines: Iterator[str]) -> None:

@@ -9,6 +9,7 @@ from safetext.inert import inert
 _TONE_MARK = {Tone.INFO: "", Tone.SUCCESS: "✔ ", Tone.WARNING: "! ", Tone.ERROR: "✘ "}
 _QUOTE_CHARS = 500  # a report's note is capped there
 REPORT_HINT = "(something wrong with this question? /report REASON [NOTE])"
+SKIP_HINT = "(/quiz skip: skip this practice question; it counts as a miss)"
 _AUDIENCE_MARK = {
     Audience.CHANNEL: "[#{channel}]",
     Audience.PRIVATE: "[private to {user}]",
@@ -38,12 +39,14 @@ def render(message: Message, *, channel: str, user: str, image_path: str | None 
     for name, value in message.fields:
         lines.append(f"{name}: {value}" if value else name)
     # Choice letters only: the terminal is the channel already, so "share" means nothing here;
-    # a Report button is the /report command.
+    # a Report button is the /report command, a Skip button /quiz skip.
     kinds = [b.action_id.split(":")[1:2] for b in message.buttons]
     letters = [b for b, kind in zip(message.buttons, kinds, strict=True)
-               if kind not in (["share"], ["report"], ["preport"])]
+               if kind not in (["share"], ["report"], ["preport"], ["pskip"])]
     if letters:
         lines.append("  ".join(f"[{b.label}]" for b in letters))
+    if ["pskip"] in kinds:
+        lines.append(SKIP_HINT)
     if ["report"] in kinds or ["preport"] in kinds:
         lines.append(REPORT_HINT)
     if message.footer:
