@@ -5,6 +5,8 @@ from __future__ import annotations
 import datetime as dt
 import functools
 import re
+import shlex
+import unicodedata
 from collections.abc import Callable, Collection, Mapping
 from dataclasses import replace
 from zoneinfo import ZoneInfo, available_timezones
@@ -24,6 +26,47 @@ _PACK_ID = re.compile(r"[a-z0-9][a-z0-9-]{1,23}")  # content/packs.py's PACK_ID,
 # ASCII digits only: str.isdigit() and \d also take "²", Arabic-Indic and full-width digits.
 _TIME = re.compile(r"([01]?[0-9]|2[0-3]):([0-5][0-9])")
 _HOUR = re.compile(r"[01]?[0-9]|2[0-3]")
+MAX_SETUP_CHARS = 1000  # a /setup line: every setting at its longest fits; more is a paste
+_SETTING = re.compile(r"([A-Za-z_]+)=(.*)", re.DOTALL)
+# What a Chinese keyboard types for the quotes and the list comma of a setup line.
+_CHINESE_MARKS = str.maketrans({"“": '"', "”": '"', "‘": "'", "’": "'", "、": ","})
+
+
+def narrow(text: str) -> str:
+    """Return ``text`` with full-width forms as ASCII (＝ ／ ： ０-９, the ideographic space).
+
+    Only full-width characters are folded (NFKC, one by one): "²" or Arabic-Indic digits stay
+    what they are, and are refused where a setting takes the digits 0-9.
+    """
+    return "".join(unicodedata.normalize("NFKC", ch)
+                   if unicodedata.east_asian_width(ch) == "F" else ch for ch in text)
+
+
+def parse_setup_text(text: str) -> dict[str, str]:
+    """Return the changes typed after /setup, or raise SettingError saying what is wrong.
+
+    ``key=value`` pairs; a value runs on to the next ``key=``, so ``leaderboard=fri 16
+    time=09:00`` sets two things, as the docs write them. Quotes still group a value.
+    """
+    text = narrow(text).translate(_CHINESE_MARKS).strip()
+    if len(text) > MAX_SETUP_CHARS:
+        raise SettingError("settings.error.line_long", limit=MAX_SETUP_CHARS, given=len(text))
+    try:
+        words = shlex.split(text)
+    except ValueError:
+        raise SettingError("settings.error.quotes") from None
+    changes: dict[str, str] = {}
+    key = ""
+    for word in words:
+        setting = _SETTING.fullmatch(word)
+        if setting is not None:
+            key = setting.group(1).lower()
+            changes[key] = setting.group(2)
+        elif not key:
+            raise SettingError("settings.error.format", word=repr(word[:40]))
+        else:
+            changes[key] = f"{changes[key]} {word}".strip()
+    return changes
 
 
 class SettingError(UserError):
@@ -71,7 +114,7 @@ def parse_changes(changes: Mapping[str, str], known_topics: set[str],
         raise SettingError("settings.error.unknown", setting=repr(unknown[0]), keys=", ".join(KEYS))
     update = ChannelUpdate()
     for key, raw in changes.items():
-        value = raw.strip()
+        value = narrow(raw).strip()
         if key == "time":
             match = _TIME.fullmatch(value)
             if not match:

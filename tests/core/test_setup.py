@@ -3,7 +3,13 @@ from zoneinfo import available_timezones
 
 import pytest
 
-from bot.core.channel_setup import matching_zones, parse_changes
+from bot.core.channel_setup import (
+    MAX_SETUP_CHARS,
+    SettingError,
+    matching_zones,
+    parse_changes,
+    parse_setup_text,
+)
 from bot.core.errors import UserError
 from bot.core.models import Actor
 
@@ -79,3 +85,47 @@ def test_time_zones_match_the_start_of_a_part_first(typed, first):
 def test_time_zone_matches_are_capped_and_all_real_zones():
     zones = matching_zones("a", limit=100)
     assert len(zones) == 100 and set(zones) <= available_timezones()
+
+
+@pytest.mark.parametrize(("typed", "changes"), [
+    ("leaderboard=fri 16", {"leaderboard": "fri 16"}),  # as the README and the hint write it
+    ('leaderboard="fri 16"', {"leaderboard": "fri 16"}),
+    ("leaderboard=fri 16 time=09:00", {"leaderboard": "fri 16", "time": "09:00"}),
+    ("time=09:00 leaderboard=fri 16 tz=Asia/Shanghai",
+     {"time": "09:00", "leaderboard": "fri 16", "tz": "Asia/Shanghai"}),
+    ("topics=autograd, tensors", {"topics": "autograd, tensors"}),
+    ("Lang=zh-CN", {"lang": "zh-CN"}),
+    # A Chinese keyboard: full-width ＝ ／ ： digits and space, curly quotes, the list comma.
+    ("leaderboard＝fri １６", {"leaderboard": "fri 16"}),
+    ("time＝０９：３０　tz＝Asia／Shanghai", {"time": "09:30", "tz": "Asia/Shanghai"}),
+    ("leaderboard=“fri 16”", {"leaderboard": "fri 16"}),
+    ("topics=autograd、tensors，dtypes", {"topics": "autograd,tensors,dtypes"}),
+    ("", {}),
+])
+def test_a_setup_line_reads_as_the_docs_write_it(typed, changes):
+    assert parse_setup_text(typed) == changes
+
+
+@pytest.mark.parametrize(("typed", "english", "chinese"), [
+    ("16", "Settings are key=value", "设置须写成 key=value"),
+    ("fri 16 leaderboard=fri", "got 'fri'", "收到的是 'fri'"),
+    ('leaderboard="fri 16', "A quote is not closed", "有引号没有闭合"),
+    ("topics=" + "x" * MAX_SETUP_CHARS, "at most 1000 characters", "最多 1000 个字符"),
+    ("=" * 30, "Settings are key=value", "设置须写成"),
+])
+def test_a_setup_line_that_cannot_be_read_is_refused_in_one_bounded_sentence(typed, english,
+                                                                                chinese):
+    with pytest.raises(SettingError) as refused:
+        parse_setup_text(typed)
+    assert english in refused.value.text("en") and chinese in refused.value.text("zh-CN")
+    assert len(refused.value.text("en")) < 200
+
+
+def test_full_width_values_from_any_front_end_are_read_as_ascii():
+    # Discord's options and Slack's modal hand the core a mapping: the same parser narrows it.
+    update = parse_changes({"time": "０７：４５", "tz": "Asia／Shanghai",
+                            "leaderboard": "ｆｒｉ　１６", "difficulty": "１，２",
+                            "topics": "ａｕｔｏｇｒａｄ"}, TOPICS)
+    assert (update.post_time, update.timezone) == (dt.time(7, 45), "Asia/Shanghai")
+    assert (update.leaderboard_weekday, update.leaderboard_hour) == (4, 16)
+    assert (update.difficulties, update.topics) == ((1, 2), ("autograd",))
