@@ -14,10 +14,12 @@ from zoneinfo import ZoneInfo, available_timezones
 from bot.core.errors import UserError
 from bot.core.i18n import t
 from bot.core.library import DEFAULT_PACKS, SHIPPED, channel_scope, library_of
+from bot.core.matching import fold, nearest
 from bot.core.messages import Message, Tone
 from bot.core.models import SUPPORTED_LOCALES, Actor, ChannelSettings, ChannelUpdate
 from bot.core.ports import QuizStore
 from content.loader import Bank
+from content.topics import current_topics
 
 WEEKDAYS = ("mon", "tue", "wed", "thu", "fri", "sat", "sun")
 KEYS = ("time", "tz", "lang", "topics", "difficulty", "enabled", "leaderboard", "packs")
@@ -106,6 +108,26 @@ def parse_packs(value: str, known_packs: Collection[str]) -> tuple[str, ...]:
     return tuple(sorted(ids, key=lambda p: (p != SHIPPED, p)))
 
 
+def parse_topics(value: str, known_topics: Collection[str]) -> tuple[str, ...]:
+    """Return a channel's topics from ``autograd,tensors``; raise SettingError with the nearest.
+
+    A topic merged into another (``masks``) is read as the one it became (``masking``). A
+    name the bank lacks is refused with up to three near ones, never the whole list.
+    """
+    typed = {p.strip().lower() for p in value.split(",") if p.strip()} - {"all"}
+    topics = current_topics(typed)
+    bad = [p for p in topics if p not in known_topics]
+    if bad:
+        shown = repr(bad[0][:40])
+        near = nearest(fold(bad[0]), {fold(tp): tp for tp in sorted(known_topics)})
+        if near:
+            raise SettingError("settings.error.topic", topic=shown, suggestions=", ".join(near))
+        some = ", ".join(sorted(known_topics)[:8])
+        raise SettingError("settings.error.topic_none", topic=shown, count=len(known_topics),
+                           names=some)
+    return topics
+
+
 def parse_changes(changes: Mapping[str, str], known_topics: set[str],
                   known_packs: Collection[str] = ()) -> ChannelUpdate:
     """Turn admin input into a ChannelUpdate, or raise SettingError saying exactly what is wrong."""
@@ -130,12 +152,7 @@ def parse_changes(changes: Mapping[str, str], known_topics: set[str],
                 raise SettingError("settings.error.lang", locales=", ".join(SUPPORTED_LOCALES))
             update = replace(update, locale=value)
         elif key == "topics":
-            topics = tuple(sorted({p.strip() for p in value.split(",") if p.strip()} - {"all"}))
-            bad = [p for p in topics if p not in known_topics]
-            if bad:
-                names = ", ".join(sorted(known_topics))
-                raise SettingError("settings.error.topic", topic=repr(bad[0]), names=names)
-            update = replace(update, topics=topics)
+            update = replace(update, topics=parse_topics(value, known_topics))
         elif key == "difficulty":
             levels = {p.strip() for p in value.split(",") if p.strip()} - {"all"}
             if not levels <= {"1", "2", "3"}:

@@ -867,8 +867,12 @@ _STRINGS: dict[str, dict[str, str]] = {
         "zh-CN": "lang 须为以下之一：{locales}。",
     },
     "settings.error.topic": {
-        "en": "Unknown topic {topic}. Topics: {names}.",
-        "zh-CN": "未知主题 {topic}。可用主题：{names}。",
+        "en": "Unknown topic {topic}. Did you mean: {suggestions}?",
+        "zh-CN": "未知主题 {topic}。你是不是想找：{suggestions}？",
+    },
+    "settings.error.topic_none": {
+        "en": "Unknown topic {topic}; no topic looks like it. {count} topics, such as {names}.",
+        "zh-CN": "未知主题 {topic}，没有相近的主题。共有 {count} 个主题，例如 {names}。",
     },
     "settings.error.difficulty": {
         "en": "difficulty must be a list of 1, 2 and 3, e.g. difficulty=1,2.",

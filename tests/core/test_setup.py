@@ -9,6 +9,7 @@ from bot.core.channel_setup import (
     matching_zones,
     parse_changes,
     parse_setup_text,
+    parse_topics,
 )
 from bot.core.errors import UserError
 from bot.core.models import Actor
@@ -129,3 +130,40 @@ def test_full_width_values_from_any_front_end_are_read_as_ascii():
     assert (update.post_time, update.timezone) == (dt.time(7, 45), "Asia/Shanghai")
     assert (update.leaderboard_weekday, update.leaderboard_hour) == (4, 16)
     assert (update.difficulties, update.topics) == ((1, 2), ("autograd",))
+
+
+BANK_LIKE = {"autograd", "autocast", "tensors", "tensor-creation", "masking", "memory-leaks",
+             *(f"topic-{i}" for i in range(180))}
+
+
+@pytest.mark.parametrize(("typed", "nearest"), [
+    ("autogradd", "autograd"),
+    ("tensor", "tensors"),
+    ("masked", "masking"),
+])
+def test_a_mistyped_topic_is_refused_with_the_nearest_and_without_the_whole_list(typed, nearest):
+    with pytest.raises(SettingError) as refused:
+        parse_topics(typed, BANK_LIKE)
+    english, chinese = refused.value.text("en"), refused.value.text("zh-CN")
+    assert f"Did you mean: {nearest}" in english and f"你是不是想找：{nearest}" in chinese
+    assert english.count(",") <= 2 and "topic-17" not in english  # three names at most
+
+
+def test_a_topic_nothing_resembles_is_refused_with_a_few_examples_and_the_count():
+    with pytest.raises(SettingError) as refused:
+        parse_topics("zzzzqqqq", BANK_LIKE)
+    assert "186 topics" in refused.value.text("en") and "186 个主题" in refused.value.text("zh-CN")
+    assert refused.value.text("en").count(",") <= 8
+
+
+def test_a_merged_topic_name_is_taken_as_the_topic_it_became():
+    assert parse_topics("masks, memory-leak, autograd", BANK_LIKE) == (
+        "autograd", "masking", "memory-leaks")
+
+
+def test_the_admin_sees_the_suggestion_in_the_channels_language(quiz, channel, alice):
+    for locale, fragment in (("en", "Did you mean: autograd?"),
+                             ("zh-CN", "你是不是想找：autograd？")):
+        admin = Actor(alice.member, is_admin=True, locale=locale)
+        message = quiz.setup.apply(channel, admin, {"topics": "autogradd"})
+        assert fragment in message.body, message.body
