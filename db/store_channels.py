@@ -9,6 +9,7 @@ from sqlalchemy import ColumnElement, Table, bindparam, select, update
 from sqlalchemy.orm import Session
 
 from bot.core.models import ChannelDefaults, ChannelSettings, ChannelUpdate, Member, week_start
+from content.topics import current_topics
 from db.retry import retry_on_disconnect
 from db.store_answers import lock_channel_answers, recount_week
 from db.store_base import StoreBase, batches
@@ -39,7 +40,7 @@ def _settings(row: Any, workspace_external_id: str) -> ChannelSettings:
         post_time=row.post_time,
         timezone=row.timezone,
         locale=row.locale,
-        topics=tuple(row.topics),
+        topics=current_topics(row.topics),  # a topic merged since it was chosen reads as now
         difficulties=tuple(row.difficulties),
         packs=tuple(row.packs),
         enabled=row.enabled,

@@ -56,3 +56,19 @@ def test_a_short_title_is_drawn_whole():
     figure = mastery_figure([TopicMastery("autograd", 1, 1, 0)], title="各主题掌握度 · 王小明",
                             locale="zh-CN")
     assert figure.texts[0].get_text() == "各主题掌握度 · 王小明"
+
+
+def test_the_share_axis_ends_at_100_percent_and_every_label_stays_inside_the_chart():
+    from bot.charts import mastery_figure
+
+    topics = [TopicMastery("autograd", 120, 120, 30), TopicMastery("张量", 100, 55, 0),
+              TopicMastery("data", 9, 0, 0), TopicMastery("training-loop", 200, 150, 12)]
+    for locale, show_due in (("en", True), ("zh-CN", True), ("en", False)):
+        figure = mastery_figure(topics, title="Mastery", locale=locale, show_due=show_due)
+        figure.canvas.draw()
+        axes = figure.axes[0]
+        assert axes.get_xlim() == (0, 100)
+        right = axes.get_window_extent().x1
+        labels = [text for text in axes.texts if "%" in text.get_text()]
+        assert len(labels) == len(topics)
+        assert all(label.get_window_extent().x1 <= right + 1 for label in labels)

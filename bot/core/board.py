@@ -56,6 +56,19 @@ def week_range(week_start: dt.date) -> str:
     return f"{week_start.isoformat()} – {(week_start + dt.timedelta(days=6)).isoformat()}"
 
 
+def subject_name(name: str, *ids: int) -> str:
+    """Return a chart's file name with its subject's ids: ``mastery.png`` -> ``mastery-3-7.png``.
+
+    Each channel and member gets a file of its own, so charts saved side by side (the console
+    writes them to one folder) never overwrite another subject's.
+    """
+    if not name:
+        return name
+    stem, dot, extension = name.rpartition(".")
+    stem, extension = (stem, extension) if dot else (name, "png")
+    return f"{stem}-{'-'.join(str(i) for i in ids)}.{extension}"
+
+
 class BoardService:
     """Answer /leaderboard and /stats, and build the weekly post."""
 
@@ -188,7 +201,8 @@ class BoardService:
                            points=r.points) for r in shown)
         alt = (t(locale, "chart.alt", week=week, bars=bars) if shown
                else t(locale, "chart.alt.empty", week=week))
-        return BoardPost(channel, replace(post, image_png=chart.png, image_name=chart.name,
+        return BoardPost(channel, replace(post, image_png=chart.png,
+                                          image_name=subject_name(chart.name, channel.id),
                                           image_alt=alt))
 
     def _mastery(self, results: list[tuple[str, int, int]], due_items: list[str]
@@ -266,8 +280,9 @@ class BoardService:
                           code=mastery_table(stats.mastery, locale) if stats.mastery else None)
         if not chart:
             return message
-        return self._with_chart(message, stats.mastery,
-                                t(locale, "stats.chart.title", name=member.display_name), locale)
+        drawn = self._with_chart(message, stats.mastery,
+                                 t(locale, "stats.chart.title", name=member.display_name), locale)
+        return replace(drawn, image_name=subject_name(drawn.image_name, channel.id, member.id))
 
     def _with_chart(self, message: Message, mastery: Sequence[TopicMastery], title: str,
                     locale: str, *, team: bool = False) -> Message:
@@ -306,7 +321,9 @@ class BoardService:
         message = Message(title=title, body="\n".join(lines),
                           code=mastery_table(mastery, locale, show_due=False))
         drawn = self._with_chart(message, mastery[:TEAM_TOPICS], title, locale, team=True)
-        return replace(drawn, image_name="team-mastery.png") if drawn.image_png else drawn
+        if not drawn.image_png:
+            return drawn
+        return replace(drawn, image_name=subject_name("team-mastery.png", channel.id))
 
     def privacy(self, member: Member, choice: str, locale: str) -> Message:
         """Hide the member from the boards ("hidden"), show them ("visible"), or say which."""

@@ -5,6 +5,8 @@ from __future__ import annotations
 import datetime as dt
 import functools
 import re
+import shlex
+import unicodedata
 from collections.abc import Callable, Collection, Mapping
 from dataclasses import replace
 from zoneinfo import ZoneInfo, available_timezones
@@ -12,10 +14,12 @@ from zoneinfo import ZoneInfo, available_timezones
 from bot.core.errors import UserError
 from bot.core.i18n import t
 from bot.core.library import DEFAULT_PACKS, SHIPPED, channel_scope, library_of
+from bot.core.matching import fold, nearest
 from bot.core.messages import Message, Tone
 from bot.core.models import SUPPORTED_LOCALES, Actor, ChannelSettings, ChannelUpdate
 from bot.core.ports import QuizStore
 from content.loader import Bank
+from content.topics import current_topics
 
 WEEKDAYS = ("mon", "tue", "wed", "thu", "fri", "sat", "sun")
 KEYS = ("time", "tz", "lang", "topics", "difficulty", "enabled", "leaderboard", "packs")
@@ -24,6 +28,47 @@ _PACK_ID = re.compile(r"[a-z0-9][a-z0-9-]{1,23}")  # content/packs.py's PACK_ID,
 # ASCII digits only: str.isdigit() and \d also take "²", Arabic-Indic and full-width digits.
 _TIME = re.compile(r"([01]?[0-9]|2[0-3]):([0-5][0-9])")
 _HOUR = re.compile(r"[01]?[0-9]|2[0-3]")
+MAX_SETUP_CHARS = 1000  # a /setup line: every setting at its longest fits; more is a paste
+_SETTING = re.compile(r"([A-Za-z_]+)=(.*)", re.DOTALL)
+# What a Chinese keyboard types for the quotes and the list comma of a setup line.
+_CHINESE_MARKS = str.maketrans({"“": '"', "”": '"', "‘": "'", "’": "'", "、": ","})
+
+
+def narrow(text: str) -> str:
+    """Return ``text`` with full-width forms as ASCII (＝ ／ ： ０-９, the ideographic space).
+
+    Only full-width characters are folded (NFKC, one by one): "²" or Arabic-Indic digits stay
+    what they are, and are refused where a setting takes the digits 0-9.
+    """
+    return "".join(unicodedata.normalize("NFKC", ch)
+                   if unicodedata.east_asian_width(ch) == "F" else ch for ch in text)
+
+
+def parse_setup_text(text: str) -> dict[str, str]:
+    """Return the changes typed after /setup, or raise SettingError saying what is wrong.
+
+    ``key=value`` pairs; a value runs on to the next ``key=``, so ``leaderboard=fri 16
+    time=09:00`` sets two things, as the docs write them. Quotes still group a value.
+    """
+    text = narrow(text).translate(_CHINESE_MARKS).strip()
+    if len(text) > MAX_SETUP_CHARS:
+        raise SettingError("settings.error.line_long", limit=MAX_SETUP_CHARS, given=len(text))
+    try:
+        words = shlex.split(text)
+    except ValueError:
+        raise SettingError("settings.error.quotes") from None
+    changes: dict[str, str] = {}
+    key = ""
+    for word in words:
+        setting = _SETTING.fullmatch(word)
+        if setting is not None:
+            key = setting.group(1).lower()
+            changes[key] = setting.group(2)
+        elif not key:
+            raise SettingError("settings.error.format", word=repr(word[:40]))
+        else:
+            changes[key] = f"{changes[key]} {word}".strip()
+    return changes
 
 
 class SettingError(UserError):
@@ -63,6 +108,26 @@ def parse_packs(value: str, known_packs: Collection[str]) -> tuple[str, ...]:
     return tuple(sorted(ids, key=lambda p: (p != SHIPPED, p)))
 
 
+def parse_topics(value: str, known_topics: Collection[str]) -> tuple[str, ...]:
+    """Return a channel's topics from ``autograd,tensors``; raise SettingError with the nearest.
+
+    A topic merged into another (``masks``) is read as the one it became (``masking``). A
+    name the bank lacks is refused with up to three near ones, never the whole list.
+    """
+    typed = {p.strip().lower() for p in value.split(",") if p.strip()} - {"all"}
+    topics = current_topics(typed)
+    bad = [p for p in topics if p not in known_topics]
+    if bad:
+        shown = repr(bad[0][:40])
+        near = nearest(fold(bad[0]), {fold(tp): tp for tp in sorted(known_topics)})
+        if near:
+            raise SettingError("settings.error.topic", topic=shown, suggestions=", ".join(near))
+        some = ", ".join(sorted(known_topics)[:8])
+        raise SettingError("settings.error.topic_none", topic=shown, count=len(known_topics),
+                           names=some)
+    return topics
+
+
 def parse_changes(changes: Mapping[str, str], known_topics: set[str],
                   known_packs: Collection[str] = ()) -> ChannelUpdate:
     """Turn admin input into a ChannelUpdate, or raise SettingError saying exactly what is wrong."""
@@ -71,7 +136,7 @@ def parse_changes(changes: Mapping[str, str], known_topics: set[str],
         raise SettingError("settings.error.unknown", setting=repr(unknown[0]), keys=", ".join(KEYS))
     update = ChannelUpdate()
     for key, raw in changes.items():
-        value = raw.strip()
+        value = narrow(raw).strip()
         if key == "time":
             match = _TIME.fullmatch(value)
             if not match:
@@ -87,12 +152,7 @@ def parse_changes(changes: Mapping[str, str], known_topics: set[str],
                 raise SettingError("settings.error.lang", locales=", ".join(SUPPORTED_LOCALES))
             update = replace(update, locale=value)
         elif key == "topics":
-            topics = tuple(sorted({p.strip() for p in value.split(",") if p.strip()} - {"all"}))
-            bad = [p for p in topics if p not in known_topics]
-            if bad:
-                names = ", ".join(sorted(known_topics))
-                raise SettingError("settings.error.topic", topic=repr(bad[0]), names=names)
-            update = replace(update, topics=topics)
+            update = replace(update, topics=parse_topics(value, known_topics))
         elif key == "difficulty":
             levels = {p.strip() for p in value.split(",") if p.strip()} - {"all"}
             if not levels <= {"1", "2", "3"}:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import difflib
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
@@ -10,7 +9,7 @@ from dataclasses import dataclass, replace
 from bot.core import posts
 from bot.core.i18n import t
 from bot.core.library import library_of
-from bot.core.matching import closest, fold
+from bot.core.matching import closest, fold, nearest
 from bot.core.messages import Audience, Button, Message, Tone, share_action
 from content.loader import Bank
 from content.schema import ExplainCard
@@ -75,15 +74,7 @@ class CardIndex:
 
     def suggest(self, query: str, limit: int = 3) -> tuple[str, ...]:
         """Return the ids of the cards whose names look most like ``query``."""
-        key = _key(query)
-        scored: dict[str, float] = {}
-        for name, card_id in self._by_key.items():
-            ratio = difflib.SequenceMatcher(None, key, name).ratio()
-            if key and (key in name or name in key):
-                ratio = max(ratio, 0.75)
-            scored[card_id] = max(scored.get(card_id, 0.0), ratio)
-        ranked = sorted(scored.items(), key=lambda kv: (-kv[1], kv[0]))
-        return tuple(card_id for card_id, ratio in ranked[:limit] if ratio >= 0.4)
+        return nearest(_key(query), self._by_key, limit)
 
     def complete(self, prefix: str, limit: int = 25) -> list[str]:
         """Return card ids for autocomplete: prefix matches first, then close ones."""

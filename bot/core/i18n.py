@@ -873,6 +873,18 @@ _STRINGS: dict[str, dict[str, str]] = {
         "en": "Unknown pack {pack}: this workspace has no such pack. Packs: {names}.",
         "zh-CN": "未知题包 {pack}：本工作区没有这个题包。可用题包：{names}。",
     },
+    "settings.error.format": {
+        "en": "Settings are key=value, e.g. time=09:30 leaderboard=fri 16; got {word}.",
+        "zh-CN": "设置须写成 key=value，例如 time=09:30 leaderboard=fri 16；收到的是 {word}。",
+    },
+    "settings.error.quotes": {
+        "en": "A quote is not closed: close it, or leave the quotes out (leaderboard=fri 16).",
+        "zh-CN": "有引号没有闭合：请补上，或者不用引号（leaderboard=fri 16）。",
+    },
+    "settings.error.line_long": {
+        "en": "A setup line takes at most {limit} characters ({given} given).",
+        "zh-CN": "一行设置最多 {limit} 个字符（收到 {given} 个）。",
+    },
     "settings.error.unknown": {
         "en": "Unknown setting {setting}. Settings: {keys}.",
         "zh-CN": "未知设置项 {setting}。可用设置项：{keys}。",
@@ -890,8 +902,12 @@ _STRINGS: dict[str, dict[str, str]] = {
         "zh-CN": "lang 须为以下之一：{locales}。",
     },
     "settings.error.topic": {
-        "en": "Unknown topic {topic}. Topics: {names}.",
-        "zh-CN": "未知主题 {topic}。可用主题：{names}。",
+        "en": "Unknown topic {topic}. Did you mean: {suggestions}?",
+        "zh-CN": "未知主题 {topic}。你是不是想找：{suggestions}？",
+    },
+    "settings.error.topic_none": {
+        "en": "Unknown topic {topic}; no topic looks like it. {count} topics, such as {names}.",
+        "zh-CN": "未知主题 {topic}，没有相近的主题。共有 {count} 个主题，例如 {names}。",
     },
     "settings.error.difficulty": {
         "en": "difficulty must be a list of 1, 2 and 3, e.g. difficulty=1,2.",

@@ -7,10 +7,11 @@ and every other choice.
 
 from __future__ import annotations
 
+import difflib
 import math
 import re
 import unicodedata
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from content.schema import ChoiceItem, NumericAnswer, TextItem
@@ -111,6 +112,22 @@ def closest(query: str, candidates: list[str]) -> tuple[str, int] | None:
     if len(scored) > 1 and scored[1][0] == best_distance and fold(scored[1][1]) != fold(best):
         return None  # two equally close answers: guessing would be unfair either way
     return best, best_distance
+
+
+def nearest(key: str, named: Mapping[str, str], limit: int = 3) -> tuple[str, ...]:
+    """Return up to ``limit`` targets whose folded names look most like ``key``, best first.
+
+    ``named`` maps a folded name to what it names (several names may name one target): the
+    suggestions of /explain's cards and of a channel's topics alike.
+    """
+    scored: dict[str, float] = {}
+    for name, target in named.items():
+        ratio = difflib.SequenceMatcher(None, key, name).ratio()
+        if key and (key in name or name in key):
+            ratio = max(ratio, 0.75)
+        scored[target] = max(scored.get(target, 0.0), ratio)
+    ranked = sorted(scored.items(), key=lambda kv: (-kv[1], kv[0]))
+    return tuple(target for target, ratio in ranked[:limit] if ratio >= 0.4)
 
 
 @dataclass(frozen=True)

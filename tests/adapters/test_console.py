@@ -3,6 +3,7 @@
 import datetime as dt
 import io
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -72,6 +73,12 @@ def test_bad_input_gets_one_line_and_the_console_keeps_running(app):
     assert "Usage: /as NAME" in text
     assert "Settings are key=value" in text
     assert "Cuts a tensor from the graph." in text  # still running after all of that
+
+
+def test_setup_takes_the_leaderboard_slot_as_the_readme_writes_it(app):
+    text = run_console(app[0], "/setup leaderboard=fri 16 time=08:15\n/setup\n/quit\n")
+    assert "Settings saved" in text and "Settings are key=value" not in text
+    assert re.search(r"leaderboard\W+fri 16", text) and "08:15" in text
 
 
 def test_several_people_play_in_one_terminal(app):

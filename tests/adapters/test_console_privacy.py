@@ -52,13 +52,26 @@ def test_a_hidden_member_is_on_no_console_board_and_sees_their_own_place(app, tm
     boards = text.split("Leaderboard · all time", 1)[1]
     assert "Zoe" not in boards and "Bob" in boards
     assert boards.count("+1 members hidden") == 3  # both boards and the weekly post
-    assert (charts / "leaderboard-2026-03-02.png").exists()
+    assert len(list(charts.glob("leaderboard-2026-03-02-*.png"))) == 1
     mine = run_console(app, "/as Zoe\n/leaderboard all\n/stats\n/privacy\n/quit\n",
                        chart_dir=charts)
     assert not re.search(r"^\d+\s+Zoe", mine, re.MULTILINE)  # no board row names her
     assert "Rank this week: #1 of 2" in mine and "Freezes held: 0" in mine
     assert "You are hidden from the boards." in mine
-    assert (charts / "mastery.png").read_bytes()[:4] == b"\x89PNG"
+    (mastery,) = charts.glob("mastery-*.png")
+    assert mastery.read_bytes()[:4] == b"\x89PNG"
+
+
+def test_two_members_charts_in_a_row_are_two_files_each_with_its_own_chart(app, tmp_path):
+    run_console(app, "/quit\n")
+    answer = _right_answer(app)
+    charts = tmp_path / "charts"
+    run_console(app, f"/as Zoe\n{answer}/stats\n/as Bob\n{answer}/stats\n/stats team\n/quit\n",
+                chart_dir=charts)
+    members = sorted(charts.glob("mastery-*.png"))
+    assert len(members) == 2  # Bob's chart did not overwrite Zoe's
+    assert members[0].read_bytes() != members[1].read_bytes()  # each titled with its member
+    assert len(list(charts.glob("team-mastery-*.png"))) == 1
 
 
 def test_stats_team_on_the_console(app):

@@ -7,7 +7,7 @@ from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from bot.core.answers import check_input
-from bot.core.channel_setup import KEYS, parse_changes
+from bot.core.channel_setup import KEYS, SettingError, narrow, parse_changes, parse_setup_text
 from bot.core.errors import UserError
 from bot.core.matching import as_number, match_choice, match_text
 from bot.core.messages import (
@@ -109,11 +109,24 @@ def test_parse_changes_returns_an_update_or_a_user_error(changes):
     if update.leaderboard_hour is not None:
         assert 0 <= update.leaderboard_hour <= 23
     if "time" in changes:
-        assert changes["time"].strip().isascii()
+        assert narrow(changes["time"]).strip().isascii()
 
 
-@pytest.mark.parametrize("digit", UNICODE_DIGITS)
+@SETTINGS
+@given(st.text(alphabet=st.sampled_from("ab=＝ \u3000\"'“”:：/／1１,、"), max_size=60)
+       | st.text(max_size=200))
+def test_a_setup_line_reads_as_changes_or_a_setting_error(typed):
+    try:
+        changes = parse_setup_text(typed)
+    except SettingError as exc:
+        assert exc.text("en") and exc.text("zh-CN")
+        return
+    assert all(key.isascii() and key == key.lower() for key in changes)
+
+
+@pytest.mark.parametrize("digit", [d for d in UNICODE_DIGITS if d != "１"])
 def test_settings_take_ascii_digits_only(digit):
+    # Full-width digits ("１", a Chinese keyboard's) are read as 0-9; no other digits are.
     for changes in ({"leaderboard": f"fri {digit}"}, {"leaderboard": f"fri 1{digit}"},
                     {"time": f"0{digit}:30"}, {"time": f"09:{digit}0"}):
         with pytest.raises(UserError, match="0-9"):

@@ -119,6 +119,14 @@ def test_update_channel_round_trips_every_field(store):
     assert (updated, store.get_channel(channel.id)) == (expected, expected)
 
 
+def test_a_stored_topic_merged_since_reads_as_the_topic_it_became(store):
+    # A channel saved "masks" and "memory-leak" before the bank merged them into
+    # "masking" and "memory-leaks": it still draws those questions, under the new names.
+    channel = make_channel(store)
+    store.update_channel(channel.id, ChannelUpdate(topics=("masks", "masking", "memory-leak")))
+    assert store.get_channel(channel.id).topics == ("masking", "memory-leaks")
+
+
 def test_update_channel_leaves_unset_fields_alone(store):
     channel = make_channel(store, timezone="Asia/Tokyo")
     store.update_channel(channel.id, ChannelUpdate(topics=("nn",)))

@@ -7,13 +7,13 @@ from __future__ import annotations
 
 import datetime as dt
 import logging
-import shlex
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TextIO
 
 from bot.adapters.console.text import render, render_delivery
+from bot.core.channel_setup import SettingError, parse_setup_text
 from bot.core.desk import Desk, Reply
 from bot.core.i18n import t
 from bot.core.messages import (
@@ -310,17 +310,10 @@ class ConsoleChannel:
 
     def _setup(self, rest: str, lines: Iterator[str]) -> None:
         try:
-            words = shlex.split(rest)
-        except ValueError as exc:
-            self.say(f"Could not read that: {exc}.", Tone.WARNING)
+            changes = parse_setup_text(rest)  # the chat's parser: the same forms, the same words
+        except SettingError as exc:
+            self.say(exc.text(self._locale()), Tone.WARNING)
             return
-        changes: dict[str, str] = {}
-        for word in words:
-            key, sep, value = word.partition("=")
-            if not sep:
-                self.say(f"Settings are key=value; got {word[:40]!r}.", Tone.WARNING)
-                return
-            changes[key.lower()] = value
         self.show_reply(self.desk.settings(self._who(), "", "", changes))
         self._refresh_channel()
 

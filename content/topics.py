@@ -1,0 +1,56 @@
+"""Topic names that were merged into another: old name to the name the bank uses now.
+
+Topics are read from the bank when a question is drawn or counted, so merging two spellings
+changes no item's id or version (what an item asks is unchanged). Only what a channel stored
+or an admin types can still name an old topic: ``current_topic`` reads it as the new one.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+RENAMED: dict[str, str] = {
+    "accuracy-metrics": "accuracy",
+    "cuda-sync-timing": "cuda-sync",
+    "custom-autograd-function": "custom-function",
+    "freezing-layers": "freezing",
+    "in-place": "in-place-ops",
+    "lr-warmup": "warmup",
+    "masks": "masking",
+    "memory-leak": "memory-leaks",
+    "multilabel": "multilabel-classification",
+    "reductions": "reduction",
+}
+
+
+def current_topic(name: str) -> str:
+    """Return the name the bank uses for ``name`` (itself unless it was merged away)."""
+    return RENAMED.get(name, name)
+
+
+def current_topics(names: Iterable[str]) -> tuple[str, ...]:
+    """Return ``names`` under their current names, each once, sorted."""
+    return tuple(sorted({current_topic(name) for name in names}))
+
+
+# Words that qualify a topic without naming another concept ("lr-warmup" is "warmup",
+# "in-place-ops" is "in-place"): left out when two topic names are compared.
+_QUALIFIERS = frozenset({"ops", "op", "lr", "layers", "metrics", "classification", "timing",
+                         "autograd"})
+
+
+def topic_stem(name: str) -> str:
+    """Return what two spellings of one topic share: no qualifier, no plural, no "-ing".
+
+    ``memory-leak`` and ``memory-leaks``, ``masks`` and ``masking``, ``warmup`` and
+    ``lr-warmup`` all have one stem; the content tests refuse a bank with two such topics.
+    """
+    words = [w for w in name.split("-") if w not in _QUALIFIERS] or name.split("-")
+    stems = []
+    for word in words:
+        for suffix in ("ing", "s"):
+            if word.endswith(suffix) and not word.endswith("ss") and len(word) > len(suffix) + 2:
+                word = word[: -len(suffix)]
+                break
+        stems.append(word)
+    return "".join(stems)
