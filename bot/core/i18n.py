@@ -604,8 +604,8 @@ _STRINGS: dict[str, dict[str, str]] = {
     "report.close.done": {"en": "Report #{id} is closed.", "zh-CN": "报告 #{id} 已关闭。"},
     "reveal.distribution": {"en": "First tries", "zh-CN": "首次作答分布"},
     "reveal.wrong_answers": {
-        "en": "Most common wrong answers (first tries):",
-        "zh-CN": "最常见的错误答案（首次作答）：",
+        "en": "Most common wrong answers (first tries, each typed by {n} or more members):",
+        "zh-CN": "最常见的错误答案（首次作答，每条至少 {n} 位成员写过）：",
     },
     "weekly.misconception": {"en": "Misconception of the week", "zh-CN": "本周易错点"},
     "weekly.misconception.text": {
