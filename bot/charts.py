@@ -188,8 +188,8 @@ def mastery_figure(topics: Sequence[TopicMastery], *, title: str, locale: str,
     axes.invert_yaxis()
     for y, m, share in zip(positions, shown, shares, strict=True):
         key = "stats.chart.bar" if show_due else "stats.chart.bar.team"
-        axes.text(share + 2, y, t(locale, key, pct=round(share), solved=m.solved,
-                                  attempted=m.attempted, due=m.due),
+        axes.text(share + 2, y, t(locale, key, pct=round(share), first=m.first_try,
+                                  solved=m.solved, attempted=m.attempted, due=m.due),
                   va="center", fontsize=12, fontfamily=families)
     axes.set_xlim(0, 200)  # the right half holds the figures printed after each bar
     axes.set_xticks([0, 50, 100])

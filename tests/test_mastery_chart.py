@@ -11,7 +11,8 @@ CHINESE = ["张量", "自动求导", "数据加载", "模型部署", "性能优�
            "设备与CUDA", "混合精度", "分布式训练"]
 ENGLISH = ["tensors", "autograd", "data", "deployment", "performance", "training-loop",
            "nn-module", "devices", "mixed-precision", "distributed"]
-TWENTY = [TopicMastery(name, 3 + 2 * i, i % 3 and (7 * i) % (3 + 2 * i) + 1, i % 4)
+TWENTY = [TopicMastery(name, 3 + 2 * i, i % 3 and (7 * i) % (3 + 2 * i) + 1, i % 4,
+                       first_try=i % 3 and (7 * i) % (3 + 2 * i))
           for i, name in enumerate(CHINESE + ENGLISH)]
 
 
@@ -56,3 +57,13 @@ def test_a_short_title_is_drawn_whole():
     figure = mastery_figure([TopicMastery("autograd", 1, 1, 0)], title="各主题掌握度 · 王小明",
                             locale="zh-CN")
     assert figure.texts[0].get_text() == "各主题掌握度 · 王小明"
+
+
+def test_a_solve_after_misses_draws_an_empty_bar_labelled_first_try():
+    from bot.charts import mastery_figure
+
+    figure = mastery_figure([TopicMastery("autograd", 1, 1, 0, first_try=0)],
+                            title="Mastery by topic · Ada", locale="en")
+    axes = figure.axes[0]
+    assert [t.get_text() for t in axes.texts] == ["0% · 0/1 first try · 0 due"]
+    assert axes.get_xlabel() == "Right on the first try (%)"

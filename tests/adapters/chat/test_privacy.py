@@ -32,14 +32,14 @@ def test_a_hidden_member_is_absent_from_every_board_post_and_chart(chat):
             # The mastery chart comes with the private reply, with its alt text.
             upload = [c for c in d.fake.calls if c.files][-1]
             assert upload.files == ["mastery.png"]
-            assert "Bar chart of the share answered right per topic" in str(upload.body)
+            assert "share answered right on the first try per topic" in str(upload.body)
         else:
             # A private reply cannot carry a file on Slack: the chart goes to the member's IM
             # with the app, with its alt text, and the reply says so.
             im = d.fake.ims[d.user_id("alice")]
             chart = [f for f in d.fake.files.values() if f.get("channel") == im][-1]
             assert chart["name"] == "mastery.png"
-            assert "Bar chart of the share answered right per topic" in chart["alt_txt"]
+            assert "share answered right on the first try per topic" in chart["alt_txt"]
             assert "direct messages with the app" in mine.text
         shown = await d.command("privacy", "alice", mode="visible")
         assert "visible on the leaderboards again" in shown.text
