@@ -24,10 +24,8 @@ from bot.core.i18n import t
 from bot.core.models import Chart, LeaderboardRow, TopicMastery
 
 if TYPE_CHECKING:
-    from matplotlib.axes import Axes
     from matplotlib.figure import Figure
     from matplotlib.ft2font import FT2Font
-    from matplotlib.text import Text
 
 log = logging.getLogger(__name__)
 # matplotlib is imported on the first chart, not with this module: a bot process pays for it
@@ -176,7 +174,7 @@ def mastery_figure(topics: Sequence[TopicMastery], *, title: str, locale: str,
     from matplotlib.ticker import PercentFormatter
 
     shown = list(topics)
-    height = 1.6 + 0.62 * max(1, len(shown))
+    height = 1.6 + 0.78 * max(1, len(shown))
     figure = Figure(figsize=(6.0, height), dpi=150, layout="constrained")
     FigureCanvasAgg(figure)  # a renderer before saving: the labels are measured as drawn
     axes = figure.subplots()
@@ -185,11 +183,11 @@ def mastery_figure(topics: Sequence[TopicMastery], *, title: str, locale: str,
     shares = [m.ratio * 100 for m in shown]
     colours = [_GOOD if p >= 80 else _FAIR if p >= 50 else _WEAK for p in shares]
     # A pale track to 100 % behind each bar: a topic at 0 % still shows where its bar would be.
-    axes.barh(positions, [100] * len(shown), color="#eeeeee", height=0.7)
-    axes.barh(positions, shares, color=colours, height=0.7)
+    axes.barh(positions, [100] * len(shown), color="#eeeeee", height=0.4)
+    axes.barh(positions, shares, color=colours, height=0.4)
     axes.set_yticks(positions, [_cut(m.topic, _MASTERY_COLUMNS) for m in shown],
                     fontfamily=families, fontsize=14)
-    axes.invert_yaxis()
+    axes.set_ylim(len(shown) - 0.5, -0.8)  # top to bottom, room above the first bar's label
     axes.set_xlim(0, 100)  # a share: the axis ends where a bar can end
     axes.set_xticks([0, 50, 100])
     axes.xaxis.set_major_formatter(PercentFormatter())
@@ -198,24 +196,15 @@ def mastery_figure(topics: Sequence[TopicMastery], *, title: str, locale: str,
     axes.tick_params(axis="x", labelsize=12)
     figure.suptitle(_cut(title, _MASTERY_TITLE_COLUMNS), fontfamily=families, fontsize=16,
                     x=0.02, ha="left")
-    figure.canvas.draw()  # the layout, so each label's width can be measured against the axes
-    for y, m, share, colour in zip(positions, shown, shares, colours, strict=True):
+    for y, m, share in zip(positions, shown, shares, strict=True):
         key = "stats.chart.bar" if show_due else "stats.chart.bar.team"
-        label = axes.text(share + 2, y, t(locale, key, pct=round(share), solved=m.solved,
-                                          attempted=m.attempted, due=m.due),
-                          va="center", fontsize=12, fontfamily=families)
-        label.set_in_layout(False)  # measured against the layout: must not move it
-        if _runs_past(axes, label):
-            # No room after a long bar: the figures go inside its end, in a colour it shows.
-            label.set_x(share - 2)
-            label.set_horizontalalignment("right")
-            label.set_color("black" if colour == _FAIR else "white")
+        # The figures sit on their own line just above the bar, from the axis' start: a long
+        # label never runs past 100 % nor back over the topic names, whatever the share.
+        label = axes.text(0.5, y - 0.24, t(locale, key, pct=round(share), first=m.first_try,
+                                           solved=m.solved, attempted=m.attempted, due=m.due),
+                          va="bottom", ha="left", fontsize=11, fontfamily=families)
+        label.set_in_layout(False)
     return figure
-
-
-def _runs_past(axes: Axes, label: Text) -> bool:
-    """Say whether ``label`` ends beyond the axes' right edge (the 100 % line)."""
-    return bool(label.get_window_extent().x1 > axes.get_window_extent().x1)
 
 
 class MatplotlibCharts:

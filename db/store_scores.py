@@ -165,13 +165,15 @@ class ScoreStore(StoreBase):
         return [item for (item,) in self._fetch(_DUE, {"user_id": user_id, "now": now})]
 
     @retry_on_disconnect
-    def channel_item_results(self, channel_id: int) -> list[tuple[str, int, int]]:
-        """Return (item, answered, solved) over the channel's rounds: member-rounds per item.
+    def channel_item_results(self, channel_id: int) -> list[tuple[str, int, int, int]]:
+        """Return (item, answered, solved, first try) over the channel's member-rounds per item.
 
-        One grouped query; a member's round counts as solved when any attempt was right.
+        One grouped query; a member's round counts as solved when any attempt was right, and
+        as right on the first try when attempt 1 was.
         """
         rows = self._fetch(_ITEM_TALLIES, {"channel_id": channel_id})
-        return [(item, int(answered), int(solved or 0)) for item, answered, solved in rows]
+        return [(item, int(answered), int(solved or 0), int(first or 0))
+                for item, answered, solved, first in rows]
 
     def member_score(self, channel_id: int, user_id: int) -> ScoreRow | None:
         """Return the member's all-time totals in the channel, if they ever answered there."""
@@ -207,15 +209,19 @@ class ScoreStore(StoreBase):
     def item_results(self, user_id: int, channel_id: int | None = None) -> list[ItemResult]:
         """Return the member's final outcome per daily round and practice answer.
 
-        A daily round counts as correct when any attempt was, at the time of the last attempt.
-        ``channel_id`` narrows the daily rounds; practice is not tied to a channel, so practice
-        results are always included. Oldest first.
+        A daily round counts as correct when any attempt was, at the time of the last attempt,
+        and carries whether its first attempt was right. ``channel_id`` narrows the daily
+        rounds; practice is not tied to a channel, so practice results (which keep no tries:
+        ``first_try`` None) are always included. Oldest first.
         """
         daily = _DAILY_RESULTS if channel_id is None else _DAILY_RESULTS_IN
         params = {"user_id": user_id, "channel_id": channel_id}
         with self._reading() as connection:
-            rows = [*connection.execute(daily, params), *connection.execute(_PRACTICE, params)]
-        results = [ItemResult(item_id=i, correct=bool(ok), answered_at=at) for i, ok, at in rows]
+            results = [ItemResult(item_id=i, correct=bool(ok), answered_at=at,
+                                  first_try=bool(first))
+                       for i, ok, first, at in connection.execute(daily, params)]
+            results += [ItemResult(item_id=i, correct=bool(ok), answered_at=at)
+                        for i, ok, at in connection.execute(_PRACTICE, params)]
         return sorted(results, key=lambda r: (r.answered_at, r.item_id))
 
 
@@ -244,10 +250,13 @@ _SOLVED_DATES = (
     .order_by(AnswerRow.user_id, RoundRow.local_date)
 )
 _SOLVED_DATES_SINCE = _SOLVED_DATES.where(RoundRow.local_date >= bindparam("since"))
+# Right on the first try: attempt 1 was right (a member-round has one attempt 1 at most).
+_FIRST_RIGHT = func.max(case((and_(AnswerRow.correct, AnswerRow.attempt == 1), 1), else_=0))
 _DAILY_RESULTS = (
     select(
         RoundRow.item_id,
         func.max(case((AnswerRow.correct, 1), else_=0)),
+        _FIRST_RIGHT,
         func.max(AnswerRow.submitted_at),
     )
     .join(AnswerRow, AnswerRow.round_id == RoundRow.id)
@@ -263,6 +272,7 @@ _PER_MEMBER_ROUND = (
     select(
         RoundRow.item_id.label("item_id"),
         func.max(case((AnswerRow.correct, 1), else_=0)).label("solved"),
+        _FIRST_RIGHT.label("first"),
     )
     .join(AnswerRow, AnswerRow.round_id == RoundRow.id)
     .where(RoundRow.channel_id == bindparam("channel_id"))
@@ -270,7 +280,8 @@ _PER_MEMBER_ROUND = (
     .subquery()
 )
 _ITEM_TALLIES = select(
-    _PER_MEMBER_ROUND.c.item_id, func.count(), func.sum(_PER_MEMBER_ROUND.c.solved)
+    _PER_MEMBER_ROUND.c.item_id, func.count(), func.sum(_PER_MEMBER_ROUND.c.solved),
+    func.sum(_PER_MEMBER_ROUND.c.first),
 ).group_by(_PER_MEMBER_ROUND.c.item_id)
 _DAILY_RESULTS_IN = _DAILY_RESULTS.where(RoundRow.channel_id == bindparam("channel_id"))
 _PRACTICE = select(

@@ -11,7 +11,8 @@ CHINESE = ["张量", "自动求导", "数据加载", "模型部署", "性能优�
            "设备与CUDA", "混合精度", "分布式训练"]
 ENGLISH = ["tensors", "autograd", "data", "deployment", "performance", "training-loop",
            "nn-module", "devices", "mixed-precision", "distributed"]
-TWENTY = [TopicMastery(name, 3 + 2 * i, i % 3 and (7 * i) % (3 + 2 * i) + 1, i % 4)
+TWENTY = [TopicMastery(name, 3 + 2 * i, i % 3 and (7 * i) % (3 + 2 * i) + 1, i % 4,
+                       first_try=i % 3 and (7 * i) % (3 + 2 * i))
           for i, name in enumerate(CHINESE + ENGLISH)]
 
 
@@ -61,8 +62,9 @@ def test_a_short_title_is_drawn_whole():
 def test_the_share_axis_ends_at_100_percent_and_every_label_stays_inside_the_chart():
     from bot.charts import mastery_figure
 
-    topics = [TopicMastery("autograd", 120, 120, 30), TopicMastery("张量", 100, 55, 0),
-              TopicMastery("data", 9, 0, 0), TopicMastery("training-loop", 200, 150, 12)]
+    topics = [TopicMastery("autograd", 120, 120, 30, first_try=120),
+              TopicMastery("张量", 100, 55, 0, first_try=55), TopicMastery("data", 9, 0, 0),
+              TopicMastery("training-loop", 200, 150, 12, first_try=150)]
     for locale, show_due in (("en", True), ("zh-CN", True), ("en", False)):
         figure = mastery_figure(topics, title="Mastery", locale=locale, show_due=show_due)
         figure.canvas.draw()
@@ -72,3 +74,15 @@ def test_the_share_axis_ends_at_100_percent_and_every_label_stays_inside_the_cha
         labels = [text for text in axes.texts if "%" in text.get_text()]
         assert len(labels) == len(topics)
         assert all(label.get_window_extent().x1 <= right + 1 for label in labels)
+        left = axes.get_window_extent().x0
+        assert all(label.get_window_extent().x0 >= left - 1 for label in labels)
+
+
+def test_a_solve_after_misses_draws_an_empty_bar_labelled_first_try():
+    from bot.charts import mastery_figure
+
+    figure = mastery_figure([TopicMastery("autograd", 1, 1, 0, first_try=0)],
+                            title="Mastery by topic · Ada", locale="en")
+    axes = figure.axes[0]
+    assert [t.get_text() for t in axes.texts] == ["0% · 0/1 first try · 0 due"]
+    assert axes.get_xlabel() == "Right on the first try (%)"

@@ -205,23 +205,25 @@ class BoardService:
                                           image_name=subject_name(chart.name, channel.id),
                                           image_alt=alt))
 
-    def _mastery(self, results: list[tuple[str, int, int]], due_items: list[str]
+    def _mastery(self, results: Sequence[tuple[str, int, int, int]], due_items: list[str]
                  ) -> tuple[TopicMastery, ...]:
-        """Fold (item, answered, solved) and due items into per-topic mastery, by topic name."""
-        per_topic: dict[str, list[int]] = defaultdict(lambda: [0, 0, 0])
-        for item_id, answered, solved in results:
+        """Fold (item, answered, solved, first try) and due items into per-topic mastery."""
+        per_topic: dict[str, list[int]] = defaultdict(lambda: [0, 0, 0, 0])
+        for item_id, answered, solved, first_try in results:
             item = self.bank.questions.get(item_id)
             if item is None:
                 continue  # retired from the bank; it still counts in points
             for topic in item.topics:
                 per_topic[topic][0] += answered
                 per_topic[topic][1] += solved
+                per_topic[topic][3] += first_try
         for item_id in due_items:
             item = self.bank.questions.get(item_id)
             for topic in item.topics if item is not None else ():
                 per_topic[topic][2] += 1
-        return tuple(TopicMastery(topic, attempted, solved, due)
-                     for topic, (attempted, solved, due) in sorted(per_topic.items()))
+        return tuple(TopicMastery(topic, attempted, solved, due, first_try)
+                     for topic, (attempted, solved, due, first_try)
+                     in sorted(per_topic.items()))
 
     def _rank(self, channel: ChannelSettings, member: Member, period: str) -> Rank | None:
         place = self.store.member_rank(channel.id, member.id, self._since(channel, period))
@@ -232,7 +234,9 @@ class BoardService:
         mine = self.store.member_score(channel.id, member.id)
         dates = self.store.round_dates(channel.id)
         solved_dates = self.store.solved_dates(channel.id, member.id)
-        results = [(r.item_id, 1, int(r.correct))
+        # A practice result keeps no tries: its outcome stands for its first try.
+        results = [(r.item_id, 1, int(r.correct),
+                    int(r.correct if r.first_try is None else r.first_try))
                    for r in self.store.item_results(member.id, channel.id)]
         due_items = self.store.due_review_items(member.id, self.clock.now())
         streak = replay_streak(dates, solved_dates, self._open_date(channel))
@@ -291,7 +295,7 @@ class BoardService:
         chart = self.charts.mastery(mastery, title=title, locale=locale, show_due=not team)
         key = "stats.chart.alt.team" if team else "stats.chart.alt.bar"
         bars = "; ".join(
-            t(locale, key, topic=m.topic, pct=round(m.ratio * 100),
+            t(locale, key, topic=m.topic, pct=round(m.ratio * 100), first=m.first_try,
               solved=m.solved, attempted=m.attempted, due=m.due) for m in mastery)
         return replace(message, image_png=chart.png, image_name=chart.name,
                        image_alt=t(locale, "stats.chart.alt", bars=bars))
@@ -299,7 +303,7 @@ class BoardService:
     def team_mastery(self, channel: ChannelSettings) -> tuple[TopicMastery, ...]:
         """Return the channel's per-topic mastery over every member's daily answers, weakest first.
 
-        Weakest: the lowest share answered right; among equals, the most answered first.
+        Weakest: the lowest share right on the first try; among equals, the most answered first.
         """
         mastery = self._mastery(self.store.channel_item_results(channel.id), [])
         return tuple(sorted(mastery, key=lambda m: (m.ratio, -m.attempted, m.topic)))
@@ -345,9 +349,10 @@ def mastery_table(mastery: Sequence[TopicMastery], locale: str, *, show_due: boo
     """Return the text twin of the mastery chart: one line per topic, as a monospace table."""
     topic, accuracy, counts, due = t(locale, "stats.mastery.header").split("|")
     due = due if show_due else ""
-    lines = [f"{_cell(topic, 22)} {_cell(accuracy, 15)} {_cell(counts, 14)} {due}"]
+    lines = [f"{_cell(topic, 22)} {_cell(accuracy, 15)} {_cell(counts, 16)} {due}"]
     for m in mastery:
         bar = "█" * round(m.ratio * 10)
         lines.append(f"{_cell(m.topic, 22)} {bar:<10} {round(m.ratio * 100):>3}% "
-                     f"{_cell(f'{m.solved}/{m.attempted}', 14)} {m.due if show_due else ''}")
+                     f"{_cell(f'{m.first_try}/{m.solved}/{m.attempted}', 16)} "
+                     f"{m.due if show_due else ''}")
     return "\n".join(line.rstrip() for line in lines)

@@ -278,7 +278,11 @@ _STRINGS: dict[str, dict[str, str]] = {
         "en": "{points} points · {solved}/{attempted} solved · streak {streak} (best {best})",
         "zh-CN": "{points} 分 · 答对 {solved}/{attempted} · 连续 {streak} 天（最佳 {best}）",
     },
-    "stats.mastery": {"en": "Mastery by topic", "zh-CN": "各主题掌握度"},
+    "stats.mastery": {
+        "en": "Mastery by topic: the share answered right on the first try "
+              "(a solve after a miss counts as solved, not as mastered)",
+        "zh-CN": "各主题掌握度：首次作答即答对的比例（答错后再答对只算答对，不算掌握）",
+    },
     "stats.none": {
         "en": "No answers yet. Try today's question or /quiz.",
         "zh-CN": "还没有作答记录。试试今天的题目或 /quiz。",
@@ -300,29 +304,33 @@ _STRINGS: dict[str, dict[str, str]] = {
     },
     "stats.mastery.header": {
         # Column labels, "|"-separated: the table pads them by display width.
-        "en": "Topic|Right|Right/Answered|Due",
-        "zh-CN": "主题|正确率|答对/作答|待复习",
+        "en": "Topic|First try|1st/Right/All|Due",
+        "zh-CN": "主题|首次正确率|首次/答对/作答|待复习",
     },
     "stats.chart.title": {"en": "Mastery by topic · {name}", "zh-CN": "各主题掌握度 · {name}"},
-    "stats.chart.x_label": {"en": "Answered right (%)", "zh-CN": "正确率（%）"},
+    "stats.chart.x_label": {"en": "Right on the first try (%)", "zh-CN": "首次作答正确率（%）"},
     "stats.chart.bar": {
-        "en": "{pct}% · {solved}/{attempted} · {due} due",
-        "zh-CN": "{pct}% · {solved}/{attempted} · 待复习 {due}",
+        "en": "{pct}% · {first}/{attempted} first try · {due} due",
+        "zh-CN": "{pct}% · 首次答对 {first}/{attempted} · 待复习 {due}",
     },
     "stats.chart.bar.team": {
-        "en": "{pct}% · {solved}/{attempted}", "zh-CN": "{pct}% · {solved}/{attempted}",
+        "en": "{pct}% · {first}/{attempted} first try",
+        "zh-CN": "{pct}% · 首次答对 {first}/{attempted}",
     },
     "stats.chart.alt.team": {
-        "en": "{topic} {pct}% ({solved} of {attempted})",
-        "zh-CN": "{topic} {pct}%（{attempted} 次作答答对 {solved}）",
+        "en": "{topic} {pct}% ({first} of {attempted} on the first try, "
+              "{solved} solved in the end)",
+        "zh-CN": "{topic} {pct}%（{attempted} 次作答中首次答对 {first}，最终答对 {solved}）",
     },
     "stats.chart.alt": {
-        "en": "Bar chart of the share answered right per topic: {bars}",
-        "zh-CN": "各主题正确率条形图：{bars}",
+        "en": "Bar chart of the share answered right on the first try per topic: {bars}",
+        "zh-CN": "各主题首次作答正确率条形图：{bars}",
     },
     "stats.chart.alt.bar": {
-        "en": "{topic} {pct}% ({solved} of {attempted}, {due} reviews due)",
-        "zh-CN": "{topic} {pct}%（{attempted} 题答对 {solved}，待复习 {due}）",
+        "en": "{topic} {pct}% ({first} of {attempted} on the first try, {solved} solved in the "
+              "end, {due} reviews due)",
+        "zh-CN": "{topic} {pct}%（{attempted} 题中首次答对 {first}，最终答对 {solved}，"
+                 "待复习 {due}）",
     },
     "stats.team.title": {"en": "Team mastery · weakest first", "zh-CN": "团队掌握度 · 由弱到强"},
     "stats.team.none": {
@@ -330,8 +338,9 @@ _STRINGS: dict[str, dict[str, str]] = {
         "zh-CN": "本频道还没有人作答。",
     },
     "stats.team.summary": {
-        "en": "Answers by every member of this channel, per topic, weakest first.",
-        "zh-CN": "本频道全体成员的作答，按主题统计，由弱到强。",
+        "en": "Answers by every member of this channel, per topic, weakest first: the share "
+              "answered right on the first try.",
+        "zh-CN": "本频道全体成员的作答，按主题统计首次作答即答对的比例，由弱到强。",
     },
     "stats.team.cards": {
         "en": "To review together: {cards}", "zh-CN": "建议一起复习：{cards}",
@@ -639,8 +648,8 @@ _STRINGS: dict[str, dict[str, str]] = {
     "report.close.done": {"en": "Report #{id} is closed.", "zh-CN": "报告 #{id} 已关闭。"},
     "reveal.distribution": {"en": "First tries", "zh-CN": "首次作答分布"},
     "reveal.wrong_answers": {
-        "en": "Most common wrong answers (first tries):",
-        "zh-CN": "最常见的错误答案（首次作答）：",
+        "en": "Most common wrong answers (first tries, each typed by {n} or more members):",
+        "zh-CN": "最常见的错误答案（首次作答，每条至少 {n} 位成员写过）：",
     },
     "weekly.misconception": {"en": "Misconception of the week", "zh-CN": "本周易错点"},
     "weekly.misconception.text": {

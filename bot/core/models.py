@@ -213,6 +213,8 @@ class ItemResult:
     item_id: str
     correct: bool
     answered_at: dt.datetime
+    # Right on the first try; None where the tries are not kept (a practice result).
+    first_try: bool | None = None
 
 
 @dataclass(frozen=True)
@@ -261,17 +263,22 @@ class LeaderboardRow:
 
 @dataclass(frozen=True)
 class TopicMastery:
-    """How well a member (or a team) knows one topic, and how many of its reviews are due."""
+    """How well a member (or a team) knows one topic, and how many of its reviews are due.
+
+    Mastery is the share answered right on the *first* try: a solve after two misses shows
+    what feedback taught, not what the member knew, so it counts in ``solved`` only.
+    """
 
     topic: str
     attempted: int
-    solved: int
+    solved: int  # right in the end, whatever the try
     due: int = 0
+    first_try: int = 0  # right on the first try
 
     @property
     def ratio(self) -> float:
-        """Return the share of attempted items solved (0 when none attempted)."""
-        return self.solved / self.attempted if self.attempted else 0.0
+        """Return the share of attempted items right on the first try (0 when none attempted)."""
+        return self.first_try / self.attempted if self.attempted else 0.0
 
 
 @dataclass(frozen=True)

@@ -387,8 +387,8 @@ class QuizStore(Protocol):
         """Return the items whose FSRS card is due for the member at ``now``, soonest first."""
         ...
 
-    def channel_item_results(self, channel_id: int) -> list[tuple[str, int, int]]:
-        """Return (item, member-rounds answered, solved) per item of the channel's rounds."""
+    def channel_item_results(self, channel_id: int) -> list[tuple[str, int, int, int]]:
+        """Return (item, member-rounds answered, solved, right on the first try) per item."""
         ...
 
     def solved_dates(self, channel_id: int, user_id: int) -> list[dt.date]:

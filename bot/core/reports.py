@@ -38,6 +38,9 @@ HARDEST_MIN_ANSWERERS = 3
 MISCONCEPTION_MIN_MEMBERS = 2
 PROMPT_CHARS = 120
 WRONG_ANSWERS_SHOWN = 3
+# The reveal is public: a wrong text answer is quoted only when this many members typed it
+# (after folding), so it is the team's slip, never one member's words (rude ones included).
+WRONG_ANSWER_MIN_MEMBERS = 3
 
 
 def storable(text: str, limit: int) -> str:
@@ -184,7 +187,9 @@ def distribution(item: Question, tries: Sequence[FirstTries], letters: Mapping[s
 
     A choice question counts every option under the letter the round showed it as
     (``letters``: stored key -> shown letter, in display order); a text question quotes the
-    three most common wrong answers, folded, as the members' own words. Code: nothing.
+    three most common wrong answers, folded, each only when at least
+    ``WRONG_ANSWER_MIN_MEMBERS`` members typed it (one member's words are never shown).
+    Code: nothing.
     """
     if not tries:
         return (), "", ()
@@ -200,10 +205,13 @@ def distribution(item: Question, tries: Sequence[FirstTries], letters: Mapping[s
     for row in tries:
         if not row.correct and fold(row.response):
             wrong[fold(row.response)] += row.count
-    top = sorted(wrong.items(), key=lambda pair: (-pair[1], pair[0]))[:WRONG_ANSWERS_SHOWN]
+    # A first try is one per member, so a count is a number of distinct members.
+    shared = [(text, n) for text, n in wrong.items() if n >= WRONG_ANSWER_MIN_MEMBERS]
+    top = sorted(shared, key=lambda pair: (-pair[1], pair[0]))[:WRONG_ANSWERS_SHOWN]
     if not top:
         return (), "", ()
-    return (), t(locale, "reveal.wrong_answers"), tuple((f"{n}×", text) for text, n in top)
+    heading = t(locale, "reveal.wrong_answers", n=WRONG_ANSWER_MIN_MEMBERS)
+    return (), heading, tuple((f"{n}×", text) for text, n in top)
 
 
 def week_extras(tries: Sequence[FirstTries], bank: Bank, locale: str) -> Pairs:

@@ -167,7 +167,7 @@ def test_weekly_post_draws_the_week_and_says_what_the_chart_shows_in_the_channel
     assert title == "排行榜 · 本周"
     assert [r.display_name for r in rows] == ["Alice"] and locale == "zh-CN"
     assert post.audience == "channel" and post.image_png == b"PNG"
-    assert post.image_name == f"leaderboard-{start.isoformat()}.png"
+    assert post.image_name == f"leaderboard-{start.isoformat()}-{channel.id}.png"
     assert post.image_alt.startswith("本周积分条形图") and "1. Alice" in post.image_alt
 
 

@@ -138,9 +138,11 @@ def test_stats_carry_a_mastery_chart_with_alt_text_and_a_text_twin(store, bank, 
     quiz.rounds.post_round(channel.id)
     quiz.rounds.submit_answer(channel.id, alice, "detach")
     message = board.stats_message(channel, alice.member, "en")
-    assert message.image_png == b"PNG" and message.image_name == "mastery.png"
-    assert message.image_alt.startswith("Bar chart of the share answered right per topic")
-    assert "autograd 100% (1 of 1, 0 reviews due)" in message.image_alt
+    assert message.image_png == b"PNG" and message.image_name == "mastery-1-1.png"
+    assert message.image_alt.startswith(
+        "Bar chart of the share answered right on the first try per topic")
+    assert ("autograd 100% (1 of 1 on the first try, 1 solved in the end, 0 reviews due)"
+            in message.image_alt)
     assert "autograd" in message.code and "100%" in message.code  # the text twin
     assert "Freezes held: 0" in message.body and "Rank this week: #1 of 1" in message.body
     [(topics, title, locale)] = charts.masteries
@@ -204,3 +206,48 @@ def test_the_privacy_command_sets_the_flag(quiz, channel, choice, hidden, said):
 def test_the_privacy_command_explains_itself_for_anything_else(quiz, channel):
     reply = Desk(quiz).command(_who("bob"), "privacy", "invisible")
     assert "/quiz-privacy hidden or /quiz-privacy visible" in reply.message.body
+
+
+def _third_try_solve(quiz, channel, alice):
+    """Alice misses t.text-detach twice, then solves it on her third try."""
+    channel = only(quiz, channel, "t.text-detach")
+    quiz.rounds.post_round(channel.id)
+    for text in ("clone", "data", "detach"):
+        quiz.rounds.submit_answer(channel.id, alice, text)
+    return channel
+
+
+def test_a_third_try_solve_is_not_full_mastery(store, bank, clock, quiz, channel, alice):
+    channel = _third_try_solve(quiz, channel, alice)
+    [autograd] = quiz.board.stats(channel, alice.member).mastery
+    assert (autograd.topic, autograd.first_try, autograd.solved, autograd.attempted) == (
+        "autograd", 0, 1, 1)
+    assert autograd.ratio < 1
+    message = BoardService(store, bank, clock, RecordingCharts()).stats_message(
+        channel, alice.member, "en")
+    assert message.image_alt.startswith(
+        "Bar chart of the share answered right on the first try per topic")
+    assert "autograd 0% (0 of 1 on the first try, 1 solved in the end" in message.image_alt
+    assert "100%" not in message.code and " 0%" in message.code
+    assert "right on the first try" in message.body
+
+
+def test_the_mastery_chart_says_first_try_in_chinese(store, bank, clock, quiz, channel, alice):
+    channel = _third_try_solve(quiz, channel, alice)
+    message = BoardService(store, bank, clock, RecordingCharts()).stats_message(
+        channel, alice.member, "zh-CN")
+    assert message.image_alt.startswith("各主题首次作答正确率条形图")
+    assert "autograd 0%（1 题中首次答对 0，最终答对 1" in message.image_alt
+
+
+def test_team_mastery_counts_first_tries_too(store, bank, clock):
+    board = BoardService(store, bank, clock, RecordingCharts())
+    channel = make_channel(store, timezone="UTC")
+    autograd = open_round(store, channel, DAY, item="t.text-detach")
+    for n in range(2):
+        person = make_member(store, f"U{n}", f"m{n}")
+        answer(store, autograd, person, correct=False, points=0)
+        answer(store, autograd, person, attempt=2, correct=n == 0, points=5)
+    [m] = board.team_mastery(channel)
+    assert (m.topic, m.first_try, m.solved, m.attempted) == ("autograd", 0, 1, 2)
+    assert "  0%" in board.team_stats(channel, "en").code

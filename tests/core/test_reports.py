@@ -164,17 +164,62 @@ def _seed(rnd):
     return round_seed(rnd)
 
 
-def test_the_reveal_of_a_text_question_quotes_the_three_commonest_wrong_answers(quiz, channel,
-                                                                              clock):
-    rnd = posted(quiz, channel, "t.text-detach").round
-    answers = ["data", "DATA", "clone()", "clone", "torch.clone", "no_grad", "no grad",
-               "requires_grad", "detach", HOSTILE_STRINGS["everyone"]]
+def _revealed_text(quiz, channel, clock, answers, item="t.text-detach",
+                   mode=AnswerMode.TEXT):
+    rnd = posted(quiz, channel, item).round
     for n, text in enumerate(answers):
-        _answer_text(quiz, rnd, f"m{n}", text)
+        actor = Actor(quiz.rounds.member("console", f"m{n}", f"M{n}"))
+        quiz.rounds.answer_round(rnd.id, actor, text, mode)
     clock.advance(days=1)
     [reveal] = quiz.rounds.close_due_rounds()
-    assert "Most common wrong answers (first tries):" in reveal.message.body
-    assert reveal.message.quotes == (("3×", "clone"), ("2×", "data"), ("2×", "no grad"))
+    return reveal.message
+
+
+def test_the_reveal_of_a_text_question_quotes_the_three_commonest_wrong_answers(quiz, channel,
+                                                                              clock):
+    answers = ["data", "DATA", "data.", "clone()", "clone", "torch.clone", "no_grad",
+               "no grad", "No-Grad", "retain", "retain", "retain", "requires_grad", "detach",
+               HOSTILE_STRINGS["everyone"]]
+    message = _revealed_text(quiz, channel, clock, answers)
+    assert ("Most common wrong answers (first tries, each typed by 3 or more members):"
+            in message.body)
+    assert message.quotes == (("3×", "clone"), ("3×", "data"), ("3×", "no grad"))
+
+
+def test_a_wrong_answer_only_two_members_typed_is_not_quoted_at_the_reveal(quiz, channel,
+                                                                          clock):
+    rude = "You STUPID bot"
+    message = _revealed_text(quiz, channel, clock, [rude, rude.lower(), "clone", "detach"])
+    assert message.quotes == ()
+    assert "stupid" not in message.body.casefold()
+    assert "Most common wrong answers" not in message.body
+
+
+def test_a_wrong_answer_three_members_typed_is_quoted_folded_and_inert(quiz, channel, clock):
+    from bot.adapters.discord.embeds import embed
+    from bot.adapters.slack.blocks import render
+    from tests.fake_slack import text_of
+    from tests.hostile import invisible_or_control, pings
+
+    hostile = HOSTILE_STRINGS["everyone"]
+    message = _revealed_text(quiz, channel, clock, [hostile, hostile.upper(), hostile + "!",
+                                                    "clone"])
+    assert message.quotes == (("3×", "@everyone @here look"),)
+    for shown in (embed(message).to_dict()["description"], text_of(render(message))):
+        assert "3× " in shown and "look" in shown
+        assert pings(shown) == [] and invisible_or_control(shown) == []
+
+
+def test_the_reveal_of_a_code_question_quotes_no_code(quiz, channel, clock, executor):
+    from tests.core.conftest import FakeVerdict
+
+    executor.verdict = FakeVerdict("failed", 0, 1)
+    message = _revealed_text(quiz, channel, clock, ["def double(x): return x"] * 3 +
+                             ["def double(x): return 'rude words'"] * 3,
+                             item="t.code-double", mode=AnswerMode.CODE)
+    assert executor.runs  # the answers were judged as code, and failed
+    assert message.quotes == ()
+    assert "rude words" not in message.body and "return x" not in message.body
 
 
 def _answer_text(quiz, rnd, name, text):

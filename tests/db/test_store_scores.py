@@ -101,8 +101,23 @@ def test_item_results_give_the_final_outcome_per_round(store):
     answer(store, round_, ada, 2, correct=True, at=T0 + HOUR)
     answer(store, round_, ada, 3, correct=False, at=T0 + 2 * HOUR)
     assert store.item_results(ada.id) == [
-        ItemResult(item_id="autograd.leaf", correct=True, answered_at=T0 + 2 * HOUR)
+        ItemResult(item_id="autograd.leaf", correct=True, answered_at=T0 + 2 * HOUR,
+                   first_try=False)
     ]
+
+
+def test_item_results_and_channel_tallies_tell_a_first_try_from_a_later_solve(store):
+    ada, bo = make_member(store, "U1", "ada"), make_member(store, "U2", "bo")
+    channel = make_channel(store)
+    round_ = open_round(store, channel, item="autograd.leaf")
+    answer(store, round_, ada, 1, correct=True, at=T0)
+    answer(store, round_, bo, 1, correct=False, at=T0)
+    answer(store, round_, bo, 2, correct=False, at=T0 + HOUR)
+    answer(store, round_, bo, 3, correct=True, at=T0 + 2 * HOUR)
+    assert [r.first_try for r in store.item_results(ada.id, channel.id)] == [True]
+    assert [(r.correct, r.first_try) for r in store.item_results(bo.id, channel.id)] == [
+        (True, False)]
+    assert store.channel_item_results(channel.id) == [("autograd.leaf", 2, 2, 1)]
 
 
 def test_item_results_include_practice_results_oldest_first(store):
@@ -117,7 +132,7 @@ def test_item_results_include_practice_results_oldest_first(store):
     store.record_practice_result(ada.id, "practice", 2, True, T0)
     assert store.item_results(ada.id) == [
         ItemResult("practice", True, T0),
-        ItemResult("daily", False, T0 + HOUR),
+        ItemResult("daily", False, T0 + HOUR, first_try=False),
     ]
 
 

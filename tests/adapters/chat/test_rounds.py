@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import io
+import re
 
 from PIL import Image
 
@@ -222,7 +223,8 @@ def test_the_weekly_post_has_a_table_and_a_png_chart(chat):
         assert "王小明" in board.text and "Alice" in board.text
         assert board.image is not None, "no chart shown with the weekly post"
         name, data = board.image
-        assert name == "leaderboard-2026-03-02.png" and data[:8] == b"\x89PNG\r\n\x1a\n"
+        assert re.fullmatch(r"leaderboard-2026-03-02-\d+\.png", name)
+        assert data[:8] == b"\x89PNG\r\n\x1a\n"
         image = Image.open(io.BytesIO(data))
         assert image.format == "PNG" and image.size[0] >= 600
 
