@@ -18,7 +18,7 @@ from prometheus_client.parser import text_string_to_metric_families
 
 from bot.adapters.chat.front import ChatFront
 from bot.adapters.chat.health import Health
-from bot.bootstrap import chat_runtime
+from bot.bootstrap import chat_app, chat_runtime
 from bot.core.errors import GradingUnavailable
 from bot.core.i18n import t
 from bot.core.messages import submit_id
@@ -184,14 +184,15 @@ def test_a_failed_reveal_is_counted_as_an_error_not_a_post(settings):
 
 def test_healthz_is_200_when_up_and_503_naming_the_database_once_its_file_is_gone(
         settings, tmp_path):
-    runtime = chat_runtime(settings, "slack", clock=FakeClock(START), executor=RecordingExecutor())
+    runtime, app = chat_app(settings, "slack", clock=FakeClock(START),
+                            executor=RecordingExecutor())
 
     async def scenario():
         await runtime.start(RecordingPublisher())
         runner, base = await _serve(Health(runtime))
         try:
             up = await _get(f"{base}/healthz")
-            runtime.engine.dispose()
+            app.engine.dispose()
             for path in tmp_path.glob("torchquiz.sqlite3*"):
                 path.unlink()
             down = await _get(f"{base}/healthz")
