@@ -204,3 +204,16 @@ def test_the_executor_client_loads_without_torch_or_the_server():
     result = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,
                             check=True, cwd=ROOT)
     assert result.stdout.strip() == ""
+
+
+@pytest.mark.parametrize("platform", ["discord", "slack"])
+def test_a_publisher_posts_what_it_is_handed_and_asks_the_core_nothing(platform):
+    # An output port: the reveal carries its closed post, a late result its locale.
+    path = ROOT / "bot" / "adapters" / platform / "publisher.py"
+    reaching = {n for n in _imports(path)
+                if _is(n, "bot.adapters.chat.runtime") or _is(n, "bot.core.quiz")
+                or _is(n, "bot.core.desk")}
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    calls = {node.attr for node in ast.walk(tree)
+             if isinstance(node, ast.Attribute) and node.attr in ("runtime", "quiz", "desk")}
+    assert (reaching, calls) == (set(), set())
