@@ -33,6 +33,7 @@ if TYPE_CHECKING:
     from bot.adapters.discord.client import QuizBot
     from bot.adapters.slack.bot import SlackBot
     from bot.adapters.slack.installations import Installations
+    from db.store_packs import PackStore
 
 log = logging.getLogger(__name__)
 
@@ -163,6 +164,38 @@ def build_app(
                       post_lease=dt.timedelta(seconds=settings.post_lease_s))
     return App(quiz, bank, settings, executor, problem, closers, engine=engine,
                packs=pack_tools(shipped, engine, executor))
+
+
+def operator_app(settings: Settings, *, bank: Bank | None = None, migrate: bool = False,
+                 clock: Clock | None = None) -> App:
+    """Wire the core for an operator's command (member, content reports|stats, pack).
+
+    No executor starts and no scheduler runs. ``bank``: the content the command reads (None:
+    none, for a command that reads only the database); ``migrate``: bring the schema up first.
+    """
+    url = database_url(settings)
+    if migrate:
+        upgrade(url)
+    engine = make_engine(url)
+    bank = bank if bank is not None else Bank()
+    clock = clock or SystemClock()
+    quiz = build_quiz(SqlStore(engine, clock=clock), bank, clock)
+    return App(quiz, bank, settings, None, "no grading in an operator's command",
+               [engine.dispose], engine=engine, packs=pack_tools(bank, engine, None))
+
+
+def pack_store(settings: Settings) -> tuple[PackStore, Callable[[], object]]:
+    """Return the migrated database's pack store for `torchquiz pack`, and what closes it.
+
+    The operator's view of every workspace's packs (the chat's /quiz-pack sees one workspace
+    through the PackShelf port).
+    """
+    from db.store_packs import PackStore
+
+    url = database_url(settings)
+    upgrade(url)
+    engine = make_engine(url)
+    return PackStore(engine), engine.dispose
 
 
 def pack_tools(bank: Bank, engine: Engine, executor: Executor | None) -> PackTools:

@@ -273,15 +273,11 @@ def _insights(settings: Settings, bank: Bank, args: argparse.Namespace) -> int:
     """Run `content stats` or `content unpause ID` against the configured database."""
     from sqlalchemy.exc import SQLAlchemyError
 
-    from bot.bootstrap import database_url
-    from bot.core.clock import SystemClock
-    from bot.core.insights import InsightsService
-    from db.engine import make_engine
-    from db.store import SqlStore
+    from bot.bootstrap import operator_app
 
-    engine = make_engine(database_url(settings))
+    app = operator_app(settings, bank=bank)
     try:
-        insights = InsightsService(SqlStore(engine), bank, SystemClock())
+        insights = app.quiz.insights
         if args.content_command == "unpause":
             if args.item_id not in bank.questions:
                 print(f"no question with id {args.item_id!r}", file=sys.stderr)
@@ -296,7 +292,7 @@ def _insights(settings: Settings, bank: Bank, args: argparse.Namespace) -> int:
               f"({type(exc).__name__}); is it migrated (torchquiz db upgrade)?", file=sys.stderr)
         return 1
     finally:
-        engine.dispose()
+        app.close()
     if args.json:
         print(json.dumps([s.as_json() for s in found], ensure_ascii=False, indent=2))
         return 0

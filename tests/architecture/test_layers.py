@@ -217,3 +217,16 @@ def test_a_publisher_posts_what_it_is_handed_and_asks_the_core_nothing(platform)
     calls = {node.attr for node in ast.walk(tree)
              if isinstance(node, ast.Attribute) and node.attr in ("runtime", "quiz", "desk")}
     assert (reaching, calls) == (set(), set())
+
+
+def test_only_the_composition_root_builds_engines_and_stores():
+    # One builder: the CLIs, the scheduler and the adapters get what they need from
+    # bot/bootstrap.py, which alone creates engines and the QuizStore.
+    forbidden = ("db.engine", "db.store", "sqlalchemy.create_engine", "sqlalchemy.text")
+    found = []
+    for path in sorted((ROOT / "bot").rglob("*.py")):
+        if path.name == "bootstrap.py" and path.parent == ROOT / "bot":
+            continue
+        found += [f"{path.relative_to(ROOT)} imports {n}" for n in sorted(_imports(path))
+                  if any(_is(n, f) for f in forbidden)]
+    assert found == []
