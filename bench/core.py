@@ -46,7 +46,6 @@ from bot.core.models import (
     AnswerMode,
     ChannelSettings,
     LeaderboardRow,
-    Member,
     week_start,
 )
 from bot.core.scoring import points_for, rank, replay_streak
@@ -290,9 +289,9 @@ def throwaway_postgres(workdir: Path) -> Iterator[str | None]:
 
 
 # ---------------------------------------------------------------------------- measurements
-def legacy_rows(store: SqlStore, channel: ChannelSettings, since: dt.datetime | None,
-                open_date: dt.date | None) -> list[LeaderboardRow]:
-    """Return the board as the code before totals built it: recount, one query per member."""
+def recount_rows(store: SqlStore, channel: ChannelSettings, since: dt.datetime | None,
+                 open_date: dt.date | None) -> list[LeaderboardRow]:
+    """Return the board recounted from every answer: what the totals are checked against."""
     scores = store.scores(channel.id, since)
     dates = store.round_dates(channel.id)
     states = {s.user_id: replay_streak(dates, store.solved_dates(channel.id, s.user_id),
@@ -345,8 +344,6 @@ def measure_backend(backend: Backend, args: argparse.Namespace, bank: Bank) -> d
         result.update(measure_content_stats(store, bank, clock, counter))
         if not args.no_check:
             result["boards_equal_recount"] = check_boards(store, board, channel)
-        if args.baseline:
-            result["baseline"] = measure_baseline(store, board, channel, members, clock)
         result.update(measure_record_answer(store, channel, dataset, args.record_samples))
         if args.review_cards:
             # Before the burst of answers below, whose cards then update these.
@@ -380,29 +377,8 @@ def check_boards(store: SqlStore, board: BoardService, channel: ChannelSettings)
     ok = True
     for period, since in (("week", week_start(board.clock.now(), channel.timezone)),
                           ("all", None)):
-        ok &= board.rows(channel, period) == legacy_rows(store, channel, since, open_date)[:20]
+        ok &= board.rows(channel, period) == recount_rows(store, channel, since, open_date)[:20]
     return ok
-
-
-def measure_baseline(store: SqlStore, board: BoardService, channel: ChannelSettings,
-                     members: list[Member], clock: FixedClock) -> dict[str, Any]:
-    """Time the boards and stats as the code before totals computed them (3 runs each)."""
-    open_date = board._open_date(channel)
-    since = week_start(clock.now(), channel.timezone)
-
-    def legacy_stats() -> None:
-        member = members[0]
-        {s.user_id: s for s in store.scores(channel.id)}.get(member.id)
-        store.round_dates(channel.id)
-        store.solved_dates(channel.id, member.id)
-        store.item_results(member.id, channel.id)
-
-    runs = {
-        "leaderboard_week_ms": lambda: legacy_rows(store, channel, since, open_date),
-        "leaderboard_all_ms": lambda: legacy_rows(store, channel, None, open_date),
-        "stats_ms": legacy_stats,
-    }
-    return {name: round(statistics.median(timed(fn, 3)), 1) for name, fn in runs.items()}
 
 
 def measure_record_answer(store: SqlStore, channel: ChannelSettings, dataset: Dataset,
@@ -475,7 +451,7 @@ def concurrent_answers(url: str, bank: Bank, dataset: Dataset,
         totals_ok = all(store.member_score(channel.id, uid) == totals[uid]
                         for uid in range(1, count + 1))
         open_date = board._open_date(channel)
-        board_ok = board.rows(channel, "all") == legacy_rows(store, channel, None,
+        board_ok = board.rows(channel, "all") == recount_rows(store, channel, None,
                                                              open_date)[:20]
         figures = percentiles(latencies)
         return {
@@ -584,11 +560,6 @@ def report(result: dict[str, Any]) -> str:
                  f" {result['record_answer_p95_ms']:8.2f} ms  {verdict(ms, RECORD_TARGET_MS)}")
     if "boards_equal_recount" in result:
         lines.append(f"  boards equal a recount of every answer: {result['boards_equal_recount']}")
-    if "baseline" in result:
-        b = result["baseline"]
-        lines.append(f"  before totals (recount, a query per member): week"
-                     f" {b['leaderboard_week_ms']} ms, all {b['leaderboard_all_ms']} ms,"
-                     f" stats {b['stats_ms']} ms")
     if "learning" in result:
         lines += learning.report_lines(result["learning"])
     if "concurrent" in result:
@@ -615,8 +586,6 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("--record-samples", type=int, default=300)
     parser.add_argument("--postgres-url", help="a server to create a scratch database on")
     parser.add_argument("--no-postgres", action="store_true", help="SQLite only")
-    parser.add_argument("--baseline", action="store_true",
-                        help="also time the boards as computed before the totals")
     parser.add_argument("--no-check", action="store_true",
                         help="skip comparing the boards with a recount")
     parser.add_argument("--concurrent", type=int, default=500,

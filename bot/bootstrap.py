@@ -8,12 +8,13 @@ need from here as arguments; none of them imports this module.
 from __future__ import annotations
 
 import datetime as dt
+import functools
 import logging
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from sqlalchemy import Engine, text
+from sqlalchemy import Engine
 
 from bot.charts import MatplotlibCharts
 from bot.core.clock import SystemClock
@@ -31,6 +32,8 @@ if TYPE_CHECKING:
     from bot.adapters.chat.runtime import ChatRuntime
     from bot.adapters.discord.client import QuizBot
     from bot.adapters.slack.bot import SlackBot
+    from bot.adapters.slack.installations import Installations
+    from db.store_packs import PackStore
 
 log = logging.getLogger(__name__)
 
@@ -163,6 +166,38 @@ def build_app(
                packs=pack_tools(shipped, engine, executor))
 
 
+def operator_app(settings: Settings, *, bank: Bank | None = None, migrate: bool = False,
+                 clock: Clock | None = None) -> App:
+    """Wire the core for an operator's command (member, content reports|stats, pack).
+
+    No executor starts and no scheduler runs. ``bank``: the content the command reads (None:
+    none, for a command that reads only the database); ``migrate``: bring the schema up first.
+    """
+    url = database_url(settings)
+    if migrate:
+        upgrade(url)
+    engine = make_engine(url)
+    bank = bank if bank is not None else Bank()
+    clock = clock or SystemClock()
+    quiz = build_quiz(SqlStore(engine, clock=clock), bank, clock)
+    return App(quiz, bank, settings, None, "no grading in an operator's command",
+               [engine.dispose], engine=engine, packs=pack_tools(bank, engine, None))
+
+
+def pack_store(settings: Settings) -> tuple[PackStore, Callable[[], object]]:
+    """Return the migrated database's pack store for `torchquiz pack`, and what closes it.
+
+    The operator's view of every workspace's packs (the chat's /quiz-pack sees one workspace
+    through the PackShelf port).
+    """
+    from db.store_packs import PackStore
+
+    url = database_url(settings)
+    upgrade(url)
+    engine = make_engine(url)
+    return PackStore(engine), engine.dispose
+
+
 def pack_tools(bank: Bank, engine: Engine, executor: Executor | None) -> PackTools:
     """Return /quiz-pack's checker and shelf: the CLI's validation path, the pack store.
 
@@ -178,18 +213,22 @@ def pack_tools(bank: Bank, engine: Engine, executor: Executor | None) -> PackToo
                      StorePackShelf(PackStore(engine)))
 
 
-def chat_runtime(
+def chat_app(
     settings: Settings,
     platform: str,
     *,
     clock: Clock | None = None,
     executor: Executor | None = None,
     grace: dt.timedelta | None = None,
-) -> ChatRuntime:
-    """Build the core and the chat runtime of one platform's process (scheduler included)."""
+) -> tuple[ChatRuntime, App]:
+    """Build the core and the chat runtime of one platform's process (scheduler included).
+
+    The App beside the runtime holds what a platform's own stores share (the engine).
+    """
     from bot.adapters.chat.limits import Limits
     from bot.adapters.chat.runtime import ChatRuntime
     from bot.scheduling import DEFAULT_GRACE, QuizScheduler
+    from db.store_pending import count_pending
 
     runtimes: list[ChatRuntime] = []
 
@@ -207,30 +246,24 @@ def chat_runtime(
         scheduler=lambda publisher: QuizScheduler(app.quiz, publisher, platform,
                                                   grace=grace or DEFAULT_GRACE),
     )
-    runtime.engine = app.engine
-    if app.engine is not None:
-        runtime.probe = pending_probe(app.engine, platform)
+    engine = app.engine
+    if engine is not None:
+        # /healthz asks the database for the platform's pending answers (db/store_pending.py).
+        runtime.probe = functools.partial(count_pending, engine, platform)
     runtimes.append(runtime)
-    return runtime
+    return runtime, app
 
 
-_PENDING = text(
-    "SELECT count(*) FROM pending_answers p JOIN rounds r ON r.id = p.round_id "
-    "JOIN channels c ON c.id = r.channel_id WHERE c.platform = :platform")
-
-
-def pending_probe(engine: Engine, platform: str) -> Callable[[], int]:
-    """Return the health check's query: the platform's pending answers, from a table of ours.
-
-    A trivial query that needs the real schema: a SQLite file that vanished (and came back
-    empty) fails it as surely as a PostgreSQL that went away.
-    """
-
-    def probe() -> int:
-        with engine.connect() as connection:
-            return int(connection.execute(_PENDING, {"platform": platform}).scalar_one())
-
-    return probe
+def chat_runtime(
+    settings: Settings,
+    platform: str,
+    *,
+    clock: Clock | None = None,
+    executor: Executor | None = None,
+    grace: dt.timedelta | None = None,
+) -> ChatRuntime:
+    """Build the core and the chat runtime of one platform's process (scheduler included)."""
+    return chat_app(settings, platform, clock=clock, executor=executor, grace=grace)[0]
 
 
 def discord_bot(settings: Settings, runtime: ChatRuntime | None = None,
@@ -243,14 +276,31 @@ def discord_bot(settings: Settings, runtime: ChatRuntime | None = None,
     return QuizBot(runtime, guild_id=settings.discord_guild_id, **options)
 
 
-def slack_bot(settings: Settings, runtime: ChatRuntime | None = None,
+def slack_bot(settings: Settings, *, clock: Clock | None = None,
+              executor: Executor | None = None, grace: dt.timedelta | None = None,
               **options: Any) -> SlackBot:
-    """Build the Slack app over a chat runtime, with the installation stores when it has OAuth."""
+    """Build the Slack app over a new chat runtime; with OAuth, the installation stores too."""
     from bot.adapters.slack.bot import SlackBot
-    from db.slack_installations import Installations
 
-    runtime = runtime or chat_runtime(settings, "slack")
+    runtime, app = chat_app(settings, "slack", clock=clock, executor=executor, grace=grace)
     installations = None
-    if settings.slack_client_id and runtime.engine is not None:
-        installations = Installations(settings.slack_client_id, runtime.engine)
+    if settings.slack_client_id and app.engine is not None:
+        installations = slack_installations(settings.slack_client_id, app.engine)
     return SlackBot(runtime, settings, installations=installations, **options)
+
+
+def slack_installations(client_id: str, engine: Engine) -> Installations:
+    """Return the installation stores of a multi-workspace Slack app, in the project's database.
+
+    slack-sdk's own SQLAlchemy stores, over the one engine (the Alembic migrations create their
+    tables); the Slack adapter runs them off its event loop.
+    """
+    from slack_sdk.oauth.installation_store.sqlalchemy import SQLAlchemyInstallationStore
+    from slack_sdk.oauth.state_store.sqlalchemy import SQLAlchemyOAuthStateStore
+
+    from bot.adapters.slack.installations import STATE_EXPIRES_S, Installations
+    from bot.adapters.slack.installations import log as slack_log
+
+    return Installations(
+        SQLAlchemyInstallationStore(client_id, engine, logger=slack_log),
+        SQLAlchemyOAuthStateStore(STATE_EXPIRES_S, engine, logger=slack_log))

@@ -9,6 +9,7 @@ import json
 import logging
 import sys
 from collections.abc import Callable, Sequence
+from pathlib import Path
 from typing import Any
 
 from bot import logs, members_cli, packs_cli, reports_cli
@@ -155,8 +156,6 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 def _backup_or_restore(settings: Settings, args: argparse.Namespace) -> int:
     """Run `db backup FILE` or `db restore FILE`: 0 done, 1 refused, 2 not a SQLite database."""
-    from pathlib import Path
-
     from bot.bootstrap import database_url
     from db.backup import BackupError, NotSqlite, backup, restore
 
@@ -182,7 +181,11 @@ def _bench(argv: list[str]) -> int:
               "       torchquiz bench core [--answers N] [--postgres-url URL] [--json]",
               file=sys.stderr)
         return 2
-    # Imported here: the bench package is not part of the product (nor of its images).
+    # Imported here: the bench package is not part of the product (nor of its wheel or images);
+    # it runs from a checkout, whose root is the folder above bot/.
+    checkout = Path(__file__).resolve().parents[1]
+    if (checkout / "bench" / "__init__.py").is_file() and str(checkout) not in sys.path:
+        sys.path.append(str(checkout))
     try:
         module = importlib.import_module(module_name)
     except ImportError as exc:
@@ -270,15 +273,11 @@ def _insights(settings: Settings, bank: Bank, args: argparse.Namespace) -> int:
     """Run `content stats` or `content unpause ID` against the configured database."""
     from sqlalchemy.exc import SQLAlchemyError
 
-    from bot.bootstrap import database_url
-    from bot.core.clock import SystemClock
-    from bot.core.insights import InsightsService
-    from db.engine import make_engine
-    from db.store import SqlStore
+    from bot.bootstrap import operator_app
 
-    engine = make_engine(database_url(settings))
+    app = operator_app(settings, bank=bank)
     try:
-        insights = InsightsService(SqlStore(engine), bank, SystemClock())
+        insights = app.quiz.insights
         if args.content_command == "unpause":
             if args.item_id not in bank.questions:
                 print(f"no question with id {args.item_id!r}", file=sys.stderr)
@@ -293,7 +292,7 @@ def _insights(settings: Settings, bank: Bank, args: argparse.Namespace) -> int:
               f"({type(exc).__name__}); is it migrated (torchquiz db upgrade)?", file=sys.stderr)
         return 1
     finally:
-        engine.dispose()
+        app.close()
     if args.json:
         print(json.dumps([s.as_json() for s in found], ensure_ascii=False, indent=2))
         return 0

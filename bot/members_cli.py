@@ -87,9 +87,7 @@ def run(settings: Settings, args: argparse.Namespace) -> int:
     """Run `member export` or `member forget`; return the exit status."""
     from sqlalchemy.exc import SQLAlchemyError
 
-    from bot.bootstrap import database_url
-    from db.engine import make_engine
-    from db.store import SqlStore
+    from bot.bootstrap import operator_app
 
     what = f"torchquiz member {args.member_command}"
     try:
@@ -100,18 +98,18 @@ def run(settings: Settings, args: argparse.Namespace) -> int:
     if args.member_command == "forget" and not args.yes:
         _err(f"{what}: add --yes to delete {args.member} for good")
         return 2
-    engine = make_engine(database_url(settings))
+    app = operator_app(settings)
+    people = app.quiz.people
     try:
-        store = SqlStore(engine)
         if args.member_command == "export":
-            data = store.member_data(platform, user, workspace)
+            data = people.member_data(platform, user, workspace)
             if data is None:
                 _err(f"{what}: no member {user} in {platform} workspace {workspace}")
                 return 1
             sys.stdout.write(json.dumps(export_object(data, platform), ensure_ascii=True,
                                         sort_keys=True, indent=2) + "\n")
             return 0
-        report = store.forget_member(platform, user)
+        report = people.forget_member(platform, user)
         if report is None:
             _err(f"{what}: no member {user} on {platform}")
             return 1
@@ -123,4 +121,4 @@ def run(settings: Settings, args: argparse.Namespace) -> int:
              "(torchquiz db upgrade)?")
         return 1
     finally:
-        engine.dispose()
+        app.close()

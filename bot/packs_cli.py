@@ -16,6 +16,7 @@ import argparse
 import json
 import re
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -108,16 +109,10 @@ def _print_report(report: Any, as_json: bool) -> None:
     print(f"pack {verdict} ({report.items} questions, {report.cards} explain cards)")
 
 
-def _store(settings: Settings) -> tuple[PackStore, Any]:
-    from bot.bootstrap import database_url
-    from db.engine import make_engine
-    from db.migrate import upgrade
-    from db.store_packs import PackStore
+def _store(settings: Settings) -> tuple[PackStore, Callable[[], object]]:
+    from bot.bootstrap import pack_store
 
-    url = database_url(settings)
-    upgrade(url)
-    engine = make_engine(url)
-    return PackStore(engine), engine
+    return pack_store(settings)
 
 
 def run(settings: Settings, args: argparse.Namespace) -> int:
@@ -163,7 +158,7 @@ def run(settings: Settings, args: argparse.Namespace) -> int:
                 print("torchquiz pack add: the pack does not parse here", file=sys.stderr)
                 return 1
         return _add(settings, pack, workspace)
-    store, engine = _store(settings)
+    store, close = _store(settings)
     try:
         if command == "list":
             return _list(store, args.json)
@@ -181,14 +176,14 @@ def run(settings: Settings, args: argparse.Namespace) -> int:
             sys.stdout.write(versions[-1].text)
             return 0
     finally:
-        engine.dispose()
+        close()
     return 2
 
 
 def _add(settings: Settings, pack: Any, workspace: str | None) -> int:
     from db.store_packs import EVERY_WORKSPACE, PackRefused
 
-    store, engine = _store(settings)
+    store, close = _store(settings)
     try:
         stored = store.add(pack.id, pack.header.version, workspace or EVERY_WORKSPACE,
                            pack.header.title, tuple(pack.header.locales), pack.text,
@@ -197,7 +192,7 @@ def _add(settings: Settings, pack: Any, workspace: str | None) -> int:
         print(f"torchquiz pack add: {exc}", file=sys.stderr)
         return 1
     finally:
-        engine.dispose()
+        close()
     where = "every workspace" if stored.scope == EVERY_WORKSPACE else stored.scope
     print(f"stored pack {stored.pack_id} version {stored.version} for {where}")
     return 0

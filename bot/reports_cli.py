@@ -13,7 +13,6 @@ import sys
 from typing import Any
 
 from bot.core.models import Report
-from bot.core.reports import CLOSE_REASON_CHARS, storable
 from bot.settings import Settings
 from safetext.inert import inert
 
@@ -44,27 +43,23 @@ def run(settings: Settings, args: argparse.Namespace) -> int:
     """List reports or close one; return the exit status (1: no such open report)."""
     from sqlalchemy.exc import SQLAlchemyError
 
-    from bot.bootstrap import database_url
-    from bot.core.clock import SystemClock
-    from db.engine import make_engine
-    from db.store import SqlStore
+    from bot.bootstrap import operator_app
 
     if args.close is not None and not args.reason.strip():
         sys.stderr.write("torchquiz content reports: --close needs --reason TEXT\n")
         return 2
-    engine = make_engine(database_url(settings))
+    app = operator_app(settings)
+    reports = app.quiz.reports
     try:
-        store = SqlStore(engine)
         if args.close is not None:
-            reason = storable(" ".join(args.reason.split()), CLOSE_REASON_CHARS)
-            closed = store.close_report(args.close, reason, SystemClock().now())
+            closed = reports.close_report(args.close, args.reason)
             if closed is None:
                 sys.stderr.write(f"torchquiz content reports: no open report {args.close}\n")
                 return 1
             sys.stdout.write(f"closed report {closed.id} ({closed.item_id} "
                              f"v{closed.item_version})\n")
             return 0
-        rows = store.reports(status=None if args.all else "open")
+        rows = reports.every_report(closed_too=args.all)
         if args.json:
             sys.stdout.write(json.dumps([report_object(r) for r in rows], ensure_ascii=True,
                                         indent=2) + "\n")
@@ -83,4 +78,4 @@ def run(settings: Settings, args: argparse.Namespace) -> int:
                          f"({type(exc).__name__}); is it migrated (torchquiz db upgrade)?\n")
         return 1
     finally:
-        engine.dispose()
+        app.close()

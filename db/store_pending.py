@@ -6,7 +6,7 @@ import datetime as dt
 import logging
 import secrets
 
-from sqlalchemy import and_, delete, exists, insert, or_, select, update
+from sqlalchemy import Engine, and_, delete, exists, func, insert, or_, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, aliased
 
@@ -161,3 +161,17 @@ class PendingStore(AnswerStore):
                         draft.attempt if draft else None)
             return False
         return True
+
+
+def count_pending(engine: Engine, platform: str) -> int:
+    """Return the platform's pending answers, read straight from the tables (no retry).
+
+    The chat processes' health check: a trivial query that needs the real schema, so a SQLite
+    file that vanished (and came back empty) fails it as surely as a PostgreSQL that went away.
+    """
+    query = (select(func.count()).select_from(PendingAnswerRow)
+             .join(RoundRow, RoundRow.id == PendingAnswerRow.round_id)
+             .join(ChannelRow, ChannelRow.id == RoundRow.channel_id)
+             .where(ChannelRow.platform == platform))
+    with engine.connect() as connection:
+        return int(connection.execute(query).scalar_one())

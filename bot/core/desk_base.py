@@ -10,14 +10,11 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from bot.core.i18n import t
-from bot.core.insights import InsightsService
 from bot.core.library import workspace_scope
 from bot.core.messages import Form, Message, Tone
 from bot.core.models import Actor, ChannelSettings, Identity, Member, Resolved
-from bot.core.people import PeopleService
 from bot.core.ports import PackTools
 from bot.core.quiz import Quiz
-from bot.core.reports import ReportService
 
 COMMAND_CHARS = 500  # a topic, a period or a member: anything longer is a paste gone wrong
 
@@ -64,10 +61,9 @@ class DeskBase:
         self.quiz = quiz
         self.pack_tools = packs  # /quiz-pack's checker and shelf; None: packs are off
         self.store = quiz.rounds.store
-        self.people = PeopleService(self.store)
-        rounds = quiz.rounds
-        self.reports = ReportService(self.store, rounds.bank, rounds.clock)
-        self.insights = InsightsService(self.store, rounds.bank, rounds.clock)
+        self.people = quiz.people
+        self.reports = quiz.reports
+        self.insights = quiz.insights
 
     # ------------------------------------------------------------ resolving
     def _resolve(self, who: Identity, round_id: int | None = None) -> tuple[Resolved, Actor]:

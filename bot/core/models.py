@@ -368,11 +368,16 @@ class RoundPost:
 
 @dataclass(frozen=True)
 class Reveal:
-    """A round that was just closed, with the reveal to post in its thread."""
+    """A round that was just closed, with the reveal to post in its thread.
+
+    ``closed_post`` is the round's own post as it reads now (no buttons, the final tally): the
+    publisher edits the question into it, asking the core nothing more.
+    """
 
     channel: ChannelSettings
     round: Round
     message: Message
+    closed_post: Message
 
 
 @dataclass(frozen=True)
@@ -396,6 +401,8 @@ class PrivateDelivery:
     member_external_id: str
     message: Message
     round_id: int
+    workspace_external_id: str  # the channel's workspace (server, team)
+    locale: str  # the channel's language, as the message is written in
 
 
 @dataclass(frozen=True)

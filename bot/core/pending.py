@@ -110,7 +110,8 @@ class PendingGrader:
         log.info("pending answer graded pending=%s channel=%s round=%s user=%s", pending.id,
                  channel.id, rnd.id, member.id)
         return PrivateDelivery(channel.platform, channel.external_id, member.external_id,
-                               message, rnd.id)
+                               message, rnd.id, workspace_external_id=channel.workspace_external_id,
+                               locale=channel.locale)
 
     def _without_answer(
         self, pending: PendingAnswer, text: str, detail: str = ""

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 
 from bot.core.i18n import t
 from bot.core.messages import Button, Message, Tone, forget_action
-from bot.core.models import ForgetReport, Identity
+from bot.core.models import ForgetReport, Identity, MemberData
 
 if TYPE_CHECKING:
     from bot.core.ports import QuizStore
@@ -72,9 +72,17 @@ class PeopleService:
             tone=Tone.WARNING,
         )
 
+    def member_data(self, platform: str, user: str, workspace: str) -> MemberData | None:
+        """Return everything stored about a member, channel sections of ``workspace`` only."""
+        return self.store.member_data(platform, user, workspace)
+
+    def forget_member(self, platform: str, user: str) -> ForgetReport | None:
+        """Delete a member on ``platform`` in every workspace; None when there is none."""
+        return self.store.forget_member(platform, user)
+
     def forget(self, who: Identity, locale: str) -> tuple[Message, ForgetReport | None]:
         """Delete everything stored about the member; say what went (or that nothing was left)."""
-        report = self.store.forget_member(who.platform, who.user)
+        report = self.forget_member(who.platform, who.user)
         if report is None:
             return Message(body=t(locale, "forget.nothing"), tone=Tone.INFO), None
         what = _phrase(locale, dict(report.deleted))

@@ -1,4 +1,4 @@
-"""The core as one object for adapters: rounds, practice, explain, boards and setup."""
+"""The core as one object for adapters and the operator's commands: every service, built once."""
 
 from __future__ import annotations
 
@@ -9,11 +9,14 @@ from dataclasses import dataclass
 from bot.core.board import BoardService
 from bot.core.channel_setup import SetupService
 from bot.core.explain import ExplainService
+from bot.core.insights import InsightsService
 from bot.core.library import Library, library_of
 from bot.core.models import ChannelSettings
+from bot.core.people import PeopleService
 from bot.core.ports import ChartRenderer, Clock, Executor, QuizStore
 from bot.core.practice import PracticeService
 from bot.core.reminders import ReminderService
+from bot.core.reports import ReportService
 from bot.core.reviews import ReviewScheduler
 from bot.core.service import POST_LEASE, QuizService
 from content.loader import Bank
@@ -29,6 +32,9 @@ class Quiz:
     board: BoardService
     setup: SetupService
     reminders: ReminderService
+    people: PeopleService  # a member's own data: export, forget
+    reports: ReportService  # members' reports of faulty questions
+    insights: InsightsService  # item statistics, paused items
 
     @property
     def library(self) -> Library:
@@ -61,4 +67,7 @@ def build_quiz(
         setup=SetupService(store, library, on_settings_changed,
                            leaves_nothing=rounds.packs_leave_nothing),
         reminders=ReminderService(store, clock, library=library),
+        people=PeopleService(store),
+        reports=ReportService(store, library, clock),
+        insights=InsightsService(store, library, clock),
     )

@@ -154,6 +154,18 @@ class ReportService:
         quotes = tuple((f"#{r.id}", r.note) for r in rows if r.note)
         return Message(title=title, body="\n".join(lines), quotes=quotes)
 
+    def every_report(self, *, closed_too: bool = False) -> list[Report]:
+        """Return every workspace's open reports (and the closed ones with ``closed_too``)."""
+        return self.store.reports(status=None if closed_too else "open")
+
+    def close_report(self, report_id: int, reason: str,
+                     where: Where | None = None) -> Report | None:
+        """Close an open report (of ``where``'s workspace; None: any) with a one-line reason."""
+        reason = storable(" ".join(reason.split()), CLOSE_REASON_CHARS)
+        platform, workspace = (where.platform, where.workspace) if where else (None, None)
+        return self.store.close_report(report_id, reason, self.clock.now(), platform=platform,
+                                       workspace=workspace)
+
     @staticmethod
     def line(report: Report, locale: str) -> str:
         """Return one report as a listing line (without its note)."""
@@ -163,12 +175,9 @@ class ReportService:
 
     def close(self, where: Where | None, report_id: int, reason: str, locale: str) -> Message:
         """Close an open report with a reason (of the admin's workspace; None: any)."""
-        reason = storable(" ".join(reason.split()), CLOSE_REASON_CHARS)
-        if not reason:
+        if not storable(" ".join(reason.split()), CLOSE_REASON_CHARS):
             return Message(body=t(locale, "report.close.usage"), tone=Tone.WARNING)
-        platform, workspace = (where.platform, where.workspace) if where else (None, None)
-        closed = self.store.close_report(report_id, reason, self.clock.now(), platform=platform,
-                                         workspace=workspace)
+        closed = self.close_report(report_id, reason, where)
         if closed is None:
             return Message(body=t(locale, "report.close.none", id=report_id), tone=Tone.WARNING)
         log.info("report closed id=%s item=%s", closed.id, closed.item_id)

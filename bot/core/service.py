@@ -355,7 +355,7 @@ class QuizService:
             seed=round_seed(rnd), tries=self.store.first_tries(rnd.id),
         )
         log.info("round closed channel=%s round=%s", channel.id, rnd.id)
-        return Reveal(channel, closed, message)
+        return Reveal(channel, closed, message, self.round_message(closed, channel))
 
     # ---------------------------------------------------------------- answers
     def answer_round(

@@ -18,8 +18,9 @@ from prometheus_client.parser import text_string_to_metric_families
 
 from bot.adapters.chat.front import ChatFront
 from bot.adapters.chat.health import Health
-from bot.bootstrap import chat_runtime
+from bot.bootstrap import chat_app, chat_runtime
 from bot.core.errors import GradingUnavailable
+from bot.core.i18n import t
 from bot.core.messages import submit_id
 from bot.core.models import ChannelDefaults, ChannelUpdate, Identity
 from bot.settings import Settings
@@ -138,9 +139,26 @@ def test_metrics_count_answers_posts_errors_grading_and_pending(settings):
     assert value(found, "torchquiz_grading_seconds_count", platform="slack", mode="code") == 1
     assert value(found, "torchquiz_errors_total", platform="slack", what="button") == 1
     assert value(found, "torchquiz_pending_answers", platform="slack") == 1
-    assert ("torchquiz_rate_limited_total", ()) not in found  # declared, nothing counted yet
     assert any(name == "torchquiz_rate_limited" for name in
                (f.name for f in text_string_to_metric_families(text)))
+
+
+def test_a_request_refused_by_a_rate_limit_is_counted(settings):
+    settings = settings.model_copy(update={"rate_commands_per_10s": 1})
+    runtime = chat_runtime(settings, "slack", clock=FakeClock(START), executor=RecordingExecutor())
+    front = ChatFront(runtime, clock=lambda: 0.0)
+
+    async def scenario():
+        granted = await front.command(who("alice"), "leaderboard")
+        refused = await front.command(who("alice"), "leaderboard")
+        await runtime.stop()
+        return granted, refused
+
+    granted, refused = asyncio.run(scenario())
+    assert refused.message.body == t("en", "limit.commands", seconds=10)
+    assert granted.message.body != refused.message.body
+    found = samples(runtime.metrics.exposition()[0].decode())
+    assert value(found, "torchquiz_rate_limited_total", platform="slack", what="commands") == 1
 
 
 def test_a_failed_reveal_is_counted_as_an_error_not_a_post(settings):
@@ -166,14 +184,15 @@ def test_a_failed_reveal_is_counted_as_an_error_not_a_post(settings):
 
 def test_healthz_is_200_when_up_and_503_naming_the_database_once_its_file_is_gone(
         settings, tmp_path):
-    runtime = chat_runtime(settings, "slack", clock=FakeClock(START), executor=RecordingExecutor())
+    runtime, app = chat_app(settings, "slack", clock=FakeClock(START),
+                            executor=RecordingExecutor())
 
     async def scenario():
         await runtime.start(RecordingPublisher())
         runner, base = await _serve(Health(runtime))
         try:
             up = await _get(f"{base}/healthz")
-            runtime.engine.dispose()
+            app.engine.dispose()
             for path in tmp_path.glob("torchquiz.sqlite3*"):
                 path.unlink()
             down = await _get(f"{base}/healthz")

@@ -140,6 +140,13 @@ def test_executors_never_import_the_bot_or_storage():
     assert _violations("executors", ("bot", "db", "discord", "slack_bolt", "sqlalchemy")) == []
 
 
+def test_storage_imports_no_chat_platform():
+    # Slack's installation stores live with the Slack adapter (bot/adapters/slack/
+    # installations.py); the composition root hands them the engine.
+    forbidden = ("discord", "slack_bolt", "slack_sdk", "aiohttp", "bot.adapters")
+    assert _violations("db", forbidden) == []
+
+
 def test_storage_imports_only_the_core_values_and_ports_from_the_bot():
     # bot.core.clock: the one SystemClock, a store's default when no clock is passed.
     allowed = ("bot.core.models", "bot.core.ports", "bot.core.clock")
@@ -153,8 +160,6 @@ def test_only_adapters_import_a_platform(platform):
     found = []
     for folder in ("bot/core", "db", "executors", "content"):
         found += _violations(folder, (platform,))
-    # slack-sdk's own SQLAlchemy installation stores: a store over the project's database.
-    found = [f for f in found if not f.startswith("db/slack_installations.py imports slack_sdk")]
     for path in (ROOT / "bot").glob("*.py"):
         if path.name == "bootstrap.py":
             continue  # the composition root builds each platform's bot
@@ -199,3 +204,29 @@ def test_the_executor_client_loads_without_torch_or_the_server():
     result = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,
                             check=True, cwd=ROOT)
     assert result.stdout.strip() == ""
+
+
+@pytest.mark.parametrize("platform", ["discord", "slack"])
+def test_a_publisher_posts_what_it_is_handed_and_asks_the_core_nothing(platform):
+    # An output port: the reveal carries its closed post, a late result its locale.
+    path = ROOT / "bot" / "adapters" / platform / "publisher.py"
+    reaching = {n for n in _imports(path)
+                if _is(n, "bot.adapters.chat.runtime") or _is(n, "bot.core.quiz")
+                or _is(n, "bot.core.desk")}
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    calls = {node.attr for node in ast.walk(tree)
+             if isinstance(node, ast.Attribute) and node.attr in ("runtime", "quiz", "desk")}
+    assert (reaching, calls) == (set(), set())
+
+
+def test_only_the_composition_root_builds_engines_and_stores():
+    # One builder: the CLIs, the scheduler and the adapters get what they need from
+    # bot/bootstrap.py, which alone creates engines and the QuizStore.
+    forbidden = ("db.engine", "db.store", "sqlalchemy.create_engine", "sqlalchemy.text")
+    found = []
+    for path in sorted((ROOT / "bot").rglob("*.py")):
+        if path.name == "bootstrap.py" and path.parent == ROOT / "bot":
+            continue
+        found += [f"{path.relative_to(ROOT)} imports {n}" for n in sorted(_imports(path))
+                  if any(_is(n, f) for f in forbidden)]
+    assert found == []

@@ -12,7 +12,7 @@ from bot.adapters.console.channel import ConsoleChannel
 from bot.core.errors import GradingUnavailable
 from bot.core.i18n import t
 from bot.core.messages import Audience
-from bot.core.models import AnswerMode, ChannelDefaults, PracticeSession
+from bot.core.models import AnswerMode, ChannelDefaults, ChannelUpdate, PracticeSession
 from bot.core.quiz import build_quiz
 from bot.core.scoring import MAX_ATTEMPTS
 from bot.scheduling import QuizScheduler
@@ -107,6 +107,19 @@ def test_an_answer_sent_in_time_counts_though_its_round_closed_meanwhile(
     assert not answer.correct and answer.attempt == 1
     assert delivery.message.body.splitlines()[1] == t("en", "answer.wrong_closed")
     assert delivery.message.detail == "test 2: values differ"
+
+
+def test_a_late_result_carries_the_channels_workspace_and_language(
+        quiz, channel, alice, outage):
+    channel = quiz.rounds.store.update_channel(channel.id, ChannelUpdate(locale="zh-CN"))
+    channel, rnd = setup(quiz, channel)
+    quiz.rounds.submit_answer(channel.id, alice, CODE, AnswerMode.CODE)
+    outage.back = True
+    [delivery] = quiz.rounds.grade_pending()
+    # Everything the publisher needs to deliver it, without asking the core again.
+    assert (delivery.workspace_external_id, delivery.locale) == ("ws", "zh-CN")
+    assert delivery.message.body.startswith(t("zh-CN", "code.pending_result",
+                                              date=rnd.local_date.isoformat()))
 
 
 def test_a_members_waiting_answers_are_graded_in_the_order_sent(quiz, channel, alice, outage):

@@ -144,6 +144,15 @@ def test_due_round_is_revealed_exactly_once_even_with_two_replicas(
     assert f"Why not {shown(posted, 'A')}: view never copies" in message.body
 
 
+def test_a_reveal_carries_the_closed_post_the_publisher_edits_in(quiz, channel, clock):
+    channel = only(quiz, channel, "t.choice-view")
+    assert post(quiz, channel).message.buttons
+    clock.advance(hours=24)
+    [reveal] = quiz.rounds.close_due_rounds()
+    assert reveal.closed_post == quiz.rounds.round_message(reveal.round, channel)
+    assert reveal.closed_post.buttons == ()  # closed: nobody can answer from the post
+
+
 def test_admin_can_reveal_early_but_a_member_cannot(quiz, channel, alice):
     channel = only(quiz, channel, "t.choice-view")
     post(quiz, channel)

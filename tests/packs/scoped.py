@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from bot.bootstrap import database_url
 from content.packs import parse_pack
+from db.engine import make_engine
 from db.store_packs import PackStore
 
 # Another workspace on the same platform as a chat driver's fake one.
@@ -34,9 +36,13 @@ def pack_yaml(pack_id: str, *, version: int = 1, items: tuple[str, ...] = ("one"
 
 def store_packs(d: Any) -> None:
     """Store a pack for the driver's workspace ("ours") and one for another ("theirs")."""
-    store = PackStore(d.runtime.engine)
-    for pack_id, scope in (("ours", d.pack_scope()), ("theirs", FOREIGN[d.platform])):
-        pack = parse_pack(pack_yaml(pack_id)).pack
-        assert pack is not None
-        store.add(pack.id, 1, scope, pack.header.title, ("en",), pack.text, pack.document)
+    engine = make_engine(database_url(d.config))  # as `torchquiz pack add` reaches it
+    try:
+        store = PackStore(engine)
+        for pack_id, scope in (("ours", d.pack_scope()), ("theirs", FOREIGN[d.platform])):
+            pack = parse_pack(pack_yaml(pack_id)).pack
+            assert pack is not None
+            store.add(pack.id, 1, scope, pack.header.title, ("en",), pack.text, pack.document)
+    finally:
+        engine.dispose()
     d.quiz.rounds.bank.invalidate()  # the replica that stored them sees them at once

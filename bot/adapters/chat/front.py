@@ -53,6 +53,7 @@ class ChatFront:
             return None
         log.info("%s rate limited (%s) team=%s user=%s for %d s", who.platform, key,
                  who.workspace, who.user, wait)
+        self.runtime.metrics.rate_limited(key.removeprefix("limit."))  # "code", "commands"
         locale = who.locale or "en"
         return Reply(locale, Message(body=t(locale, key, seconds=wait), tone=Tone.WARNING))
 

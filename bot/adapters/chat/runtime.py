@@ -18,7 +18,7 @@ import signal
 import threading
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
-from typing import TYPE_CHECKING, Any, ParamSpec, Protocol, TypeVar
+from typing import Any, ParamSpec, Protocol, TypeVar
 
 from bot.adapters.chat.limits import Busy, Limits
 from bot.adapters.chat.metrics import CountingPublisher, Metrics
@@ -27,9 +27,6 @@ from bot.core.messages import Message
 from bot.core.models import ChannelSettings
 from bot.core.ports import PackTools
 from bot.core.quiz import Quiz
-
-if TYPE_CHECKING:
-    from sqlalchemy import Engine
 
 
 class Scheduler(Protocol):
@@ -78,7 +75,6 @@ class ChatRuntime:
         self._close = close
         self._make_scheduler = scheduler
         self.scheduler: Scheduler | None = None
-        self.engine: Engine | None = None  # the database engine, for a platform's own stores
         # Counted by the front and the publisher; read by /metrics (and by tests).
         self.metrics = metrics or Metrics(platform)
         # A trivial query on the database that returns the platform's pending answers (the

@@ -45,7 +45,7 @@ class QuizBot(commands.AutoShardedBot):
                          allowed_mentions=discord.AllowedMentions.none(), **options)
         self.runtime = runtime
         self.guild_id = guild_id
-        self.publisher = DiscordPublisher(self, runtime)
+        self.publisher = DiscordPublisher(self)
         self.coalescer = EditCoalescer(
             RoundRedraw(runtime.post_for, self.publisher.edit), tally_delay_s)
         self.actions = Handlers(ChatFront(runtime, self.coalescer))

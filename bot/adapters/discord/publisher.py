@@ -11,7 +11,6 @@ from typing import Any
 
 import discord
 
-from bot.adapters.chat.runtime import ChatRuntime
 from bot.adapters.discord.embeds import NO_MENTIONS, rendered
 from bot.core.i18n import t
 from bot.core.messages import Message, marks_round
@@ -53,9 +52,8 @@ def _marks(message: discord.Message, round_id: int) -> bool:
 class DiscordPublisher:
     """Implement the scheduler's Publisher port with the bot's REST client."""
 
-    def __init__(self, client: discord.Client, runtime: ChatRuntime) -> None:
+    def __init__(self, client: discord.Client) -> None:
         self.client = client
-        self.runtime = runtime
 
     def _channel_for(self, channel: ChannelSettings) -> Any:
         # The cached channel when the gateway sent it; else a partial one that knows its
@@ -115,9 +113,7 @@ class DiscordPublisher:
         if parse_ref(ref) is None:
             await self._send(reveal.channel, reveal.message)  # never posted: reveal in line
             return
-        closed = await self.runtime.call(self.runtime.quiz.rounds.round_message, reveal.round,
-                                         reveal.channel)
-        partial = await self.edit(reveal.channel, ref, closed)
+        partial = await self.edit(reveal.channel, ref, reveal.closed_post)
         assert partial is not None  # noqa: S101 - parse_ref succeeded just above
         name = t(locale, "reveal.title", date=reveal.round.local_date.isoformat())
         try:
@@ -140,13 +136,10 @@ class DiscordPublisher:
         the member gets it in their DMs; a member who blocks DMs from the server is logged
         and keeps the recorded answer.
         """
-        channel = await self.runtime.call(self.runtime.quiz.rounds.find_channel, "discord",
-                                          delivery.channel_external_id)
-        locale = channel.locale if channel is not None else "en"
         member_id = int(delivery.member_external_id)
         user = self.client.get_user(member_id) or await self.client.fetch_user(member_id)
         try:
-            await self._send_to(user, delivery.message, locale)
+            await self._send_to(user, delivery.message, delivery.locale)
         except discord.Forbidden:
             log.warning("member=%s takes no direct messages; the result of round=%s stays "
                         "in /stats", member_id, delivery.round_id)

@@ -97,7 +97,7 @@ class SlackBot:
                             client=self.client, signing_secret=self.signing_secret,
                             # bolt takes an AsyncAuthorize object as well as a function.
                             oauth_settings=oauth, authorize=authorize)  # type: ignore[arg-type]
-        self.publisher = SlackPublisher(self.client, self.tokens, runtime)
+        self.publisher = SlackPublisher(self.client, self.tokens)
         self.coalescer = EditCoalescer(
             RoundRedraw(runtime.post_for, self.publisher.edit), tally_delay_s)
         hosts = RESPONSE_HOSTS | {urlsplit(api_url(settings)).netloc}

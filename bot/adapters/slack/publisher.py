@@ -17,7 +17,6 @@ from slack_sdk.errors import SlackApiError
 from slack_sdk.http_retry.builtin_async_handlers import AsyncConnectionErrorRetryHandler
 from slack_sdk.web.async_client import AsyncWebClient
 
-from bot.adapters.chat.runtime import ChatRuntime
 from bot.adapters.slack.blocks import fallback, render
 from bot.adapters.slack.tokens import Tokens
 from bot.core.messages import Message, marks_round
@@ -78,10 +77,9 @@ def parse_ref(ref: str) -> tuple[str, str] | None:
 class SlackPublisher:
     """Implement the scheduler's Publisher port with the Web API."""
 
-    def __init__(self, client: AsyncWebClient, tokens: Tokens, runtime: ChatRuntime) -> None:
+    def __init__(self, client: AsyncWebClient, tokens: Tokens) -> None:
         self.client = client
         self.tokens = tokens
-        self.runtime = runtime
         self._bot_ids: dict[str, str] = {}  # token -> the bot id its posts carry
         # Rounds are posted without the client's retry of a dropped connection: Slack may
         # have taken the first try, and a blind second one would show the round twice.
@@ -174,23 +172,15 @@ class SlackPublisher:
         if parsed is None:
             await self._post(reveal.channel, reveal.message)  # never posted: reveal in line
             return
-        closed = await self.runtime.call(self.runtime.quiz.rounds.round_message, reveal.round,
-                                         reveal.channel)
-        await self.edit(reveal.channel, ref, closed)
+        await self.edit(reveal.channel, ref, reveal.closed_post)
         await self._post(reveal.channel, reveal.message, thread_ts=parsed[1])
 
     async def deliver_private(self, delivery: PrivateDelivery) -> None:
         """Show a late result (graded after an executor outage) to the member in the channel."""
-        channel = await self.runtime.call(self.runtime.quiz.rounds.find_channel, "slack",
-                                          delivery.channel_external_id)
-        if channel is None:
-            log.warning("no channel %s for the result of round=%s",
-                        delivery.channel_external_id, delivery.round_id)
-            return
-        token = await self.tokens.bot_token(channel.workspace_external_id)
+        token = await self.tokens.bot_token(delivery.workspace_external_id)
         await self.client.chat_postEphemeral(
-            token=token, channel=channel.external_id, user=delivery.member_external_id,
-            text=fallback(delivery.message), blocks=render(delivery.message, channel.locale),
+            token=token, channel=delivery.channel_external_id, user=delivery.member_external_id,
+            text=fallback(delivery.message), blocks=render(delivery.message, delivery.locale),
             parse="none", link_names=False)
 
     async def deliver_reminder(self, nudge: Nudge) -> None:

@@ -18,7 +18,7 @@ from slack_bolt.adapter.socket_mode.async_handler import AsyncSocketModeHandler
 
 from bot.adapters.slack.bot import SlackBot
 from bot.adapters.slack.packs import PACK_BLOCK
-from bot.bootstrap import chat_runtime, slack_bot
+from bot.bootstrap import slack_bot
 from executors.zygote.supervisor import Zygote
 from tests.adapters.chat.driver import (
     REPLY_TIMEOUT_S,
@@ -58,9 +58,9 @@ def build(harness: SlackDriver, *, oauth: bool = False) -> tuple[Any, SlackBot]:
     settings = harness.config
     if oauth:
         settings = settings.model_copy(update={"slack_client_id": CLIENT_ID})
-    runtime = chat_runtime(settings, "slack", clock=harness.clock,
-                           executor=harness.new_executor())
-    return runtime, slack_bot(settings, runtime, tally_delay_s=TALLY_DELAY_S)
+    bot = slack_bot(settings, clock=harness.clock, executor=harness.new_executor(),
+                    tally_delay_s=TALLY_DELAY_S)
+    return bot.runtime, bot
 
 
 def _can_ping(shown: Shown) -> bool:

@@ -178,7 +178,7 @@ def test_the_weekly_chart_is_uploaded_with_alt_text_and_the_table_with_fallback_
         await fake.start()
         try:
             client = AsyncWebClient(base_url=fake.api_url.rstrip("/") + "/")
-            await SlackPublisher(client, _OneToken(), runtime=None).publish_board(channel, board)
+            await SlackPublisher(client, _OneToken()).publish_board(channel, board)
             return fake.posts(GENERAL), list(fake.files.values())
         finally:
             await fake.stop()

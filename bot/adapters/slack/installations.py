@@ -1,10 +1,11 @@
-"""Slack installations in the project's database: every workspace that installed the app.
+"""Slack installations: every workspace that installed the app, for bolt's async OAuth flow.
 
 With SLACK_CLIENT_ID and SLACK_CLIENT_SECRET the app serves bolt's OAuth flow, and each
 workspace's installation (its own bot token) is kept in the project's database through
-slack-sdk's SQLAlchemy stores, whose tables the Alembic migrations create. Those stores are
-synchronous, and bolt's async app wants async ones: the wrappers here run them on a small pool
-of their own, so looking up a token never waits behind a grading that fills the core's pool.
+slack-sdk's SQLAlchemy stores (the composition root builds them over the one engine; the Alembic
+migrations create their tables). Those stores are synchronous, and bolt's async app wants async
+ones: the wrappers here run them on a small pool of their own, so looking up a token never waits
+behind a grading that fills the core's pool.
 """
 
 from __future__ import annotations
@@ -18,12 +19,11 @@ from logging import Logger
 from typing import Any, TypeVar
 
 from slack_sdk.oauth.installation_store.async_installation_store import AsyncInstallationStore
+from slack_sdk.oauth.installation_store.installation_store import InstallationStore
 from slack_sdk.oauth.installation_store.models.bot import Bot
 from slack_sdk.oauth.installation_store.models.installation import Installation
-from slack_sdk.oauth.installation_store.sqlalchemy import SQLAlchemyInstallationStore
 from slack_sdk.oauth.state_store.async_state_store import AsyncOAuthStateStore
-from slack_sdk.oauth.state_store.sqlalchemy import SQLAlchemyOAuthStateStore
-from sqlalchemy import Engine
+from slack_sdk.oauth.state_store.state_store import OAuthStateStore
 
 log = logging.getLogger(__name__)
 
@@ -49,9 +49,9 @@ class _Pool:
 
 
 class ThreadedInstallationStore(AsyncInstallationStore):
-    """slack-sdk's SQLAlchemy installation store, run off the event loop."""
+    """A synchronous slack-sdk installation store, run off the event loop."""
 
-    def __init__(self, store: SQLAlchemyInstallationStore, pool: _Pool) -> None:
+    def __init__(self, store: InstallationStore, pool: _Pool) -> None:
         self.store = store
         self._pool = pool
 
@@ -102,9 +102,9 @@ class ThreadedInstallationStore(AsyncInstallationStore):
 
 
 class ThreadedStateStore(AsyncOAuthStateStore):
-    """slack-sdk's SQLAlchemy OAuth state store, run off the event loop."""
+    """A synchronous slack-sdk OAuth state store, run off the event loop."""
 
-    def __init__(self, store: SQLAlchemyOAuthStateStore, pool: _Pool) -> None:
+    def __init__(self, store: OAuthStateStore, pool: _Pool) -> None:
         self.store = store
         self._pool = pool
 
@@ -123,15 +123,12 @@ class ThreadedStateStore(AsyncOAuthStateStore):
 
 
 class Installations:
-    """The installations of a multi-workspace app, in the project's database."""
+    """The installations of a multi-workspace app, over the stores the composition root built."""
 
-    def __init__(self, client_id: str, engine: Engine) -> None:
+    def __init__(self, installations: InstallationStore, states: OAuthStateStore) -> None:
         self._pool = _Pool()
-        self.engine = engine
-        self.installation_store = ThreadedInstallationStore(
-            SQLAlchemyInstallationStore(client_id, engine, logger=log), self._pool)
-        self.state_store = ThreadedStateStore(
-            SQLAlchemyOAuthStateStore(STATE_EXPIRES_S, engine, logger=log), self._pool)
+        self.installation_store = ThreadedInstallationStore(installations, self._pool)
+        self.state_store = ThreadedStateStore(states, self._pool)
 
     async def bot_token(self, team_id: str) -> str:
         """Return the bot token the workspace's installation holds."""
@@ -141,5 +138,5 @@ class Installations:
         return bot.bot_token
 
     def close(self) -> None:
-        """Stop the store's threads (the engine is the app's: the app disposes of it)."""
+        """Stop the stores' threads (their database is the app's: the app closes it)."""
         self._pool.close()
