@@ -514,6 +514,12 @@ _STRINGS: dict[str, dict[str, str]] = {
         "en": "Nothing is stored about you: there is nothing to delete.",
         "zh-CN": "没有保存任何关于你的数据，无需删除。",
     },
+    "forget.open_rounds": {
+        "en": "Your tries at a round still open stay, without your name or your words, so "
+            "that the round stays fair: answer it again and you go on from your next try.",
+        "zh-CN": "你在仍开放的题目中的作答会保留，但不再带有你的名字或答题内容，以保证这一轮公平："
+            "再次作答时将从你的下一次尝试继续。",
+    },
     "forget.cancelled": {"en": "Nothing was deleted.", "zh-CN": "未删除任何数据。"},
     "forget.not_yours": {
         "en": "This button was offered to someone else; nothing was deleted.",
