@@ -106,6 +106,16 @@ _STRINGS: dict[str, dict[str, str]] = {
         "en": "Not run, and this did not use a try:",
         "zh-CN": "代码未运行，本次不消耗作答次数：",
     },
+    "code.syntax": {
+        "en": "Your code does not compile (line {line}, column {column}). Not run, and this "
+            "did not use a try:",
+        "zh-CN": "你的代码无法编译（第 {line} 行，第 {column} 列）。"
+            "代码未运行，本次不消耗作答次数：",
+    },
+    "code.too_complex": {
+        "en": "Your code is nested too deeply to compile. Not run, and this did not use a try.",
+        "zh-CN": "你的代码嵌套过深，无法编译。代码未运行，本次不消耗作答次数。",
+    },
     "code.fault": {
         "en": "The grader failed on our side. This did not use a try; please send it again.",
         "zh-CN": "评测在我们这边出错了。本次不消耗作答次数，请重新提交。",
