@@ -114,7 +114,9 @@ def run(settings: Settings, args: argparse.Namespace) -> int:
             _err(f"{what}: no member {user} on {platform}")
             return 1
         counts = ", ".join(f"{name} {n}" for name, n in report.deleted)
-        sys.stdout.write(f"forgot {platform} member {user} in every workspace: {counts}\n")
+        kept = (f"; {report.kept_anonymous} tries at open rounds kept without the member"
+                if report.kept_anonymous else "")
+        sys.stdout.write(f"forgot {platform} member {user} in every workspace: {counts}{kept}\n")
         return 0
     except SQLAlchemyError as exc:
         _err(f"{what}: the database failed ({type(exc).__name__}); is it migrated "

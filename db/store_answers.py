@@ -99,8 +99,8 @@ def recount_week(session: Session, channel_id: int, timezone: str, since: dt.dat
         )
     )
     answers = [
-        Answer(*row)
-        for row in session.execute(
+        Answer(round_id, user_id, attempt, correct, points, at)
+        for round_id, user_id, attempt, correct, points, at in session.execute(
             select(
                 AnswerRow.round_id,
                 AnswerRow.user_id,
@@ -110,8 +110,11 @@ def recount_week(session: Session, channel_id: int, timezone: str, since: dt.dat
                 AnswerRow.submitted_at,
             )
             .join(RoundRow, RoundRow.id == AnswerRow.round_id)
-            .where(RoundRow.channel_id == channel_id, AnswerRow.submitted_at >= since)
+            # A forgotten member's tries stay without a member, and count in no one's totals.
+            .where(RoundRow.channel_id == channel_id, AnswerRow.submitted_at >= since,
+                   AnswerRow.user_id.is_not(None))
         )
+        if user_id is not None
     ]
     totals = fold(answers, lambda a: (a.user_id, week_of(a.submitted_at, timezone)))
     if totals:

@@ -33,15 +33,18 @@ def _tallies(since: dt.date | None) -> Select[Any]:
     answers, rounds = AnswerRow.__table__, RoundRow.__table__
     right = case((answers.c.correct, 1), else_=0)
     firsts = [answers.c.attempt == 1]
+    # A forgotten member's first try (no member) is an observation of its own: it counts for
+    # the item, and has no rest score to correlate with.
+    who = func.coalesce(answers.c.user_id, -answers.c.id).label("user_id")
     if since is not None:
         firsts.append(rounds.c.local_date >= since)
     # Floats from the first sums on: PostgreSQL would carry sums of sums as numeric, slowly.
     per_item = (
-        select(answers.c.user_id, rounds.c.item_id, rounds.c.item_version,
+        select(who, rounds.c.item_id, rounds.c.item_version,
                cast(func.count(), Float).label("n"), cast(func.sum(right), Float).label("c"))
         .select_from(answers.join(rounds, rounds.c.id == answers.c.round_id))
         .where(and_(*firsts))
-        .group_by(answers.c.user_id, rounds.c.item_id, rounds.c.item_version)
+        .group_by(who, rounds.c.item_id, rounds.c.item_version)
         .cte("per_item")
     )
     per_member = (

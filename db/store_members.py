@@ -8,7 +8,10 @@ and is not a section makes that last delete fail on its foreign key, so nothing 
 by halves.
 
 The member row is deleted, not anonymised: every row that points at it belongs to a section and
-goes first. The totals a board reads (``score_totals``, ``week_totals``) are per member, so
+goes first. One exception keeps a round fair: the member's tries at a round that is still open
+stay as anonymous facts (``anonymise_open_tries``), so the round's first-try figures hold and
+the same person, back under a new member row, goes on from their next try instead of starting
+over. The totals a board reads (``score_totals``, ``week_totals``) are per member, so
 deleting the member's rows of them leaves every other member's totals exactly what a recount
 of the remaining answers gives; a round's tally is counted from the answers themselves.
 """
@@ -23,6 +26,7 @@ from sqlalchemy import ColumnElement, delete, select, union
 from sqlalchemy.orm import Session
 
 from bot.core.models import DataSection, ForgetReport, Member, MemberData, RoundStatus, Row
+from db.forgotten import anonymise_open_tries
 from db.retry import retry_on_disconnect
 from db.store_answers import lock_channel_answers
 from db.store_base import StoreBase, rowcount
@@ -265,11 +269,12 @@ class MemberStore(StoreBase):
                 lock_channel_answers(session, channel_id)
             session.execute(select(UserRow.id).where(*who).with_for_update())
             open_rounds = _open_rounds_of(session, member.id)
+            kept = anonymise_open_tries(session, member, open_rounds)
             deleted = tuple(
                 (s.name, rowcount(session, delete(s.table).where(
                     _user_id_of(s.table) == member.id)))
                 for s in self.sections
             )
             session.execute(delete(UserRow).where(UserRow.id == member.id))
-        return ForgetReport(member, deleted, tuple(open_rounds))
+        return ForgetReport(member, deleted, tuple(open_rounds), kept_anonymous=kept)
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 from sqlalchemy import func, select
 
 from bot.core.models import Attempts, Resolved
+from db.forgotten import former_tries
 from db.retry import retry_on_disconnect
 from db.store_base import StoreBase
 from db.store_channels import _channels, upsert_member
@@ -52,11 +53,14 @@ class RequestStore(StoreBase):
 
     @retry_on_disconnect
     def attempts(self, round_id: int, user_id: int) -> Attempts:
-        """Return the member's recorded answers to the round and how many still wait."""
+        """Return the member's recorded answers to the round and how many still wait.
+
+        Tries the same person left before asking to be forgotten count as theirs (db/forgotten).
+        """
         with self._read() as session:
             answers = session.scalars(
                 select(AnswerRow)
-                .where(AnswerRow.round_id == round_id, AnswerRow.user_id == user_id)
+                .where(AnswerRow.round_id == round_id, former_tries(session, round_id, user_id))
                 .order_by(AnswerRow.attempt)
             ).all()
             waiting = session.scalar(

@@ -11,6 +11,7 @@ from sqlalchemy import Table, bindparam, func, insert, or_, select, update
 from sqlalchemy.exc import IntegrityError
 
 from bot.core.models import Round, RoundClaim, RoundStatus
+from db.forgotten import clear_forgotten_marks
 from db.store_base import StoreBase, batches, rowcount
 from db.tables import RoundRow
 
@@ -212,7 +213,10 @@ class RoundStore(StoreBase):
             .values(status=RoundStatus.CLOSED.value, closed_at=closed_at)
         )
         with self._transaction() as session:
-            return rowcount(session, stmt) == 1
+            closed = rowcount(session, stmt) == 1
+            # A forgotten member's mark lives only while the round is open (db/forgotten.py).
+            clear_forgotten_marks(session)
+            return closed
 
     def used_items(self, channel_id: int) -> dict[str, dt.date]:
         """Return each item the channel has had, with the last date it was posted."""

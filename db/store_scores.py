@@ -202,7 +202,8 @@ class ScoreStore(StoreBase):
             for start in range(0, len(ids), _IN_CHUNK):
                 chunk = {"channel_id": channel_id, "user_ids": ids[start : start + _IN_CHUNK]}
                 for user_id, day in connection.execute(stmt, {**chunk, "since": since}):
-                    found.setdefault(user_id, []).append(day)
+                    if user_id is not None:  # always: the statement names its members
+                        found.setdefault(user_id, []).append(day)
         return found
 
     @retry_on_disconnect

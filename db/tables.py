@@ -151,15 +151,22 @@ class RoundRow(Base):
 
 
 class AnswerRow(Base):
-    """One attempt of one member at one round."""
+    """One attempt of one member at one round.
+
+    A member who asks to be forgotten while a round is open leaves their tries at it behind as
+    anonymous facts (migration 0013): ``user_id`` null, a text or code response blanked, and
+    ``forgotten_mark`` (db/store_members.py: a one-way hash of the round and the person) kept
+    only until the round closes, so that the same person cannot start the round over.
+    """
 
     __tablename__ = "answers"
     __table_args__ = (UniqueConstraint("round_id", "user_id", "attempt"),)
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     round_id: Mapped[int] = mapped_column(ForeignKey("rounds.id"))
-    # item_results and solved_dates start from the member.
-    user_id: Mapped[int] = mapped_column(ForeignKey("users.id"), index=True)
+    # item_results and solved_dates start from the member; null: a forgotten member's try.
+    user_id: Mapped[int | None] = mapped_column(ForeignKey("users.id"), index=True)
+    forgotten_mark: Mapped[str | None] = mapped_column(String(64), index=True)
     attempt: Mapped[int] = mapped_column(Integer)
     mode: Mapped[str] = mapped_column(String(16))
     response: Mapped[str] = mapped_column(Text)

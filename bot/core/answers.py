@@ -89,6 +89,27 @@ def check_input(response: str, mode: AnswerMode, locale: str) -> str | None:
     return None
 
 
+def syntax_problem(code: str, locale: str) -> Judgement | None:
+    """Return the refusal of code that does not compile (no try used), or None when it does.
+
+    Only ``compile``: it parses, it never runs anything, so it is safe on the trusted side, the
+    same call the sandbox's harness makes. The caller has already capped the size
+    (``check_input``: MAX_CODE_CHARS), which bounds the parser's time and memory; nesting deep
+    enough to exhaust the parser raises RecursionError or MemoryError, refused the same way.
+    The compiler's words quote the member's code, so they go in ``detail`` (shown inert).
+    """
+    try:
+        compile(code, "<submission>", "exec", dont_inherit=True)
+    except SyntaxError as exc:  # IndentationError and TabError too
+        line, column = exc.lineno or 1, exc.offset or 1
+        shown = (exc.text or "").rstrip("\n")
+        detail = f"{exc.msg}\n{shown}\n{' ' * max(column - 1, 0)}^" if shown else exc.msg
+        return refusal(t(locale, "code.syntax", line=line, column=column), detail=detail)
+    except (RecursionError, MemoryError, ValueError, OverflowError):
+        return refusal(t(locale, "code.too_complex"))
+    return None
+
+
 def judge(
     item: Question, response: str, mode: AnswerMode, locale: str, executor: Executor | None,
     seed: int | None = None,
@@ -109,6 +130,9 @@ def judge(
             mode is AnswerMode.TEXT and item.code.entrypoint not in response
         ):
             return refusal(t(locale, "answer.needs_code", entrypoint=item.code.entrypoint))
+        unparsable = syntax_problem(response, locale)
+        if unparsable is not None:
+            return unparsable
         return _judge_code(item, response, locale, executor, seed)
     if mode is AnswerMode.CODE:
         return refusal(t(locale, "answer.not_code"))

@@ -106,6 +106,16 @@ _STRINGS: dict[str, dict[str, str]] = {
         "en": "Not run, and this did not use a try:",
         "zh-CN": "代码未运行，本次不消耗作答次数：",
     },
+    "code.syntax": {
+        "en": "Your code does not compile (line {line}, column {column}). Not run, and this "
+            "did not use a try:",
+        "zh-CN": "你的代码无法编译（第 {line} 行，第 {column} 列）。"
+            "代码未运行，本次不消耗作答次数：",
+    },
+    "code.too_complex": {
+        "en": "Your code is nested too deeply to compile. Not run, and this did not use a try.",
+        "zh-CN": "你的代码嵌套过深，无法编译。代码未运行，本次不消耗作答次数。",
+    },
     "code.fault": {
         "en": "The grader failed on our side. This did not use a try; please send it again.",
         "zh-CN": "评测在我们这边出错了。本次不消耗作答次数，请重新提交。",
@@ -557,6 +567,12 @@ _STRINGS: dict[str, dict[str, str]] = {
     "forget.nothing": {
         "en": "Nothing is stored about you: there is nothing to delete.",
         "zh-CN": "没有保存任何关于你的数据，无需删除。",
+    },
+    "forget.open_rounds": {
+        "en": "Your tries at a round still open stay, without your name or your words, so "
+            "that the round stays fair: answer it again and you go on from your next try.",
+        "zh-CN": "你在仍开放的题目中的作答会保留，但不再带有你的名字或答题内容，以保证这一轮公平："
+            "再次作答时将从你的下一次尝试继续。",
     },
     "forget.cancelled": {"en": "Nothing was deleted.", "zh-CN": "未删除任何数据。"},
     "forget.not_yours": {

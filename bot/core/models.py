@@ -507,6 +507,8 @@ class ForgetReport:
     member: Member
     deleted: tuple[tuple[str, int], ...]
     open_rounds: tuple[int, ...] = ()  # open rounds the member had answered: redraw their tally
+    # Tries at those open rounds kept without the member, so that the rounds stay fair.
+    kept_anonymous: int = 0
 
 
 # Reports of faulty questions (bot/core/reports.py): one per member per item version.

@@ -84,20 +84,21 @@ class PendingGrader:
             raise NotFound(f"channel {rnd.channel_id}")
         item = self.bank.question(rnd.item_id)
         locale = pending.locale
-        previous = self.store.answers_for(rnd.id, member.id)
+        # The member's tries, with those they left before asking to be forgotten.
+        previous = self.store.attempts(rnd.id, member.id)
         reply: Message | None
         # The same rules as an answer taken at once, except the round's closing: the member
         # answered in time, so their answer counts even if the round closed since.
-        if any(a.correct for a in previous):
+        if previous.solved:
             reply = self._without_answer(pending, t(locale, "answer.already_solved"))
-        elif len(previous) >= MAX_ATTEMPTS[item.kind]:
+        elif previous.tried >= MAX_ATTEMPTS[item.kind]:
             reply = self._without_answer(pending, t(locale, "answer.no_tries"))
         else:
             judgement = judge(item, pending.response, pending.mode, locale, self.executor,
                               round_seed(rnd))
             if judgement.counts:
                 reply = self.recorder.record(rnd, member, judgement, pending.response,
-                                             pending.mode, locale, len(previous) + 1,
+                                             pending.mode, locale, previous.tried + 1,
                                              pending.submitted_at, pending)
             else:  # refused (rejected code, a fault): nothing is recorded, the member is told
                 reply = self._without_answer(pending, "\n".join(judgement.lines),

@@ -50,6 +50,11 @@ def _phrase(locale: str, counts: Mapping[str, int]) -> str:
     return t(locale, "data.separator").join(parts)
 
 
+def _then(locale: str, first: str, second: str) -> str:
+    """Return two sentences as one text: Chinese sets no space between them."""
+    return f"{first}{'' if locale.startswith('zh') else ' '}{second}"
+
+
 class PeopleService:
     """Describe what is stored about a member and forget it when they confirm."""
 
@@ -62,11 +67,15 @@ class PeopleService:
         if found is None:
             return Message(body=t(locale, "forget.nothing"), tone=Tone.INFO)
         # A bare member row (from a look at a board) is still theirs: it can be deleted too.
-        what = _phrase(locale, found.counts()) or t(locale, "forget.only_name")
+        counts = found.counts()
+        what = _phrase(locale, counts) or t(locale, "forget.only_name")
         tag = owner_tag(who.platform, who.user)
+        body = t(locale, "forget.preview", what=what)
+        if counts.get("answers"):
+            body = _then(locale, body, t(locale, "forget.open_rounds"))
         return Message(
             title=t(locale, "forget.title"),
-            body=t(locale, "forget.preview", what=what),
+            body=body,
             buttons=(Button(forget_action(tag, "yes"), t(locale, "forget.confirm")),
                      Button(forget_action(tag, "no"), t(locale, "ui.cancel"))),
             tone=Tone.WARNING,
@@ -87,6 +96,8 @@ class PeopleService:
             return Message(body=t(locale, "forget.nothing"), tone=Tone.INFO), None
         what = _phrase(locale, dict(report.deleted))
         body = t(locale, "forget.done", what=what) if what else t(locale, "forget.done_name_only")
+        if report.kept_anonymous:
+            body = _then(locale, body, t(locale, "forget.open_rounds"))
         return Message(title=t(locale, "forget.done_title"), body=body, tone=Tone.SUCCESS), report
 
     @staticmethod

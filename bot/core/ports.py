@@ -533,7 +533,9 @@ class QuizStore(Protocol):
     def forget_member(self, platform: str, external_id: str) -> ForgetReport | None:
         """Delete the member and every row about them in one transaction; None if unknown.
 
-        The channels' kept totals stay equal to a recount of the answers that remain.
+        The channels' kept totals stay equal to a recount of the answers that remain. Their
+        tries at rounds still open stay without them, marked for that person until the round
+        closes, and ``attempts`` counts them as theirs if they come back (db/forgotten.py).
         """
         ...
 

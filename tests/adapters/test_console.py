@@ -180,7 +180,9 @@ def test_forget_me_shows_what_goes_and_deletes_only_after_yes(app):
     preview, after = text.split("Delete your quiz data?")[1].split("Type /forget-me yes", 1)
     assert "1 answer" in preview
     assert "Delete my data" not in preview  # the terminal has no buttons: /forget-me yes is one
-    assert "Deleted 1 answer" in after
+    # Today's round is open: the answer stays without its member, the rest goes.
+    assert "Deleted your totals in 1 channel" in after
+    assert "you go on from your next try" in after
     assert "Nothing is stored about you: there is nothing to delete." in after
     store = quiz.rounds.store
     assert store.member_data("console", "you") is None
@@ -202,3 +204,51 @@ def test_quiz_skip_in_the_console_reveals_the_open_question_and_serves_the_next(
     assert "Skipped: it counts as a miss" in text and "Answer:" in text
     assert quiz.rounds.store.current_practice(member.id).item_id != skipped
     assert not quiz.rounds.store.get_review(member.id, skipped).last_correct
+
+
+# Code input: one line after /code, or lines up to /end; a command line never becomes code.
+
+def _code_today(app):
+    from tests.core.conftest import only
+
+    quiz = app[0].quiz
+    channel = quiz.rounds.channel("console", "general", "local")
+    only(quiz, channel, "t.code-double")
+    return quiz.rounds.bank.question("t.code-double")
+
+
+def test_code_on_the_code_line_itself_is_sent(app):
+    _code_today(app)
+    text = run_console(app[0], "/code def double(x): return x * 2\n/leaderboard all\n/quit\n")
+    assert app[0].executor.runs == [("t.code-double", "def double(x): return x * 2\n")]
+    assert "+25" in text and "Leaderboard · all time" in text
+
+
+def test_code_up_to_end_is_sent_as_typed(app):
+    _code_today(app)
+    run_console(app[0], "/code\ndef double(x):\n    return x * 2\n/end\n/quit\n")
+    assert app[0].executor.runs == [("t.code-double", "def double(x):\n    return x * 2\n")]
+
+
+def test_a_command_line_ends_code_input_without_sending_and_runs(app):
+    _code_today(app)
+    text = run_console(app[0], "/code\ndef double(x):\n    return x * 2\n/leaderboard all\n"
+                               "/quit\n")
+    assert app[0].executor.runs == []
+    assert "/leaderboard is a command: the code above was not sent." in text
+    assert "Leaderboard · all time" in text  # the command ran instead of vanishing into code
+
+
+def test_input_that_ends_before_end_sends_no_code(app):
+    _code_today(app)
+    text = run_console(app[0], "/code\ndef double(x):\n")
+    assert app[0].executor.runs == []
+    assert "the code was not sent" in text
+
+
+def test_code_that_does_not_compile_is_refused_in_the_console_without_a_try(app):
+    _code_today(app)
+    text = run_console(app[0], "/code def double(x): return x *\n/code\ndef double(x):\n"
+                               "    return x * 2\n/end\n/quit\n")
+    assert "does not compile (line 1, column" in text
+    assert "+25" in text  # the refused line used no try: the right answer is a first try

@@ -79,7 +79,9 @@ def test_forget_needs_yes_then_deletes_the_member_everywhere(capsys, monkeypatch
     assert code == 2 and "--yes" in err
     assert store.member_data("slack", "U1") is not None
     code, out, _ = run(capsys, monkeypatch, database_url, "forget", "slack:W1:U1", "--yes")
-    assert code == 0 and "answers 4" in out
+    # Her four answers are tries at open rounds: they stay, without her.
+    assert code == 0 and "answers 0" in out
+    assert "4 tries at open rounds kept without the member" in out
     assert store.member_data("slack", "U1") is None
     assert store.member_data("slack", "U2").counts()["answers"] == 2
     code, _, err = run(capsys, monkeypatch, database_url, "forget", "slack:W1:U1", "--yes")

@@ -46,7 +46,8 @@ def test_the_command_only_asks_even_with_a_yes(quiz, store, played):
 def test_confirming_deletes_and_says_what_was_deleted(quiz, store, played):
     desk = Desk(quiz)
     reply = desk.click(member(), _confirm(desk.forget_me(member(), confirmed=False)))
-    assert reply.message.body.startswith("Deleted 1 answer, your totals in 1 channel, ")
+    # Her one try stays without her (the round is open): her totals and the rest go.
+    assert reply.message.body.startswith("Deleted your totals in 1 channel, ")
     assert store.member_data("console", "alice") is None
     assert reply.redraw_round == played.id  # the round's post shows a tally without her
     assert quiz.rounds.tally_line(played.id, "en") == "1 solved · 1 answered"
@@ -113,3 +114,48 @@ def test_the_parser_refuses_a_forget_id_that_is_not_ours(action_id):
 def test_the_parser_reads_a_forget_id_we_made():
     tag = owner_tag("slack", "U1")
     assert parse_action(forget_action(tag, "yes")) == ("forget", tag, "yes")
+
+
+# A forgotten member's tries at an open round stay as anonymous facts: forgetting is no restart.
+
+def _forget(desk, who):
+    return desk.click(who, _confirm(desk.forget_me(who, confirmed=False)))
+
+
+def test_forgetting_after_a_wrong_choice_does_not_give_the_try_back(quiz, store, played):
+    desk = Desk(quiz)
+    done = _forget(desk, member())
+    assert "answer it again and you go on from your next try" in done.message.body
+    again = desk.click(member(), f"tq:answer:{played.id}:B")
+    assert "used all your tries" in again.message.body
+    assert store.member_data("console", "alice").counts()["answers"] == 0
+    assert quiz.rounds.tally_line(played.id, "en") == "1 solved · 1 answered"
+
+
+def test_forgetting_after_a_wrong_text_try_goes_on_from_the_next_try(quiz, store, channel):
+    rnd = quiz.rounds.post_round(only(quiz, channel, "t.text-detach").id).round
+    alice = quiz.rounds.member("console", "alice", "Alice")
+    from bot.core.models import Actor
+
+    assert quiz.rounds.submit_answer(channel.id, Actor(alice), "clone").recorded
+    _forget(Desk(quiz), member())
+    back = Actor(quiz.rounds.member("console", "alice", "Alice"))
+    right = quiz.rounds.submit_answer(channel.id, back, "detach")
+    assert "+17" in right.reply.body  # a second try's points, not the first try's +25
+    [stored] = store.answers_for(rnd.id, back.member.id)
+    assert (stored.attempt, stored.points) == (2, 17)
+    [board] = store.top_scores(channel.id, None, None)
+    assert (board.display_name, board.points, board.first_try) == ("Alice", 17, 0)
+
+
+def test_the_forgotten_wrong_try_still_counts_in_the_item_statistics(quiz, store, played):
+    before = {(t.item_id, t.version): t.answered for t in store.item_tallies()}
+    _forget(Desk(quiz), member())
+    after = {(t.item_id, t.version): t.answered for t in store.item_tallies()}
+    assert after == before
+
+
+def test_the_kept_note_is_in_chinese_too(quiz, store, played, channel):
+    quiz.setup.apply(channel, _admin(quiz), {"lang": "zh-CN"})
+    done = _forget(Desk(quiz), member())
+    assert "再次作答时将从你的下一次尝试继续" in done.message.body

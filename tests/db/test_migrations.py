@@ -329,3 +329,67 @@ def test_downgrade_from_0012_drops_the_pack_choice_and_keeps_the_channel(empty_d
         engine.dispose()
     assert "packs" not in columns and names == ["c1"]
     assert migrate.current(empty_database_url) == "0011"
+
+
+# 0013: a forgotten member's tries at an open round stay without a member
+
+def _answer_at_0012(url):
+    _channel_at_0011(url)
+    migrate.upgrade(url, "0012")
+    engine = make_engine(url)
+    try:
+        with engine.begin() as connection:
+            meta = MetaData()
+            meta.reflect(connection)
+            assert not meta.tables["answers"].c.user_id.nullable
+            opened = dt.datetime(2026, 3, 2, 9, tzinfo=dt.UTC)
+            connection.execute(meta.tables["users"].insert(), [
+                {"id": 1, "platform": "slack", "external_id": "U1", "display_name": "Ada"}])
+            connection.execute(meta.tables["rounds"].insert(), [{
+                "id": 1, "channel_id": 1, "local_date": dt.date(2026, 3, 2),
+                "item_id": "t.text-detach", "item_version": 1, "status": "open",
+                "opened_at": opened, "closes_at": opened + dt.timedelta(hours=23)}])
+            connection.execute(meta.tables["answers"].insert(), [{
+                "round_id": 1, "user_id": 1, "attempt": 1, "mode": "text", "response": "clone",
+                "correct": False, "points": 0, "submitted_at": opened}])
+    finally:
+        engine.dispose()
+
+
+def test_upgrade_to_0013_keeps_every_answer_with_its_member(empty_database_url):
+    _answer_at_0012(empty_database_url)
+    migrate.upgrade(empty_database_url)
+    engine = make_engine(empty_database_url)
+    try:
+        store = SqlStore(engine)
+        assert store.attempts(1, 1).tried == 1
+        store.forget_member("slack", "U1")  # her try at the open round stays, without her
+        back = store.ensure_member("slack", "U1", "Ada")
+        assert store.attempts(1, back.id).tried == 1
+    finally:
+        engine.dispose()
+
+
+def test_downgrade_from_0013_deletes_the_anonymous_tries_and_keeps_the_rest(empty_database_url):
+    _answer_at_0012(empty_database_url)
+    migrate.upgrade(empty_database_url)
+    engine = make_engine(empty_database_url)
+    try:
+        with engine.begin() as connection:
+            connection.execute(text(
+                "INSERT INTO answers (round_id, user_id, attempt, mode, response, correct, "
+                "points, submitted_at, forgotten_mark) VALUES (1, NULL, 1, 'text', '', false, 0, "
+                "'2026-03-02 10:00:00+00:00', 'mark')"))
+    finally:
+        engine.dispose()
+    migrate.downgrade(empty_database_url, "0012")
+    engine = make_engine(empty_database_url)
+    try:
+        answers = {c["name"]: c for c in inspect(engine).get_columns("answers")}
+        with engine.connect() as connection:
+            rows = connection.execute(text("SELECT user_id, response FROM answers")).all()
+    finally:
+        engine.dispose()
+    assert "forgotten_mark" not in answers and not answers["user_id"]["nullable"]
+    assert [tuple(r) for r in rows] == [(1, "clone")]
+    assert migrate.current(empty_database_url) == "0012"

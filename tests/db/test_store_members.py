@@ -15,6 +15,7 @@ from sqlalchemy.exc import IntegrityError
 from bot.core.models import (
     AnswerDraft,
     AnswerMode,
+    Attempts,
     ChannelUpdate,
     PendingDraft,
     PracticeSession,
@@ -24,9 +25,10 @@ from bot.core.models import (
 )
 from bot.core.models import week_start as week_of
 from db.engine import make_engine
+from db.forgotten import forgotten_mark
 from db.store import SqlStore
 from db.store_members import SECTIONS
-from db.tables import Base, UserRow
+from db.tables import AnswerRow, Base, UserRow
 from tests.db.builders import (
     DAY,
     HOUR,
@@ -145,7 +147,9 @@ def test_forget_deletes_exactly_the_members_rows_and_reports_them(store, world):
     expected = store.member_data("slack", "U1").counts()
     bobs = _counts(store, bob.id)
     report = store.forget_member("slack", "U1")
-    assert dict(report.deleted) == expected
+    # Her four answers are tries at open rounds: they stay, cut from her (db/forgotten.py).
+    assert dict(report.deleted) == {**expected, "answers": 0}
+    assert report.kept_anonymous == expected["answers"] == 4
     assert report.member == ada
     assert set(_counts(store, ada.id).values()) == {0}
     assert _counts(store, bob.id) == bobs
@@ -252,9 +256,10 @@ def test_forgetting_a_member_while_their_answer_in_another_channel_is_in_flight(
     assert inserted.wait(10)
     report = store.forget_member("slack", "U1")
     thread.join()
-    # The forgetting waited for the answer, which was stored, then deleted with the rest.
+    # The forgetting waited for the answer, which was stored, then cut from her with the rest
+    # (both rounds are open: her tries stay without her).
     assert outcome["answer"].round_id == rnd.id
-    assert dict(report.deleted)["answers"] == 2
+    assert report.kept_anonymous == 2
     assert set(_counts(store, ada.id).values()) == {0}
     assert store.get_member(ada.id) is None
     for channel in (first, second):
@@ -295,3 +300,115 @@ def test_a_pending_answer_being_graded_when_its_member_is_forgotten_records_noth
                         claimed.submitted_at, "passed")
     assert store.resolve_pending(claimed.id, claimed.claim, draft) is False
     assert set(_counts(store, ada.id).values()) == {0}
+
+
+# A forgotten member's tries at an open round stay as anonymous facts (db/forgotten.py).
+
+def _anonymous(store):
+    with store.engine.connect() as connection:
+        return connection.execute(
+            select(AnswerRow.round_id, AnswerRow.attempt, AnswerRow.mode, AnswerRow.response,
+                   AnswerRow.correct, AnswerRow.forgotten_mark)
+            .where(AnswerRow.user_id.is_(None)).order_by(AnswerRow.id)).all()
+
+
+def test_tries_at_an_open_round_stay_without_the_member_or_their_words(store):
+    channel = make_channel(store)
+    ada = make_member(store, "U1", "Ada")
+    rnd, closed = open_round(store, channel), open_round(store, channel, DAY - dt.timedelta(1))
+    answer(store, closed, ada, correct=False, points=0, response="my name is Ada")
+    assert store.close_round(closed.id, T0)
+    answer(store, rnd, ada, correct=False, points=0, response="ada typed this")
+    store.record_answer(AnswerDraft(rnd.id, ada.id, 2, AnswerMode.BUTTON, "b", False, 0,
+                                    T0 + HOUR, None))
+    report = store.forget_member("slack", "U1")
+    assert dict(report.deleted)["answers"] == 1 and report.kept_anonymous == 2
+    kept = _anonymous(store)
+    assert [(r.round_id, r.attempt, r.response, r.correct) for r in kept] == [
+        (rnd.id, 1, "", False), (rnd.id, 2, "b", False)]  # a chosen key is no one's words
+    assert {r.forgotten_mark for r in kept} == {forgotten_mark(rnd.id, "slack", "U1")}
+    assert "U1" not in repr(kept) and "Ada" not in repr(kept)
+
+
+def test_a_forgotten_member_who_comes_back_to_an_open_round_goes_on_from_their_next_try(store):
+    channel = make_channel(store)
+    ada, bob = make_member(store, "U1", "Ada"), make_member(store, "U2", "Bob")
+    rnd = open_round(store, channel)
+    answer(store, rnd, ada, correct=False, points=0)
+    store.forget_member("slack", "U1")
+    back = store.ensure_member("slack", "U1", "Ada")
+    assert store.attempts(rnd.id, back.id) == Attempts(solved=False, tried=1, waiting=0)
+    assert store.attempts(rnd.id, bob.id) == Attempts(solved=False, tried=0, waiting=0)
+    # The same id on another platform is someone else.
+    other = store.ensure_member("discord", "U1", "Ada")
+    assert store.attempts(rnd.id, other.id).tried == 0
+
+
+def test_a_forgotten_right_answer_keeps_the_round_solved_for_that_person(store):
+    channel = make_channel(store)
+    ada = make_member(store, "U1", "Ada")
+    rnd = open_round(store, channel)
+    answer(store, rnd, ada, correct=True, points=15)
+    store.forget_member("slack", "U1")
+    back = store.ensure_member("slack", "U1", "Ada")
+    assert store.attempts(rnd.id, back.id).solved
+    assert store.top_scores(channel.id, None, None) == []  # no one's points: she was forgotten
+
+
+def test_the_item_statistics_keep_a_forgotten_first_try(store):
+    channel = make_channel(store)
+    members = [make_member(store, f"U{n}", f"m{n}") for n in range(3)]
+    rounds = [open_round(store, channel, DAY + dt.timedelta(n), item)
+              for n, item in enumerate(["tensors.view", "autograd.detach"])]
+    for n, member in enumerate(members):
+        for rnd in rounds:
+            answer(store, rnd, member, correct=n % 2 == 0, points=10 if n % 2 == 0 else 0)
+    before = store.item_tallies()
+    store.forget_member("slack", "U1")
+    after = store.item_tallies()
+    assert [(t.item_id, t.answered, t.sum_x) for t in after] == [
+        (t.item_id, t.answered, t.sum_x) for t in before]
+    # Her two tries are observations of their own now, with no rest score to correlate with.
+    assert [t.rested for t in after] == [t.rested - 1 for t in before]
+
+
+def test_closing_the_round_erases_the_mark_and_keeps_the_try(store):
+    channel = make_channel(store)
+    ada = make_member(store, "U1", "Ada")
+    rnd = open_round(store, channel)
+    answer(store, rnd, ada, correct=False, points=0)
+    store.forget_member("slack", "U1")
+    assert store.close_round(rnd.id, T0 + 23 * HOUR)
+    [kept] = _anonymous(store)
+    assert (kept.round_id, kept.attempt, kept.forgotten_mark) == (rnd.id, 1, None)
+
+
+def test_the_mark_stays_while_a_code_answer_of_the_closed_round_waits(store):
+    # The waiting answer, graded after the close, is numbered after the person's earlier tries.
+    channel = make_channel(store)
+    ada = make_member(store, "U1", "Ada")
+    rnd = open_round(store, channel)
+    answer(store, rnd, ada, correct=False, points=0)
+    store.forget_member("slack", "U1")
+    back = store.ensure_member("slack", "U1", "Ada")
+    store.add_pending(PendingDraft(rnd.id, back.id, AnswerMode.CODE, "def f(): pass", "en",
+                                   T0 + HOUR))
+    assert store.close_round(rnd.id, T0 + 23 * HOUR)
+    assert store.attempts(rnd.id, back.id).tried == 1
+    claimed = store.claim_pending("slack", T0 + 24 * HOUR, T0)
+    store.resolve_pending(claimed.id, claimed.claim, None)
+    store.close_round(open_round(store, channel, DAY + dt.timedelta(1)).id, T0 + 47 * HOUR)
+    assert [kept.forgotten_mark for kept in _anonymous(store)] == [None]
+
+
+def test_a_zone_change_recounts_the_week_without_the_forgotten_tries(store, clock):
+    channel = make_channel(store)
+    ada, bob = make_member(store, "U1", "Ada"), make_member(store, "U2", "Bob")
+    rnd = open_round(store, channel)
+    answer(store, rnd, ada, correct=True, points=15)
+    answer(store, rnd, bob, correct=True, points=15)
+    store.forget_member("slack", "U1")
+    store.update_channel(channel.id, ChannelUpdate(timezone="Asia/Shanghai"))
+    channel = store.get_channel(channel.id)
+    _assert_boards_equal_a_recount(store, channel, T0)
+    assert [r.display_name for r in store.top_scores(channel.id, None, None)] == ["Bob"]

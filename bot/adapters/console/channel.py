@@ -41,7 +41,9 @@ HELP = """\
 Commands (this terminal stands in for a team channel):
   /today                 show today's question (posted at start, as the scheduler would)
   /answer TEXT           answer today's question: a letter (A-F) or a short text
-  /code                  answer today's code question: type the code, end with a line /end
+  /code CODE             answer today's code question with one line of code; /code alone:
+                         type the code, end with a line /end (a command line instead of
+                         /end sends nothing and runs that command)
   /reveal                close today's round now and reveal the answer (admin)
   /explain TOPIC         a concept card, e.g. /explain detach or /explain view vs reshape
   /quiz [TOPIC]          a private, unscored practice question (again: the open one);
@@ -94,6 +96,7 @@ class ConsoleChannel:
         self._tried_posting_on: dt.date | None = None
         self._report_target = ""  # the action of the last Report button shown here
         self._graded_pending_at: dt.datetime | None = None
+        self._again: list[str] = []  # a command line that ended code input, to run next
 
     # -------------------------------------------------------------- plumbing
     def _who(self) -> Identity:
@@ -184,7 +187,7 @@ class ConsoleChannel:
     def run(self, lines: Iterator[str]) -> None:
         """Run commands until /quit or the end of input."""
         self.start()
-        for raw in lines:
+        for raw in self._lines(lines):
             line = raw.rstrip("\r\n")
             if not line.strip():
                 continue
@@ -196,6 +199,13 @@ class ConsoleChannel:
                               self.state.channel.id, self.state.user_name)
                 self.say("Sorry, something went wrong on our side; nothing was recorded.",
                          Tone.ERROR)
+
+    def _lines(self, source: Iterator[str]) -> Iterator[str]:
+        """Yield the input's lines, and again a command line that ended code input early."""
+        for raw in source:
+            yield raw
+            while self._again:
+                yield self._again.pop()
 
     def handle(self, line: str, lines: Iterator[str]) -> bool:
         """Handle one command line; return False to stop."""
@@ -260,18 +270,35 @@ class ConsoleChannel:
     def _answer(self, rest: str, lines: Iterator[str], mode: AnswerMode = AnswerMode.TEXT) -> None:
         self.show_reply(self.desk.answer_today(self._who(), rest, mode))
 
-    def _read_code(self, lines: Iterator[str]) -> str:
+    def _read_code(self, lines: Iterator[str]) -> str | None:
+        """Return the code typed up to a line ``/end``; None when it was not sent.
+
+        Python never starts a line with a console command, so a line that does (``/today``,
+        ``/quit``) means the member moved on: the code is dropped, said so, and the command
+        runs. The end of input without ``/end`` sends nothing either.
+        """
         print(f"(type your code; finish with a line {CODE_END})", file=self.out, flush=True)
         body: list[str] = []
         for raw in lines:
-            if raw.rstrip("\r\n").strip() == CODE_END:
-                break
-            body.append(raw.rstrip("\r\n"))
-        return "\n".join(body) + "\n"
+            line = raw.rstrip("\r\n")
+            if line.strip() == CODE_END:
+                return "\n".join(body) + "\n"
+            first = line.strip().partition(" ")[0].lower()
+            if line.startswith("/") and first in self._handlers():
+                self.say(f"{first} is a command: the code above was not sent. End code with a "
+                         f"line {CODE_END}.", Tone.WARNING)
+                self._again.append(raw)
+                return None
+            body.append(line)
+        self.say(f"The input ended before a line {CODE_END}: the code was not sent.",
+                 Tone.WARNING)
+        return None
 
     def _code(self, rest: str, lines: Iterator[str]) -> None:
-        code = self._read_code(lines)
-        self._answer(code, lines, AnswerMode.CODE)
+        # "/code def f(x): return x" sends that one line; "/code" alone reads until /end.
+        code = rest + "\n" if rest else self._read_code(lines)
+        if code is not None:
+            self._answer(code, lines, AnswerMode.CODE)
 
     def _reveal(self, rest: str, lines: Iterator[str]) -> None:
         result = self.quiz.rounds.reveal_now(self.state.channel.id, self._actor())
@@ -291,7 +318,8 @@ class ConsoleChannel:
             self.show_reply(self.desk.practice_answer(self._who(), rest, AnswerMode.TEXT))
             return
         code = self._read_code(lines)
-        self.show_reply(self.desk.practice_answer(self._who(), code, AnswerMode.CODE))
+        if code is not None:
+            self.show_reply(self.desk.practice_answer(self._who(), code, AnswerMode.CODE))
 
     def _leaderboard(self, rest: str, lines: Iterator[str]) -> None:
         self.show_reply(self.desk.command(self._who(), "leaderboard", rest))
