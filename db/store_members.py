@@ -136,7 +136,8 @@ def _practice_session(session: Session, user_id: int, _workspace_id: int | None)
 def _practice_results(session: Session, user_id: int, _workspace_id: int | None) -> list[Row]:
     stmt = (
         select(PracticeResultRow.item_id, PracticeResultRow.item_version,
-               PracticeResultRow.correct, PracticeResultRow.answered_at)
+               PracticeResultRow.correct, PracticeResultRow.first_try,
+               PracticeResultRow.answered_at)
         .where(PracticeResultRow.user_id == user_id)
         .order_by(PracticeResultRow.answered_at, PracticeResultRow.id)
     )

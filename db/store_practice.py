@@ -83,15 +83,20 @@ class PracticeStore(StoreBase):
             return rowcount(db, stmt) == 1
 
     def record_practice_result(
-        self, user_id: int, item_id: str, item_version: int, correct: bool, at: dt.datetime
+        self, user_id: int, item_id: str, item_version: int, correct: bool, at: dt.datetime,
+        *, first_try: bool = False,
     ) -> None:
-        """Store the outcome of a finished practice question (feeds per-topic mastery)."""
+        """Store the outcome of a finished practice question (feeds per-topic mastery).
+
+        ``first_try``: right with no wrong try before (mastery counts only those).
+        """
         stmt = insert(PracticeResultRow).values(
             user_id=user_id,
             item_id=item_id,
             item_version=item_version,
             correct=correct,
             answered_at=at,
+            first_try=first_try,
         )
         with self._transaction() as db:
             db.execute(stmt)

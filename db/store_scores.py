@@ -212,8 +212,8 @@ class ScoreStore(StoreBase):
 
         A daily round counts as correct when any attempt was, at the time of the last attempt,
         and carries whether its first attempt was right. ``channel_id`` narrows the daily
-        rounds; practice is not tied to a channel, so practice results (which keep no tries:
-        ``first_try`` None) are always included. Oldest first.
+        rounds; practice is not tied to a channel, so practice results are always included
+        (``first_try`` None for those stored before their tries were kept). Oldest first.
         """
         daily = _DAILY_RESULTS if channel_id is None else _DAILY_RESULTS_IN
         params = {"user_id": user_id, "channel_id": channel_id}
@@ -221,8 +221,9 @@ class ScoreStore(StoreBase):
             results = [ItemResult(item_id=i, correct=bool(ok), answered_at=at,
                                   first_try=bool(first))
                        for i, ok, first, at in connection.execute(daily, params)]
-            results += [ItemResult(item_id=i, correct=bool(ok), answered_at=at)
-                        for i, ok, at in connection.execute(_PRACTICE, params)]
+            results += [ItemResult(item_id=i, correct=bool(ok), answered_at=at,
+                                   first_try=None if first is None else bool(first))
+                        for i, ok, first, at in connection.execute(_PRACTICE, params)]
         return sorted(results, key=lambda r: (r.answered_at, r.item_id))
 
 
@@ -286,7 +287,8 @@ _ITEM_TALLIES = select(
 ).group_by(_PER_MEMBER_ROUND.c.item_id)
 _DAILY_RESULTS_IN = _DAILY_RESULTS.where(RoundRow.channel_id == bindparam("channel_id"))
 _PRACTICE = select(
-    PracticeResultRow.item_id, PracticeResultRow.correct, PracticeResultRow.answered_at
+    PracticeResultRow.item_id, PracticeResultRow.correct, PracticeResultRow.first_try,
+    PracticeResultRow.answered_at,
 ).where(PracticeResultRow.user_id == bindparam("user_id"))
 
 

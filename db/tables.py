@@ -217,6 +217,8 @@ class PracticeResultRow(Base):
     item_version: Mapped[int] = mapped_column(Integer)
     correct: Mapped[bool] = mapped_column(Boolean)
     answered_at: Mapped[dt.datetime] = mapped_column(UtcDateTime)
+    # Right with no wrong try before; null for results stored before tries were kept (0014).
+    first_try: Mapped[bool | None] = mapped_column(Boolean, nullable=True)
 
 
 class ReviewRow(Base):

@@ -213,7 +213,8 @@ class ItemResult:
     item_id: str
     correct: bool
     answered_at: dt.datetime
-    # Right on the first try; None where the tries are not kept (a practice result).
+    # Right on the first try; None where the tries were not kept (a practice result stored
+    # before revision 0014): mastery then counts its outcome.
     first_try: bool | None = None
 
 

@@ -455,9 +455,13 @@ class QuizStore(Protocol):
         ...
 
     def record_practice_result(
-        self, user_id: int, item_id: str, item_version: int, correct: bool, at: dt.datetime
+        self, user_id: int, item_id: str, item_version: int, correct: bool, at: dt.datetime,
+        *, first_try: bool = False,
     ) -> None:
-        """Store the outcome of a finished practice question (feeds per-topic mastery)."""
+        """Store the outcome of a finished practice question (feeds per-topic mastery).
+
+        ``first_try``: right with no wrong try before (mastery counts only those).
+        """
         ...
 
     def bump_practice_attempts(self, user_id: int, item_id: str) -> int:

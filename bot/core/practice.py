@@ -379,7 +379,9 @@ class PracticeService:
                                         self._report_button(item.id, locale)))
         if not self.store.finish_practice(member.id, item.id):
             return Message(body=t(locale, "practice.nothing_pending"), tone=Tone.WARNING)
-        self.store.record_practice_result(member.id, item.id, item.version, judgement.correct, now)
+        self.store.record_practice_result(
+            member.id, item.id, item.version, judgement.correct, now,
+            first_try=judgement.correct and session.attempts == 0)
         if judgement.correct:
             head = t(locale, "practice.correct", when=span(locale, review.due_at - now))
         else:

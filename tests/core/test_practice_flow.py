@@ -84,3 +84,25 @@ def test_each_practice_session_draws_its_own_hidden_tests(quiz, alice, store, ex
     _practise_code(quiz, alice, store, clock)
     assert first_session[0] == first_session[1]  # tries within a session: the same tests
     assert executor.seeds[-1] != first_session[0]  # a new session: new tests
+
+
+def _practice_text(quiz, alice, store, *, misses: int):
+    """Answer one autograd practice question (a text item) after ``misses`` wrong tries."""
+    quiz.practice.start(alice.member, "autograd", "en")
+    item = quiz.practice.bank.question(store.current_practice(alice.member.id).item_id)
+    for _ in range(misses):
+        assert "tries left" in quiz.practice.answer(alice.member, "astrology", "en").body
+    assert "Correct" in quiz.practice.answer(alice.member, item.accepted[0], "en").body
+    return item
+
+
+def test_a_practice_solve_after_a_miss_is_not_mastery(quiz, channel, alice, store):
+    _practice_text(quiz, alice, store, misses=1)
+    [autograd] = quiz.board.stats(channel, alice.member).mastery
+    assert (autograd.first_try, autograd.solved, autograd.attempted) == (0, 1, 1)
+
+
+def test_a_practice_solve_on_the_first_try_is_mastery(quiz, channel, alice, store):
+    _practice_text(quiz, alice, store, misses=0)
+    [autograd] = quiz.board.stats(channel, alice.member).mastery
+    assert (autograd.first_try, autograd.solved, autograd.attempted) == (1, 1, 1)

@@ -393,3 +393,48 @@ def test_downgrade_from_0013_deletes_the_anonymous_tries_and_keeps_the_rest(empt
     assert "forgotten_mark" not in answers and not answers["user_id"]["nullable"]
     assert [tuple(r) for r in rows] == [(1, "clone")]
     assert migrate.current(empty_database_url) == "0012"
+
+
+# 0014: a practice result keeps whether it was right on the first try
+
+def _practice_result_at_0013(url):
+    _answer_at_0012(url)
+    migrate.upgrade(url, "0013")
+    engine = make_engine(url)
+    try:
+        with engine.begin() as connection:
+            meta = MetaData()
+            meta.reflect(connection)
+            connection.execute(meta.tables["practice_results"].insert(), [{
+                "user_id": 1, "item_id": "t.text-detach", "item_version": 1, "correct": True,
+                "answered_at": dt.datetime(2026, 3, 2, 10, tzinfo=dt.UTC)}])
+    finally:
+        engine.dispose()
+
+
+def test_upgrade_to_0014_counts_an_older_practice_result_by_its_outcome(empty_database_url):
+    _practice_result_at_0013(empty_database_url)
+    migrate.upgrade(empty_database_url)
+    engine = make_engine(empty_database_url)
+    try:
+        store = SqlStore(engine)
+        practice = [r for r in store.item_results(1) if r.item_id == "t.text-detach"
+                    and r.answered_at.hour == 10]
+        assert [(r.correct, r.first_try) for r in practice] == [(True, None)]
+    finally:
+        engine.dispose()
+
+
+def test_downgrade_from_0014_drops_first_try_and_keeps_the_results(empty_database_url):
+    _practice_result_at_0013(empty_database_url)
+    migrate.upgrade(empty_database_url)
+    migrate.downgrade(empty_database_url, "0013")
+    engine = make_engine(empty_database_url)
+    try:
+        columns = {c["name"] for c in inspect(engine).get_columns("practice_results")}
+        with engine.connect() as connection:
+            kept = connection.execute(text("SELECT correct FROM practice_results")).all()
+    finally:
+        engine.dispose()
+    assert "first_try" not in columns and len(kept) == 1
+    assert migrate.current(empty_database_url) == "0013"
