@@ -61,6 +61,8 @@ def _parser() -> argparse.ArgumentParser:
 
     members_cli.add_parser(commands)
     packs_cli.add_parser(commands)
+    commands.add_parser("commands", help="every chat command: `commands [--json]`; "
+                        "`slack manifest [--http]` prints the Slack app's manifest")
     commands.add_parser("discord", help="run the Discord bot (reads DISCORD_TOKEN)")
     slack = commands.add_parser(
         "slack", help="run the Slack app: Socket Mode with SLACK_APP_TOKEN, or --http")
@@ -96,6 +98,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             return 3
 
         return exec_main(args_list[1:])
+    if args_list[:1] == ["commands"] or args_list[:2] == ["slack", "manifest"]:
+        from bot import registry_cli  # the registry's views: no database, no platform client
+
+        return registry_cli.main(args_list)
     if args_list[:1] == ["bench"]:
         return _bench(args_list[1:])
     if args_list[:2] == ["executor", "health"]:

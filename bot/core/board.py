@@ -10,7 +10,7 @@ from dataclasses import replace
 from zoneinfo import ZoneInfo
 
 from bot.core.errors import NotFound
-from bot.core.i18n import t
+from bot.core.i18n import slash, t
 from bot.core.library import channel_scope, library_of
 from bot.core.messages import Audience, Message, Tone
 from bot.core.models import (
@@ -321,7 +321,7 @@ class BoardService:
         cards = [found[0] for m in mastery if (found := self._cards_on(m.topic, scope))][:2]
         if cards:
             lines.append(t(locale, "stats.team.cards",
-                           cards=", ".join(f"/explain {card}" for card in cards)))
+                           cards=", ".join(f"{slash('explain')} {card}" for card in cards)))
         message = Message(title=title, body="\n".join(lines),
                           code=mastery_table(mastery, locale, show_due=False))
         drawn = self._with_chart(message, mastery[:TEAM_TOPICS], title, locale, team=True)

@@ -29,7 +29,8 @@ _PACK_ID = re.compile(r"[a-z0-9][a-z0-9-]{1,23}")  # content/packs.py's PACK_ID,
 _TIME = re.compile(r"([01]?[0-9]|2[0-3]):([0-5][0-9])")
 _HOUR = re.compile(r"[01]?[0-9]|2[0-3]")
 MAX_SETUP_CHARS = 1000  # a /setup line: every setting at its longest fits; more is a paste
-_SETTING = re.compile(r"([A-Za-z_]+)=(.*)", re.DOTALL)
+# key=value, or key:value as the chat platforms' option hints write it (packs:bank,x).
+_SETTING = re.compile(r"([A-Za-z_]+)[=:](.*)", re.DOTALL)
 # What a Chinese keyboard types for the quotes and the list comma of a setup line.
 _CHINESE_MARKS = str.maketrans({"“": '"', "”": '"', "‘": "'", "’": "'", "、": ","})
 
@@ -47,8 +48,9 @@ def narrow(text: str) -> str:
 def parse_setup_text(text: str) -> dict[str, str]:
     """Return the changes typed after /setup, or raise SettingError saying what is wrong.
 
-    ``key=value`` pairs; a value runs on to the next ``key=``, so ``leaderboard=fri 16
-    time=09:00`` sets two things, as the docs write them. Quotes still group a value.
+    ``key=value`` (or ``key:value``) pairs; a value runs on to the next ``key=``, so
+    ``leaderboard=fri 16 time=09:00`` sets two things, as the docs write them. Quotes still
+    group a value.
     """
     text = narrow(text).translate(_CHINESE_MARKS).strip()
     if len(text) > MAX_SETUP_CHARS:

@@ -7,17 +7,20 @@ member, the channel and the locale in one storage call, applies the rules both p
 admin's settings change creates a channel; how long a command may be), calls the
 service that does the work and returns a :class:`Reply` for the adapter to render.
 
-The members' own requests and the admins' live beside it (desk_members.py, desk_admins.py);
-what they all share (the reply model, resolving, refusals) is in desk_base.py.
+Commands go through the registry (bot/core/commands): each is declared once, beside its
+handler (desk_learning.py, desk_boards.py, desk_members.py, desk_admins.py, desk_packs.py).
+The buttons the members' and admins' requests answer live in those modules too; what they all
+share (the reply model, resolving, refusals) is in desk_base.py.
 """
 
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from dataclasses import replace
 
 from bot.core.channel_setup import matching_zones
+from bot.core.commands.catalog import REGISTRY
 from bot.core.desk_admins import AdminRequests
 from bot.core.desk_base import COMMAND_CHARS, Home, Reply, SettingsView
 from bot.core.desk_members import MemberRequests
@@ -38,10 +41,8 @@ __all__ = ["COMMANDS", "Desk", "Home", "PackReply", "Reply", "SettingsView"]
 
 log = logging.getLogger(__name__)
 
-COMMANDS = ("explain", "quiz", "leaderboard", "stats", "forget-me", "privacy", "remind",
-            "reports", "insights")
-# Replies never shared with the channel: where a member is told their reminders stopped.
-_PRIVATE_COMMANDS = ("explain", "quiz", "remind")
+# The commands Desk.command answers (settings and packs have entries of their own).
+COMMANDS = tuple(c.key for c in REGISTRY if c.handler is not None)
 
 
 class Desk(MemberRequests, AdminRequests, PackRequests):
@@ -52,7 +53,7 @@ class Desk(MemberRequests, AdminRequests, PackRequests):
         """Handle a click on one of our buttons (a choice, "Answer", "Share")."""
         parsed = parse_action(action_id)
         if parsed is None:
-            return self._warning(who.locale or "en", "action.unknown")
+            return self.warning(who.locale or "en", "action.unknown")
         kind, target, key = parsed
         if kind == "answer":
             return self._answer(who, target, key, AnswerMode.BUTTON)
@@ -71,11 +72,11 @@ class Desk(MemberRequests, AdminRequests, PackRequests):
         if kind == "remind":
             return self._reminder_button(who, key)
         # share: a card for the whole channel, in the language of where it is shared
-        _, actor = self._resolve(who)
+        _, actor = self.resolve(who)
         locale = actor.locale or "en"
-        card = self.quiz.explain.share(target, locale, self._scope(who))
+        card = self.quiz.explain.share(target, locale, self.scope(who))
         if card is None:
-            return self._warning(locale, "explain.gone")
+            return self.warning(locale, "explain.gone")
         return Reply(locale, card, public=True)
 
     def submit(self, who: Identity, submit_id: str, text: str, choice: str = "") -> Reply:
@@ -85,7 +86,7 @@ class Desk(MemberRequests, AdminRequests, PackRequests):
         """
         parsed = parse_submit(submit_id)
         if parsed is None:
-            return self._warning(who.locale or "en", "action.unknown")
+            return self.warning(who.locale or "en", "action.unknown")
         kind, target, mode_name = parsed
         if kind in ("reported", "preported"):
             return self._file_report(who, kind, target, choice, text)
@@ -96,10 +97,10 @@ class Desk(MemberRequests, AdminRequests, PackRequests):
 
     def answer_today(self, who: Identity, response: str, mode: AnswerMode) -> Reply:
         """Answer the latest round of the member's channel (a typed answer: no button names it)."""
-        found, actor = self._resolve(who)
+        found, actor = self.resolve(who)
         locale = actor.locale or "en"
         if found.channel is None:
-            return self._warning(locale, "channel.no_quiz")
+            return self.warning(locale, "channel.no_quiz")
         outcome = self.quiz.rounds.submit_answer(found.channel.id, actor, response, mode)
         return Reply(locale, self._reportable(outcome.reply, outcome.round_id, outcome.recorded,
                                               locale),
@@ -107,17 +108,17 @@ class Desk(MemberRequests, AdminRequests, PackRequests):
 
     def practice_answer(self, who: Identity, response: str, mode: AnswerMode) -> Reply:
         """Answer the member's current practice question (a typed answer)."""
-        found, actor = self._resolve(who)
+        found, actor = self.resolve(who)
         locale = actor.locale or "en"
         return Reply(locale, self.quiz.practice.answer(found.member, response, locale, mode,
                                                        workspace=who.workspace))
 
     def _answer(self, who: Identity, target: str, response: str, mode: AnswerMode) -> Reply:
         round_id = round_id_of(target)
-        found, actor = self._resolve(who, round_id)
+        found, actor = self.resolve(who, round_id)
         locale = actor.locale or "en"
         if found.round is None or found.channel is None:
-            return self._warning(locale, "answer.no_round")
+            return self.warning(locale, "answer.no_round")
         outcome = self.quiz.rounds.answer(found.round, found.channel, actor, response, mode)
         return Reply(locale, self._reportable(outcome.reply, outcome.round_id, outcome.recorded,
                                               locale),
@@ -134,74 +135,36 @@ class Desk(MemberRequests, AdminRequests, PackRequests):
 
     def _practice_answer(self, who: Identity, item_id: str, response: str,
                          mode: AnswerMode) -> Reply:
-        found, actor = self._resolve(who)
+        found, actor = self.resolve(who)
         locale = actor.locale or "en"
         return Reply(locale, self.quiz.practice.answer(found.member, response, locale, mode,
                                                        item_id=item_id, workspace=who.workspace))
 
     def _open_form(self, who: Identity, kind: str, target: str) -> Reply:
         round_id = round_id_of(target) if kind == "form" else None
-        found, actor = self._resolve(who, round_id)
+        found, actor = self.resolve(who, round_id)
         locale = actor.locale or "en"
         if kind == "form":
             form = self.quiz.rounds.answer_form(round_id, locale) if round_id else None
             if form is None:
-                return self._warning(locale, "answer.closed")
+                return self.warning(locale, "answer.closed")
             return Reply(locale, form=form)
         form = self.quiz.practice.answer_form(found.member, target, locale)
         if form is None:
-            return self._warning(locale, "practice.nothing_pending")
+            return self.warning(locale, "practice.nothing_pending")
         return Reply(locale, form=form)
 
     # ------------------------------------------------------------ commands
     def command(self, who: Identity, name: str, argument: str = "",
                 whom: Identity | None = None) -> Reply:
-        """Handle /explain, /quiz, /leaderboard, /stats, /forget-me, /privacy and admins' lists.
+        """Handle a command by the core's key (``privacy``), as the registry declares it.
 
-        ``whom`` names another member for /stats; ``/stats team`` is the team's (admins only).
+        ``whom`` names another member for stats; stats ``team`` is the team's (admins only).
         """
         refusal = self.command_too_long(argument, who.locale or "en")
         if refusal is not None:
             return refusal
-        argument = argument.strip()
-        handlers: Mapping[str, Callable[[Identity, str, Identity | None], Reply]] = {
-            "explain": self._explain, "quiz": self._practice, "leaderboard": self._leaderboard,
-            "stats": self._stats, "forget-me": self._forget_command, "reports": self._reports,
-            "insights": self._insights,
-            "privacy": self._privacy,
-            "remind": self._remind,
-        }
-        handler = handlers.get(name)
-        if handler is None:
-            return self._warning(who.locale or "en", "action.unknown")
-        reply = handler(who, argument, whom)
-        return self._with_notice(who, reply) if name in _PRIVATE_COMMANDS else reply
-
-    def _explain(self, who: Identity, topic: str, _whom: Identity | None) -> Reply:
-        _, actor = self._resolve(who)
-        locale = actor.locale or "en"
-        return Reply(locale, self.quiz.explain.explain(topic, locale, self._scope(who)))
-
-    def _leaderboard(self, who: Identity, period: str, _whom: Identity | None) -> Reply:
-        found, actor = self._resolve(who)
-        if found.channel is None:
-            return self._warning(actor.locale or "en", "channel.no_quiz")
-        period = period.lower() or "week"
-        locale = found.channel.locale
-        return Reply(locale, self.quiz.board.leaderboard(found.channel, period, locale))
-
-    def _stats(self, who: Identity, argument: str, whom: Identity | None) -> Reply:
-        found, actor = self._resolve(who)
-        if found.channel is None:
-            return self._warning(actor.locale or "en", "channel.no_quiz")
-        locale = found.channel.locale
-        if argument.lower() == "team" and whom is None:
-            if not who.is_admin:
-                return self._warning(locale, "stats.team.denied")
-            return Reply(locale, self.quiz.board.team_stats(found.channel, locale))
-        member = found.member if whom is None or whom.user == who.user else self._member(whom)
-        return Reply(locale, self.quiz.board.stats_message(found.channel, member, locale,
-                                                           viewer=found.member))
+        return REGISTRY.dispatch(self, who, name, argument.strip(), whom)
 
     # ------------------------------------------------------------ settings
     def settings(self, who: Identity, target: str, target_name: str,
@@ -213,15 +176,15 @@ class Desk(MemberRequests, AdminRequests, PackRequests):
         """
         target = target or who.channel
         channel = self.store.find_channel(who.platform, target) if target else None
-        found, actor = self._resolve(who)
+        found, actor = self.resolve(who)
         locale = channel.locale if channel is not None else who.locale or "en"
         actor = Actor(found.member, is_admin=who.is_admin, locale=locale)
         if channel is None:
             if not changes or not who.is_admin:
                 key = "settings.denied" if changes else "channel.no_quiz"
-                return self._warning(locale, key)
+                return self.warning(locale, key)
             if not target:
-                return self._warning(locale, "channel.no_quiz")
+                return self.warning(locale, "channel.no_quiz")
             name = target_name or (who.channel_name if target == who.channel else "")
             channel = self.quiz.rounds.channel(
                 who.platform, target, who.workspace,
@@ -238,7 +201,7 @@ class Desk(MemberRequests, AdminRequests, PackRequests):
         denied = t(locale, "settings.denied")
         if channel is None:
             return SettingsView(locale, None, False, Message(body=denied, tone=Tone.WARNING))
-        member = self._member(who)
+        member = self.member(who)
         shown = self.quiz.setup.apply(channel, Actor(member, locale=locale), {})
         refusal = Message(title=shown.title, body=denied, fields=shown.fields, tone=Tone.WARNING)
         return SettingsView(locale, channel, False, refusal)
@@ -248,12 +211,12 @@ class Desk(MemberRequests, AdminRequests, PackRequests):
         """Return the member's numbers in every quiz channel of their workspace."""
         channels = self.quiz.rounds.workspace_channels(who.platform, who.workspace)
         locale = who.locale or (channels[0].locale if channels else "en")
-        member = self._member(who)
+        member = self.member(who)
         # The home tab shows text only: no chart is drawn for it.
         return Home(locale, tuple(
             (c.external_id, self.quiz.board.stats_message(c, member, locale, chart=False))
             for c in channels), reviews=self.quiz.reminders.home_line(member, locale,
-                                                                      self._scope(who)))
+                                                                      self.scope(who)))
 
     def explain_choices(self, typed: str, locale: str | None, limit: int,
                         who: Identity | None = None) -> list[tuple[str, str]]:
@@ -261,13 +224,13 @@ class Desk(MemberRequests, AdminRequests, PackRequests):
 
         Without ``who``: the shipped cards and the packs shared with every workspace.
         """
-        scope = self._scope(who) if who is not None else None
+        scope = self.scope(who) if who is not None else None
         return self.quiz.explain.choices(typed[:COMMAND_CHARS], locale or "en", limit, scope)
 
     def topic_choices(self, typed: str, limit: int, who: Identity | None = None) -> list[str]:
         """Return the practice topics of ``who``'s workspace matching what the member typed."""
         needle = typed[:COMMAND_CHARS].strip().lower()
-        scope = self._scope(who) if who is not None else None
+        scope = self.scope(who) if who is not None else None
         # On the platform's event loop: the content as loaded, no query.
         return [tp for tp in self.quiz.practice.topics(scope, check=False) if needle in tp][:limit]
 

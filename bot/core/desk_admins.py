@@ -6,10 +6,70 @@ Every admin request is checked here against what the platform's server said of t
 
 from __future__ import annotations
 
+from bot.core.channel_setup import WEEKDAYS
+from bot.core.commands.registry import Command, Option
 from bot.core.desk_base import DeskBase, Reply
 from bot.core.messages import round_id_of
 from bot.core.models import Identity
 from bot.core.reports import Where
+
+
+def reports(desk: DeskBase, who: Identity, argument: str, _whom: Identity | None) -> Reply:
+    """List the workspace's open reports, or close one (admins: the registry checked)."""
+    locale = desk.locale_without_member(who)
+    where = Where(who.platform, who.workspace)
+    words = argument.split(maxsplit=2)
+    if not words:
+        return Reply(locale, desk.reports.listing(where, locale))
+    if words[0].lower() != "close" or len(words) < 3 or not words[1].lstrip("#").isdigit():
+        return desk.warning(locale, "report.close.usage")
+    report_id = int(words[1].lstrip("#")[:10])
+    return Reply(locale, desk.reports.close(where, report_id, words[2], locale))
+
+
+def insights(desk: DeskBase, who: Identity, _argument: str, _whom: Identity | None) -> Reply:
+    """Show question quality: flagged and paused questions (admins: the registry checked)."""
+    # Private; nothing about the member is stored to answer it.
+    locale = desk.locale_without_member(who)
+    return Reply(locale, desk.insights.message(locale, desk.scope(who)))
+
+
+# Members see a channel's settings; only admins change them (Desk.settings checks).
+SETTINGS = Command(
+    "settings", help_key="help.settings", admin_only=True, denied_key="settings.denied",
+    describe={"discord": "Show or change this channel's daily quiz (Manage Server)",
+              "slack": "This channel's daily quiz (admins change it)"},
+    options=(
+        Option("channel", "channel", "the channel to set up (this one by default)"),
+        Option("time", "text", "daily post time, HH:MM"),
+        Option("timezone", "text", "IANA time zone, e.g. Asia/Shanghai", autocomplete="zones"),
+        Option("language", "choice", "language of the posts",
+               choices=(("English", "en"), ("简体中文", "zh-CN"))),
+        Option("topics", "text", "comma-separated topics, or all"),
+        Option("difficulty", "text", "e.g. 1,2 or all"),
+        Option("leaderboard_day", "choice", "weekday of the weekly leaderboard",
+               choices=tuple((day, day) for day in WEEKDAYS)),
+        Option("leaderboard_hour", "integer", "hour of the weekly leaderboard",
+               min_value=0, max_value=23),
+        Option("enabled", "boolean", "post daily questions"),
+        Option("packs", "text", "packs to draw from, comma-separated; bank is the shipped bank"),
+    ),
+    usage={"home": "", "console": "[key=value ...]"})
+REPORTS = Command(
+    "reports", help_key="help.reports", handler=reports, admin_only=True,
+    denied_key="report.denied",
+    describe={"discord": "Open reports of faulty questions; close one (Manage Server)",
+              "slack": "Open reports of faulty questions (admins)"},
+    options=(Option("close", "integer", "the number of a report to close",
+                    min_value=1, max_value=2**31 - 1),
+             Option("reason", "text", "why it is closed (needed to close one)")),
+    usage={"slack": "[close ID REASON]", "home": "", "console": "[close ID REASON]"})
+INSIGHTS = Command(
+    "insights", help_key="help.insights", handler=insights, admin_only=True,
+    denied_key="insights.denied",
+    describe={"discord": "Question quality: flagged and paused questions (Manage Server)",
+              "slack": "Question quality, flagged and paused questions (admins)"},
+    usage={"home": "", "console": "[unpause ID]"})
 
 
 class AdminRequests(DeskBase):
@@ -17,18 +77,18 @@ class AdminRequests(DeskBase):
 
     def _report_form(self, who: Identity, kind: str, target: str) -> Reply:
         round_id = round_id_of(target) if kind == "report" else None
-        _, actor = self._resolve(who, round_id)
+        _, actor = self.resolve(who, round_id)
         locale = actor.locale or "en"
         form = (self.reports.form_for_round(round_id, locale) if round_id is not None
-                else self.reports.form_for_item(target, locale, self._scope(who)))
+                else self.reports.form_for_item(target, locale, self.scope(who)))
         if form is None:
-            return self._warning(locale, "report.gone")
+            return self.warning(locale, "report.gone")
         return Reply(locale, form=form)
 
     def _file_report(self, who: Identity, kind: str, target: str, reason: str,
                      note: str) -> Reply:
         round_id = round_id_of(target) if kind == "reported" else None
-        found, actor = self._resolve(who, round_id)
+        found, actor = self.resolve(who, round_id)
         locale = actor.locale or "en"
         where = Where(who.platform, who.workspace)
         if round_id is not None:
@@ -39,32 +99,10 @@ class AdminRequests(DeskBase):
                                                  locale)
         return Reply(locale, message)
 
-    def _reports(self, who: Identity, argument: str, _whom: Identity | None) -> Reply:
-        """List the workspace's open reports, or close one: admins only, checked here."""
-        locale = self._locale_without_member(who)
-        if not who.is_admin:
-            return self._warning(locale, "report.denied")
-        where = Where(who.platform, who.workspace)
-        words = argument.split(maxsplit=2)
-        if not words:
-            return Reply(locale, self.reports.listing(where, locale))
-        if words[0].lower() != "close" or len(words) < 3 or not words[1].lstrip("#").isdigit():
-            return self._warning(locale, "report.close.usage")
-        report_id = int(words[1].lstrip("#")[:10])
-        return Reply(locale, self.reports.close(where, report_id, words[2], locale))
-
-    def _insights(self, who: Identity, _argument: str, _whom: Identity | None) -> Reply:
-        # Private, admins only: the platform's server said so (Identity.is_admin), never the
-        # client. Nothing about the member is stored to answer it.
-        locale = self._locale_without_member(who)
-        if not who.is_admin:
-            return self._warning(locale, "insights.denied")
-        return Reply(locale, self.insights.message(locale, self._scope(who)))
-
     def _unpause_click(self, who: Identity, item_id: str) -> Reply:
-        locale = self._locale_without_member(who)
+        locale = self.locale_without_member(who)
         if not who.is_admin:
-            return self._warning(locale, "insights.denied")
-        if not self.insights.bank.visible(item_id, self._scope(who)):
-            return self._warning(locale, "action.unknown")  # another workspace's pack item
+            return self.warning(locale, "insights.denied")
+        if not self.insights.bank.visible(item_id, self.scope(who)):
+            return self.warning(locale, "action.unknown")  # another workspace's pack item
         return Reply(locale, self.insights.unpause_message(item_id, locale))

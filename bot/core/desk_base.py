@@ -7,7 +7,7 @@ bot/core/desk_members.py and bot/core/desk_admins.py, on this base.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from bot.core.i18n import t
 from bot.core.library import workspace_scope
@@ -66,7 +66,8 @@ class DeskBase:
         self.insights = quiz.insights
 
     # ------------------------------------------------------------ resolving
-    def _resolve(self, who: Identity, round_id: int | None = None) -> tuple[Resolved, Actor]:
+    def resolve(self, who: Identity, round_id: int | None = None) -> tuple[Resolved, Actor]:
+        """Return the member, channel and round ``who`` names, in one storage call."""
         found = self.store.resolve(who.platform, who.user, who.display_name,
                                    channel_external_id=who.channel, round_id=round_id)
         # Private replies speak the channel's language; outside a quiz channel, the member's.
@@ -74,15 +75,17 @@ class DeskBase:
         return found, Actor(found.member, is_admin=who.is_admin, locale=locale)
 
     @staticmethod
-    def _scope(who: Identity) -> str:
+    def scope(who: Identity) -> str:
         """Return the workspace a request comes from, as packs are scoped (``PLATFORM:ID``)."""
         return workspace_scope(who.platform, who.workspace)
 
-    def _member(self, who: Identity) -> Member:
+    def member(self, who: Identity) -> Member:
+        """Return ``who`` as a stored member (registered on first sight)."""
         return self.store.ensure_member(who.platform, who.user, who.display_name)
 
     @staticmethod
-    def _warning(locale: str, key: str, **values: object) -> Reply:
+    def warning(locale: str, key: str, **values: object) -> Reply:
+        """Return a private warning: the sentence ``key`` in ``locale``."""
         return Reply(locale, Message(body=t(locale, key, **values), tone=Tone.WARNING))
 
     @staticmethod
@@ -90,8 +93,9 @@ class DeskBase:
         """Return the apology for a failure on our side, built without storage (it may be down)."""
         return Message(body=t(who.locale or "en", "error.internal"), tone=Tone.ERROR)
 
-    def _locale_without_member(self, who: Identity) -> str:
-        # As _resolve decides, without registering the member: forgetting must not create one.
+    def locale_without_member(self, who: Identity) -> str:
+        """Return the locale a reply to ``who`` speaks, without registering the member."""
+        # As resolve decides, without registering the member: forgetting must not create one.
         channel = self.store.find_channel(who.platform, who.channel) if who.channel else None
         return channel.locale if channel is not None else who.locale or "en"
 
@@ -103,17 +107,31 @@ class DeskBase:
         """
         if len(argument) <= COMMAND_CHARS:
             return None
-        return DeskBase._warning(locale, "command.too_long", size=len(argument),
+        return DeskBase.warning(locale, "command.too_long", size=len(argument),
                                  limit=COMMAND_CHARS)
 
-    def _practice(self, who: Identity, topic: str, _whom: Identity | None) -> Reply:
-        # /quiz, and a reminder's Start button: the most overdue review, else a new item.
-        # Without a topic, new questions come from the packs the channel chose.
-        found, actor = self._resolve(who)
+    def with_notice(self, who: Identity, reply: Reply) -> Reply:
+        """Add the one-time notice that the member's reminders were stopped, if there is one."""
+        # Told once, in the next private reply: a member whose reminders we had to stop.
+        if reply.message is None or reply.public:
+            return reply
+        notice = self.quiz.reminders.notice(who.platform, who.user, reply.locale)
+        if notice is None:
+            return reply
+        body = f"{notice}\n\n{reply.message.body}" if reply.message.body else notice
+        return replace(reply, message=replace(reply.message, body=body))
+
+    def start_practice(self, who: Identity, topic: str) -> Reply:
+        """Serve a practice question: the most overdue review, else a new item (of ``topic``).
+
+        /quiz, and a reminder's Start button. Without a topic, new questions come from the
+        packs the channel chose.
+        """
+        found, actor = self.resolve(who)
         locale = actor.locale or "en"
         packs = found.channel.packs if found.channel is not None else None
         return Reply(locale, self.quiz.practice.start(found.member, topic or None, locale,
-                                                      scope=self._scope(who), packs=packs,
+                                                      scope=self.scope(who), packs=packs,
                                                       workspace=who.workspace))
 
     def practice_skip(self, who: Identity, item_id: str | None = None) -> Reply:
@@ -122,9 +140,9 @@ class DeskBase:
         ``item_id``: the question the Skip button was shown with; None skips whatever is open
         (the console's /quiz skip).
         """
-        found, actor = self._resolve(who)
+        found, actor = self.resolve(who)
         locale = actor.locale or "en"
         packs = found.channel.packs if found.channel is not None else None
         return Reply(locale, self.quiz.practice.skip(found.member, locale, item_id=item_id,
-                                                     scope=self._scope(who), packs=packs,
+                                                     scope=self.scope(who), packs=packs,
                                                      workspace=who.workspace))

@@ -2,46 +2,70 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
-
+from bot.core.commands.registry import Command, Option
 from bot.core.desk_base import DeskBase, Reply
 from bot.core.models import Identity
+
+
+def privacy(desk: DeskBase, who: Identity, choice: str, _whom: Identity | None) -> Reply:
+    """Say whether the member shows on the boards, or hide or show them."""
+    found, actor = desk.resolve(who)
+    locale = actor.locale or "en"
+    return Reply(locale, desk.quiz.board.privacy(found.member, choice.lower(), locale))
+
+
+def remind(desk: DeskBase, who: Identity, argument: str, _whom: Identity | None) -> Reply:
+    """Turn the member's review reminders on (at an hour), off, or skip tomorrow's."""
+    found, actor = desk.resolve(who)
+    locale = actor.locale or "en"
+    return Reply(locale, desk.quiz.reminders.command(found.member, found.channel, argument,
+                                                     locale))
+
+
+def forget(desk: MemberRequests, who: Identity, _argument: str, _whom: Identity | None) -> Reply:
+    """Show what forgetting the member deletes, with the button that confirms it."""
+    # Only the button confirms in chat: a typed "yes" still shows what would go first.
+    return desk.forget_me(who, confirmed=False)
+
+
+PRIVACY = Command(
+    "privacy", help_key="help.privacy", handler=privacy,
+    describe={"discord": "Hide yourself from the boards, or show again",
+              "slack": "Hide yourself from the boards, or show again"},
+    options=(Option("mode", "choice", "hidden or visible (empty: say which you are)",
+                    choices=(("hidden from the boards", "hidden"),
+                             ("visible on the boards", "visible"))),),
+    usage={"slack": "[hidden | visible]", "console": "[hidden|visible]"})
+FORGET_ME = Command(
+    "forget-me", help_key="help.forget", handler=forget,
+    describe={"discord": "See and delete everything the quiz keeps about you",
+              "slack": "See and delete everything the quiz keeps about you"},
+    usage={"home": "", "console": "[yes]"})
+REMIND = Command(
+    "remind", help_key="help.remind", handler=remind, notice=True,
+    describe={"discord": "A private reminder when reviews are due",
+              "slack": "A private reminder when reviews are due"},
+    options=(Option("state", "choice", "on, off, or skip tomorrow",
+                    choices=(("on", "on"), ("off", "off"), ("snooze a day", "snooze"))),
+             Option("hour", "integer", "local hour, 0-23 (the channel's post time by default)",
+                    min_value=0, max_value=23)),
+    usage={"slack": "on [hour 0-23] | off | snooze", "home": "on|off [HOUR]",
+           "console": "on [HOUR]|off|snooze"})
 
 
 class MemberRequests(DeskBase):
     """What a member asks about themselves; whatever it changes is the asker's own."""
 
-    def _privacy(self, who: Identity, choice: str, _whom: Identity | None) -> Reply:
-        found, actor = self._resolve(who)
-        locale = actor.locale or "en"
-        return Reply(locale, self.quiz.board.privacy(found.member, choice.lower(), locale))
-
-    def _with_notice(self, who: Identity, reply: Reply) -> Reply:
-        # Told once, in the next private reply: a member whose reminders we had to stop.
-        if reply.message is None or reply.public:
-            return reply
-        notice = self.quiz.reminders.notice(who.platform, who.user, reply.locale)
-        if notice is None:
-            return reply
-        body = f"{notice}\n\n{reply.message.body}" if reply.message.body else notice
-        return replace(reply, message=replace(reply.message, body=body))
-
-    def _remind(self, who: Identity, argument: str, _whom: Identity | None) -> Reply:
-        found, actor = self._resolve(who)
-        locale = actor.locale or "en"
-        return Reply(locale, self.quiz.reminders.command(found.member, found.channel, argument,
-                                                         locale))
-
     def _reminder_button(self, who: Identity, key: str) -> Reply:
         if key == "start":
-            return self._practice(who, "", None)  # the most overdue review, as /quiz gives
-        found, actor = self._resolve(who)
+            return self.start_practice(who, "")  # the most overdue review, as /quiz gives
+        found, actor = self.resolve(who)
         locale = actor.locale or "en"
         if key == "snooze":
             return Reply(locale, self.quiz.reminders.snooze(found.member, locale))
         if key == "stop":
             return Reply(locale, self.quiz.reminders.stop(found.member, locale))
-        return self._warning(locale, "action.unknown")
+        return self.warning(locale, "action.unknown")
 
     # ------------------------------------------------------------ the member's own data
     def forget_me(self, who: Identity, confirmed: bool) -> Reply:
@@ -50,22 +74,18 @@ class MemberRequests(DeskBase):
         Whatever is deleted is the data of ``who``, the member who asked or clicked. Asking
         creates nothing: a member the bot never stored hears that nothing is kept.
         """
-        locale = self._locale_without_member(who)
+        locale = self.locale_without_member(who)
         if not confirmed:
             return Reply(locale, self.people.preview(who, locale))
         message, report = self.people.forget(who, locale)
         redraw = report.open_rounds[0] if report is not None and report.open_rounds else None
         return Reply(locale, message, redraw_round=redraw)
 
-    def _forget_command(self, who: Identity, _argument: str, _whom: Identity | None) -> Reply:
-        # Only the button confirms in chat: a typed "yes" still shows what would go first.
-        return self.forget_me(who, confirmed=False)
-
     def _forget_click(self, who: Identity, tag: str, key: str) -> Reply:
         if not self.people.is_owner(who, tag):
             # Someone else's confirmation: it deletes nothing, theirs or the clicker's.
-            return self._warning(self._locale_without_member(who), "forget.not_yours")
+            return self.warning(self.locale_without_member(who), "forget.not_yours")
         if key != "yes":
-            locale = self._locale_without_member(who)
+            locale = self.locale_without_member(who)
             return Reply(locale, self.people.cancelled(locale))
         return self.forget_me(who, confirmed=True)

@@ -15,6 +15,7 @@ from __future__ import annotations
 import logging
 from dataclasses import dataclass
 
+from bot.core.commands.registry import Command, Option
 from bot.core.desk_base import DeskBase, Reply
 from bot.core.i18n import t
 from bot.core.messages import Message, Tone
@@ -43,6 +44,18 @@ class PackReply:
     version: int = 0
 
 
+# Its entries are the desk's pack_* methods: an upload carries a file, an export returns one.
+PACK = Command(
+    "pack", help_key="help.packs", admin_only=True, denied_key="pack.denied",
+    describe={"discord": "Team question packs: add, list, remove, export (Manage Server)",
+              "slack": "Team question packs, add a file, list, remove, export (admins)"},
+    options=(Option("add", "file", "the pack file, one YAML file of at most 1 MiB"),
+             Option("remove", "text", "the pack's id, as the pack list shows it", max_value=40),
+             Option("export", "text", "the pack's id, as the pack list shows it", max_value=40)),
+    usage={"slack": "add | list | remove ID | export ID", "home": "add|list|remove|export",
+           "console": "add PATH | list | remove ID | export ID"})
+
+
 def pack_scope(who: Identity) -> str:
     """Return the scope a workspace's packs are stored under: ``PLATFORM:WORKSPACE``."""
     return f"{who.platform}:{who.workspace}"
@@ -63,13 +76,13 @@ class PackRequests(DeskBase):
         return self.pack_tools
 
     def _pack_refusal(self, who: Identity) -> tuple[str, Reply | None]:
-        locale = self._locale_without_member(who)
+        locale = self.locale_without_member(who)
         if not who.is_admin:
-            return locale, self._warning(locale, "pack.denied")
+            return locale, self.warning(locale, "pack.denied")
         if self.pack_tools is None:
-            return locale, self._warning(locale, "pack.off")
+            return locale, self.warning(locale, "pack.off")
         if not who.workspace:
-            return locale, self._warning(locale, "pack.no_workspace")
+            return locale, self.warning(locale, "pack.no_workspace")
         return locale, None
 
     def pack_upload_refusal(self, who: Identity, filename: str | None = None,
@@ -87,9 +100,9 @@ class PackRequests(DeskBase):
         if refusal is not None or filename is None:
             return locale, refusal
         if not filename.lower().endswith(PACK_SUFFIXES):
-            return locale, self._warning(locale, "pack.bad_name")
+            return locale, self.warning(locale, "pack.bad_name")
         if size > MAX_PACK_BYTES:
-            return locale, self._warning(locale, "pack.too_big", size=size, limit=MAX_PACK_BYTES)
+            return locale, self.warning(locale, "pack.too_big", size=size, limit=MAX_PACK_BYTES)
         return locale, None
 
     # ------------------------------------------------------------ add
@@ -112,14 +125,14 @@ class PackRequests(DeskBase):
         versions = shelf.versions(check.pack_id)
         if versions and versions[0].scope != scope:
             # Whose it is stays unsaid: a workspace learns nothing about another one.
-            return self._warning(locale, "pack.taken", pack=check.pack_id)
+            return self.warning(locale, "pack.taken", pack=check.pack_id)
         if versions and check.version <= versions[-1].version:
-            return self._warning(locale, "pack.version_low", pack=check.pack_id,
+            return self.warning(locale, "pack.version_low", pack=check.pack_id,
                                  version=versions[-1].version)
         try:
             stored = shelf.add(check, scope)
         except PackConflict:
-            return self._warning(locale, "pack.conflict", pack=check.pack_id)
+            return self.warning(locale, "pack.conflict", pack=check.pack_id)
         log.info("pack %s v%d stored for %s by user=%s", stored.pack_id, stored.version, scope,
                  who.user)
         self.quiz.library.invalidate()  # drawable here at once; other replicas within seconds
@@ -160,13 +173,13 @@ class PackRequests(DeskBase):
         if verb in ("remove", "export") and len(words) == 2:
             pack_id = _pack_id(words[1])
             if pack_id is None:
-                return PackReply(self._warning(locale, "pack.bad_id"))
+                return PackReply(self.warning(locale, "pack.bad_id"))
             own = self._own_pack(who, pack_id, locale)
             if isinstance(own, Reply):
                 return PackReply(own)
             return self._pack_remove(who, own, locale) if verb == "remove" else (
                 self._pack_export(own, locale))
-        return PackReply(self._warning(locale, "pack.usage"))
+        return PackReply(self.warning(locale, "pack.usage"))
 
     def _pack_list(self, who: Identity, locale: str) -> Reply:
         packs = self._tools().shelf.latest(pack_scope(who))
@@ -188,17 +201,17 @@ class PackRequests(DeskBase):
         """Return the newest version of the workspace's own pack, or the refusal to show."""
         versions = [v for v in self._tools().shelf.versions(pack_id) if not v.removed]
         if not versions:
-            return self._warning(locale, "pack.none", pack=pack_id)
+            return self.warning(locale, "pack.none", pack=pack_id)
         if versions[-1].scope == SHARED_SCOPE:
-            return self._warning(locale, "pack.shared", pack=pack_id)
+            return self.warning(locale, "pack.shared", pack=pack_id)
         if versions[-1].scope != pack_scope(who):
             # The same answer whoever owns it: only that it is not this workspace's.
-            return self._warning(locale, "pack.not_yours", pack=pack_id)
+            return self.warning(locale, "pack.not_yours", pack=pack_id)
         return versions[-1]
 
     def _pack_remove(self, who: Identity, pack: ShelvedPack, locale: str) -> PackReply:
         if not self._tools().shelf.remove(pack.pack_id, pack_scope(who)):
-            return PackReply(self._warning(locale, "pack.none", pack=pack.pack_id))
+            return PackReply(self.warning(locale, "pack.none", pack=pack.pack_id))
         log.info("pack %s removed from %s by user=%s", pack.pack_id, pack_scope(who), who.user)
         self.quiz.library.invalidate()
         return PackReply(Reply(locale, Message(body=t(locale, "pack.removed", pack=pack.pack_id),

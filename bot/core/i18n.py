@@ -1,6 +1,53 @@
-"""The bot's own sentences in English and Simplified Chinese (questions carry their own text)."""
+"""The bot's own sentences in English and Simplified Chinese (questions carry their own text).
+
+A sentence names a command as ``{/KEY}`` (``{/privacy}``): each front end calls its commands
+differently (Discord and Slack ``/quiz-privacy``, the console ``/privacy``), so the name is
+filled in for the front end being spoken to (:func:`speaking_to`), from :data:`COMMAND_NAMES`.
+"""
 
 from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
+
+PLATFORMS = ("discord", "slack", "console")
+# What each command is called on each front end, without the slash: words people type, so they
+# live with the sentences. The registry (bot/core/commands) declares the rest of a command.
+COMMAND_NAMES: dict[str, dict[str, str]] = {
+    "explain": {"discord": "explain", "slack": "explain", "console": "explain"},
+    "quiz": {"discord": "quiz", "slack": "quiz", "console": "quiz"},
+    "leaderboard": {"discord": "leaderboard", "slack": "leaderboard", "console": "leaderboard"},
+    "stats": {"discord": "stats", "slack": "quiz-stats", "console": "stats"},
+    "settings": {"discord": "quiz-settings", "slack": "quiz-settings", "console": "setup"},
+    "forget-me": {"discord": "quiz-forget-me", "slack": "quiz-forget-me",
+                  "console": "forget-me"},
+    "reports": {"discord": "quiz-reports", "slack": "quiz-reports", "console": "reports"},
+    "insights": {"discord": "quiz-insights", "slack": "quiz-insights", "console": "insights"},
+    "privacy": {"discord": "quiz-privacy", "slack": "quiz-privacy", "console": "privacy"},
+    "remind": {"discord": "quiz-remind", "slack": "quiz-remind", "console": "remind"},
+    "pack": {"discord": "quiz-pack", "slack": "quiz-pack", "console": "pack"},
+}
+# Outside a request (the scheduler's posts and reminders) no front end is set: Discord's names
+# are used, which are Slack's too except for stats, and no scheduled sentence names /stats.
+_DEFAULT_PLATFORM = "discord"
+_speaking_to: ContextVar[str] = ContextVar("speaking_to", default=_DEFAULT_PLATFORM)
+
+
+def slash(key: str, platform: str | None = None) -> str:
+    """Return the command ``key`` as members of ``platform`` type it (``/quiz-privacy``)."""
+    names = COMMAND_NAMES[key]
+    return "/" + names.get(platform or _speaking_to.get(), names[_DEFAULT_PLATFORM])
+
+
+@contextmanager
+def speaking_to(platform: str) -> Iterator[None]:
+    """Name commands as ``platform`` calls them in every sentence made inside the block."""
+    token = _speaking_to.set(platform if platform in PLATFORMS else _DEFAULT_PLATFORM)
+    try:
+        yield
+    finally:
+        _speaking_to.reset(token)
 
 _STRINGS: dict[str, dict[str, str]] = {
     "round.title": {"en": "Daily PyTorch question · {date}", "zh-CN": "每日 PyTorch 一题 · {date}"},
@@ -26,7 +73,7 @@ _STRINGS: dict[str, dict[str, str]] = {
     "reveal.title": {"en": "Answer · {date}", "zh-CN": "答案揭晓 · {date}"},
     "reveal.answer": {"en": "Answer: {answer}", "zh-CN": "答案：{answer}"},
     "reveal.solution": {"en": "A reference solution:", "zh-CN": "参考解法："},
-    "reveal.more": {"en": "More: /explain {topics}", "zh-CN": "延伸阅读：/explain {topics}"},
+    "reveal.more": {"en": "More: {/explain} {topics}", "zh-CN": "延伸阅读：{/explain} {topics}"},
     "answer.correct": {
         "en": "Correct! +{points} points{bonus}.",
         "zh-CN": "答对了！+{points} 分{bonus}。",
@@ -58,8 +105,8 @@ _STRINGS: dict[str, dict[str, str]] = {
         "zh-CN": "这个答案收到了两次，只记录了一次。",
     },
     "answer.closed": {
-        "en": "This round is closed. Try /quiz for practice.",
-        "zh-CN": "本轮已结束。可以用 /quiz 练习。",
+        "en": "This round is closed. Try {/quiz} for practice.",
+        "zh-CN": "本轮已结束。可以用 {/quiz} 练习。",
     },
     "answer.no_round": {
         "en": "There is no open question in this channel right now.",
@@ -155,8 +202,8 @@ _STRINGS: dict[str, dict[str, str]] = {
         "en": "That card is no longer in the bank.", "zh-CN": "这张卡片已不在题库中。",
     },
     "channel.no_quiz": {
-        "en": "This channel has no daily quiz yet. An admin can start one with /quiz-settings.",
-        "zh-CN": "本频道还没有开启每日一题。管理员可以用 /quiz-settings 开启。",
+        "en": "This channel has no daily quiz yet. An admin can start one with {/settings}.",
+        "zh-CN": "本频道还没有开启每日一题。管理员可以用 {/settings} 开启。",
     },
     "practice.title": {"en": "Practice · {topic}", "zh-CN": "练习 · {topic}"},
     "practice.how": {
@@ -195,8 +242,8 @@ _STRINGS: dict[str, dict[str, str]] = {
         "zh-CN": "没有与「{topic}」匹配的练习题。可选主题：{topics}。",
     },
     "practice.nothing_pending": {
-        "en": "You have no practice question open. Start one with /quiz [topic].",
-        "zh-CN": "你当前没有练习题。用 /quiz [主题] 开始一题。",
+        "en": "You have no practice question open. Start one with {/quiz} [topic].",
+        "zh-CN": "你当前没有练习题。用 {/quiz} [主题] 开始一题。",
     },
     "practice.correct": {
         "en": "Correct! Next review of this one in {when}.",
@@ -256,8 +303,8 @@ _STRINGS: dict[str, dict[str, str]] = {
         "zh-CN": "#   成员                 积分    答对    连续",
     },
     "leaderboard.bad_period": {
-        "en": "Use /leaderboard week or /leaderboard all.",
-        "zh-CN": "请使用 /leaderboard week 或 /leaderboard all。",
+        "en": "Use {/leaderboard} week or {/leaderboard} all.",
+        "zh-CN": "请使用 {/leaderboard} week 或 {/leaderboard} all。",
     },
     "leaderboard.weekly": {
         "en": "Weekly leaderboard · {week}", "zh-CN": "每周排行榜 · {week}",
@@ -294,8 +341,8 @@ _STRINGS: dict[str, dict[str, str]] = {
         "zh-CN": "各主题掌握度：首次作答即答对的比例（答错后再答对只算答对，不算掌握）",
     },
     "stats.none": {
-        "en": "No answers yet. Try today's question or /quiz.",
-        "zh-CN": "还没有作答记录。试试今天的题目或 /quiz。",
+        "en": "No answers yet. Try today's question or {/quiz}.",
+        "zh-CN": "还没有作答记录。试试今天的题目或 {/quiz}。",
     },
     "stats.more": {
         "en": "Freezes held: {freezes} · reviews due: {due}\n"
@@ -371,24 +418,24 @@ _STRINGS: dict[str, dict[str, str]] = {
     },
     "privacy.hidden": {
         "en": "You are now hidden from the leaderboards, the weekly post and its chart. You "
-              "are still scored; /stats shows your rank to you. /quiz-privacy visible undoes it.",
-        "zh-CN": "你已在排行榜、每周榜单和图表中隐藏。你的得分照常计算；/stats 只向你显示你的排名。"
-                 "使用 /quiz-privacy visible 取消隐藏。",
+              "are still scored; {/stats} shows your rank to you. {/privacy} visible undoes it.",
+        "zh-CN": "你已在排行榜、每周榜单和图表中隐藏。你的得分照常计算；"
+                 "{/stats} 只向你显示你的排名。使用 {/privacy} visible 取消隐藏。",
     },
     "privacy.visible": {
         "en": "You are visible on the leaderboards again.", "zh-CN": "你已重新显示在排行榜上。",
     },
     "privacy.status.hidden": {
-        "en": "You are hidden from the boards. /quiz-privacy visible shows you again.",
-        "zh-CN": "你目前在排行榜上隐藏。使用 /quiz-privacy visible 重新显示。",
+        "en": "You are hidden from the boards. {/privacy} visible shows you again.",
+        "zh-CN": "你目前在排行榜上隐藏。使用 {/privacy} visible 重新显示。",
     },
     "privacy.status.visible": {
-        "en": "You are visible on the boards. /quiz-privacy hidden keeps you off them.",
-        "zh-CN": "你目前显示在排行榜上。使用 /quiz-privacy hidden 隐藏。",
+        "en": "You are visible on the boards. {/privacy} hidden keeps you off them.",
+        "zh-CN": "你目前显示在排行榜上。使用 {/privacy} hidden 隐藏。",
     },
     "privacy.usage": {
-        "en": "Use /quiz-privacy hidden or /quiz-privacy visible.",
-        "zh-CN": "请使用 /quiz-privacy hidden 或 /quiz-privacy visible。",
+        "en": "Use {/privacy} hidden or {/privacy} visible.",
+        "zh-CN": "请使用 {/privacy} hidden 或 {/privacy} visible。",
     },
     "settings.denied": {
         "en": "Only admins can change this channel's settings.",
@@ -452,8 +499,8 @@ _STRINGS: dict[str, dict[str, str]] = {
                  "请先在该频道中邀请应用（`/invite @torchquiz`），再重新选择。",
     },
     "stats.bad_member": {
-        "en": "Name one member, like `/quiz-stats @alice`, or nobody for your own stats.",
-        "zh-CN": "请指定一位成员，例如 `/quiz-stats @alice`；不写则查看自己的统计。",
+        "en": "Name one member, like `{/stats} @alice`, or nobody for your own stats.",
+        "zh-CN": "请指定一位成员，例如 `{/stats} @alice`；不写则查看自己的统计。",
     },
     "home.title": {"en": "torchquiz", "zh-CN": "torchquiz"},
     "home.intro": {
@@ -462,13 +509,13 @@ _STRINGS: dict[str, dict[str, str]] = {
         "zh-CN": "每天在团队频道发布一道 PyTorch 面试题，代码答案在沙箱中评测，概念卡片随时查阅。",
     },
     "home.none": {
-        "en": "No channel here has a daily quiz yet. An admin starts one with /quiz-settings.",
-        "zh-CN": "这里还没有频道开启每日一题。管理员可以用 /quiz-settings 开启。",
+        "en": "No channel here has a daily quiz yet. An admin starts one with {/settings}.",
+        "zh-CN": "这里还没有频道开启每日一题。管理员可以用 {/settings} 开启。",
     },
     "home.commands": {"en": "Commands", "zh-CN": "命令"},
     "help.explain": {
-        "en": "a concept card, e.g. `/explain detach`",
-        "zh-CN": "概念卡片，例如 `/explain detach`",
+        "en": "a concept card, e.g. `{/explain} detach`",
+        "zh-CN": "概念卡片，例如 `{/explain} detach`",
     },
     "help.quiz": {
         "en": "a private practice question, from what you missed",
@@ -487,30 +534,30 @@ _STRINGS: dict[str, dict[str, str]] = {
         "zh-CN": "频道的发布时间与内容（管理员）",
     },
     "remind.title": {"en": "Time to review", "zh-CN": "该复习了"},
-    "remind.due_one": {"en": "1 review due · /quiz", "zh-CN": "1 道复习题到期 · /quiz"},
-    "remind.due": {"en": "{n} reviews due · /quiz", "zh-CN": "{n} 道复习题到期 · /quiz"},
+    "remind.due_one": {"en": "1 review due · {/quiz}", "zh-CN": "1 道复习题到期 · {/quiz}"},
+    "remind.due": {"en": "{n} reviews due · {/quiz}", "zh-CN": "{n} 道复习题到期 · {/quiz}"},
     "remind.topics": {"en": "Topics: {topics}", "zh-CN": "主题：{topics}"},
     "remind.start": {"en": "Start", "zh-CN": "开始复习"},
     "remind.snooze": {"en": "Snooze a day", "zh-CN": "推迟一天"},
     "remind.stop": {"en": "Stop reminders", "zh-CN": "停止提醒"},
     "remind.on": {
         "en": "Reminders on: one private message a day at {time} ({zone}), only when reviews "
-            "are due. `/quiz-remind off` stops them.",
+            "are due. `{/remind} off` stops them.",
         "zh-CN": "已开启提醒：每天 {time}（{zone}）私信一次，仅在有复习题到期时发送。"
-            "`/quiz-remind off` 可关闭。",
+            "`{/remind} off` 可关闭。",
     },
     "remind.off": {
-        "en": "Reminders off. `/quiz-remind on [hour]` turns them on again.",
-        "zh-CN": "已关闭提醒。`/quiz-remind on [小时]` 可重新开启。",
+        "en": "Reminders off. `{/remind} on [hour]` turns them on again.",
+        "zh-CN": "已关闭提醒。`{/remind} on [小时]` 可重新开启。",
     },
     "remind.status_off": {
-        "en": "Reminders are off. `/quiz-remind on [hour]` sends you one private message a day "
+        "en": "Reminders are off. `{/remind} on [hour]` sends you one private message a day "
             "when reviews are due.",
-        "zh-CN": "提醒未开启。`/quiz-remind on [小时]` 会在有复习题到期时每天私信你一次。",
+        "zh-CN": "提醒未开启。`{/remind} on [小时]` 会在有复习题到期时每天私信你一次。",
     },
     "remind.usage": {
-        "en": "Use `/quiz-remind on [hour 0-23]`, `/quiz-remind off` or `/quiz-remind snooze`.",
-        "zh-CN": "用法：`/quiz-remind on [0-23 点]`、`/quiz-remind off` 或 `/quiz-remind snooze`。",
+        "en": "Use `{/remind} on [hour 0-23]`, `{/remind} off` or `{/remind} snooze`.",
+        "zh-CN": "用法：`{/remind} on [0-23 点]`、`{/remind} off` 或 `{/remind} snooze`。",
     },
     "remind.no_channel": {
         "en": "Turn reminders on in a quiz channel: they follow its time zone.",
@@ -526,17 +573,17 @@ _STRINGS: dict[str, dict[str, str]] = {
     },
     "remind.dm_closed": {
         "en": "Your review reminders are off: we could not send you a direct message. Allow "
-            "direct messages from this server, then `/quiz-remind on` turns them on again.",
+            "direct messages from this server, then `{/remind} on` turns them on again.",
         "zh-CN": "你的复习提醒已关闭：我们无法给你发私信。请允许来自本服务器的私信，"
-            "然后用 `/quiz-remind on` 重新开启。",
+            "然后用 `{/remind} on` 重新开启。",
     },
     "home.reviews_due": {
-        "en": "*{n} reviews due* · `/quiz` serves the most overdue first",
-        "zh-CN": "*{n} 道复习题到期* · `/quiz` 先出最早到期的",
+        "en": "*{n} reviews due* · `{/quiz}` serves the most overdue first",
+        "zh-CN": "*{n} 道复习题到期* · `{/quiz}` 先出最早到期的",
     },
     "home.review_due_one": {
-        "en": "*1 review due* · `/quiz` serves it",
-        "zh-CN": "*1 道复习题到期* · 用 `/quiz` 开始",
+        "en": "*1 review due* · `{/quiz}` serves it",
+        "zh-CN": "*1 道复习题到期* · 用 `{/quiz}` 开始",
     },
     "home.reviews_none": {"en": "No reviews due now.", "zh-CN": "现在没有到期的复习题。"},
     "help.remind": {
@@ -651,12 +698,12 @@ _STRINGS: dict[str, dict[str, str]] = {
         "zh-CN": "……还有 {more} 条（`torchquiz content reports` 可列出全部）。",
     },
     "report.list.how": {
-        "en": "Close one with `/quiz-reports close ID REASON`.",
-        "zh-CN": "用 `/quiz-reports close 编号 原因` 关闭一条报告。",
+        "en": "Close one with `{/reports} close ID REASON`.",
+        "zh-CN": "用 `{/reports} close 编号 原因` 关闭一条报告。",
     },
     "report.close.usage": {
-        "en": "Use `/quiz-reports` to list, `/quiz-reports close ID REASON` to close one.",
-        "zh-CN": "用 `/quiz-reports` 列出报告，用 `/quiz-reports close 编号 原因` 关闭一条。",
+        "en": "Use `{/reports}` to list, `{/reports} close ID REASON` to close one.",
+        "zh-CN": "用 `{/reports}` 列出报告，用 `{/reports} close 编号 原因` 关闭一条。",
     },
     "report.close.none": {
         "en": "There is no open report #{id} here.", "zh-CN": "这里没有编号为 #{id} 的待处理报告。",
@@ -679,11 +726,15 @@ _STRINGS: dict[str, dict[str, str]] = {
         "zh-CN": "{prompt} · 首次作答正确率 {share}%（{n} 人作答）",
     },
     "weekly.hardest.more": {
-        "en": "Learn more: /explain {card}", "zh-CN": "延伸阅读：/explain {card}",
+        "en": "Learn more: {/explain} {card}", "zh-CN": "延伸阅读：{/explain} {card}",
     },
     "help.reports": {
         "en": "open reports of faulty questions, and closing them (admins)",
         "zh-CN": "查看并关闭题目问题报告（管理员）",
+    },
+    "help.privacy": {
+        "en": "keep yourself off the boards, or show again",
+        "zh-CN": "在排行榜上隐藏自己，或重新显示",
     },
     "help.forget": {
         "en": "see and delete everything the quiz keeps about you",
@@ -796,8 +847,8 @@ _STRINGS: dict[str, dict[str, str]] = {
     },
     "pack.stored.how": {
         "en": "Let a channel draw from it beside the shipped questions with "
-              "`/quiz-settings packs:bank,{pack}` (only from it: `packs:{pack}`).",
-        "zh-CN": "用 `/quiz-settings packs:bank,{pack}` 让频道在内置题库之外也从中出题"
+              "`{/settings} packs:bank,{pack}` (only from it: `packs:{pack}`).",
+        "zh-CN": "用 `{/settings} packs:bank,{pack}` 让频道在内置题库之外也从中出题"
                  "（只用此题包：`packs:{pack}`）。",
     },
     "pack.title": {"en": "Title:", "zh-CN": "标题："},
@@ -813,15 +864,15 @@ _STRINGS: dict[str, dict[str, str]] = {
             "内容。",
     },
     "pack.conflict": {
-        "en": "Pack `{pack}` changed while it was checked; look at `/quiz-pack list` and try "
+        "en": "Pack `{pack}` changed while it was checked; look at `{/pack} list` and try "
             "again. Nothing was stored.",
-        "zh-CN": "题包 `{pack}` 在检查期间发生了变化；请查看 `/quiz-pack list` 后重试。未存储"
+        "zh-CN": "题包 `{pack}` 在检查期间发生了变化；请查看 `{/pack} list` 后重试。未存储"
             "任何内容。",
     },
     "pack.list.title": {"en": "Team packs", "zh-CN": "团队题包"},
     "pack.list.empty": {
-        "en": "No packs yet. Add one with `/quiz-pack add`.",
-        "zh-CN": "还没有题包。用 `/quiz-pack add` 添加。",
+        "en": "No packs yet. Add one with `{/pack} add`.",
+        "zh-CN": "还没有题包。用 `{/pack} add` 添加。",
     },
     "pack.list.own": {"en": "`{pack}` v{version}", "zh-CN": "`{pack}` 第 {version} 版"},
     "pack.list.shared": {
@@ -830,16 +881,16 @@ _STRINGS: dict[str, dict[str, str]] = {
     },
     "pack.list.more": {"en": "…and {more} more.", "zh-CN": "……还有 {more} 个。"},
     "pack.list.how": {
-        "en": "`/quiz-pack remove ID` hides one (answers stay); `/quiz-pack export ID` sends "
+        "en": "`{/pack} remove ID` hides one (answers stay); `{/pack} export ID` sends "
             "its file.",
-        "zh-CN": "`/quiz-pack remove 编号` 隐藏题包（答题记录保留）；`/quiz-pack export 编号` "
+        "zh-CN": "`{/pack} remove 编号` 隐藏题包（答题记录保留）；`{/pack} export 编号` "
             "发送其文件。",
     },
     "pack.usage": {
-        "en": "Use `/quiz-pack add`, `/quiz-pack list`, `/quiz-pack remove ID` or "
-            "`/quiz-pack export ID`.",
-        "zh-CN": "用法：`/quiz-pack add`、`/quiz-pack list`、`/quiz-pack remove 编号` 或 "
-            "`/quiz-pack export 编号`。",
+        "en": "Use `{/pack} add`, `{/pack} list`, `{/pack} remove ID` or "
+            "`{/pack} export ID`.",
+        "zh-CN": "用法：`{/pack} add`、`{/pack} list`、`{/pack} remove 编号` 或 "
+            "`{/pack} export 编号`。",
     },
     "pack.bad_id": {
         "en": "A pack id is 2 to 24 lower-case letters, digits or dashes.",
@@ -958,6 +1009,9 @@ def t(locale: str, key: str, **values: object) -> str:
     """Return the sentence ``key`` in ``locale`` (English when missing), with values filled in."""
     variants = _STRINGS[key]
     template = variants.get(locale) or variants["en"]
+    if "{/" in template:
+        names = {f"/{name}": slash(name) for name in COMMAND_NAMES}
+        return template.format(**names, **values)
     return template.format(**values)
 
 

@@ -39,7 +39,7 @@ def test_pack_add_list_export_and_remove_in_the_terminal(app, tmp_path):
     text = run(app, tmp_path, f"/pack add {path}", "/pack list", "/pack export team",
                "/pack remove team", "/pack list")
     assert "Pack `team` version 1 is stored for this workspace only" in text
-    assert "/quiz-settings packs:bank,team" in text
+    assert "/setup packs:bank,team" in text  # the console names its own command
     assert "`team` v1 Team \\u202e \\x1b[31mred" in text  # shown inert, once
     assert "\u202e" not in text and "\x1b" not in text
     assert (tmp_path / "packs" / "team-v1.yaml").read_bytes() == data

@@ -89,7 +89,7 @@ def test_a_round_that_does_not_exist_is_told_not_raised(quiz, channel):
 
 def test_a_reply_speaks_the_channels_language_and_outside_one_the_members(quiz, channel):
     desk = Desk(quiz)
-    quiz.setup.apply(channel, desk._resolve(member(admin=True))[1], {"lang": "zh-CN"})
+    quiz.setup.apply(channel, desk.resolve(member(admin=True))[1], {"lang": "zh-CN"})
     inside = desk.command(member(locale="en"), "explain", "detach")
     outside = desk.command(member(locale="en", channel="nowhere"), "explain", "detach")
     assert inside.locale == "zh-CN" and outside.locale == "en"

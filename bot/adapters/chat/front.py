@@ -21,7 +21,7 @@ from bot.adapters.chat.limits import Busy, TokenBuckets
 from bot.adapters.chat.metrics import correct
 from bot.adapters.chat.runtime import ChatRuntime
 from bot.core.desk import Home, PackReply, Reply, SettingsView
-from bot.core.i18n import t
+from bot.core.i18n import speaking_to, t
 from bot.core.messages import Message, Tone, parse_action, parse_submit
 from bot.core.models import Identity
 
@@ -144,7 +144,16 @@ class ChatFront:
     async def guarded(self, who: Identity, what: str, work: Callable[[], Awaitable[None]],
                       apologise: Callable[[Message], Awaitable[None]],
                       round_id: int | None = None) -> None:
-        """Run ``work``; on an unexpected error log the ids and apologise to the member."""
+        """Run ``work``; on an unexpected error log the ids and apologise to the member.
+
+        Every sentence made for the request names commands as ``who``'s platform calls them.
+        """
+        with speaking_to(who.platform):
+            await self._guarded(who, what, work, apologise, round_id)
+
+    async def _guarded(self, who: Identity, what: str, work: Callable[[], Awaitable[None]],
+                       apologise: Callable[[Message], Awaitable[None]],
+                       round_id: int | None) -> None:
         try:
             await work()
         except Busy:

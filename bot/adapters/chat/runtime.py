@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import contextvars
 import functools
 import logging
 import signal
@@ -97,8 +98,11 @@ class ChatRuntime:
             if self._in_flight >= self.limits.max_in_flight:
                 raise Busy(f"{self._in_flight} core calls in flight")
             self._in_flight += 1
+        # The caller's context goes along (as asyncio.to_thread does): the core names commands
+        # as the asking platform calls them (bot.core.i18n.speaking_to).
+        context = contextvars.copy_context()
         try:
-            future = self._pool.submit(functools.partial(fn, *args, **kwargs))
+            future = self._pool.submit(context.run, functools.partial(fn, *args, **kwargs))
         except BaseException:
             self._finished(None)
             raise

@@ -14,8 +14,9 @@ from typing import TextIO
 
 from bot.adapters.console.text import render, render_delivery
 from bot.core.channel_setup import SettingError, parse_setup_text
+from bot.core.commands.catalog import REGISTRY
 from bot.core.desk import Desk, Reply
-from bot.core.i18n import t
+from bot.core.i18n import PLATFORMS, slash, speaking_to, t
 from bot.core.messages import (
     Audience,
     Message,
@@ -37,37 +38,34 @@ CODE_END = "/end"
 # The console has no scheduler: it grades answers that waited for an executor at most this
 # often, when a command arrives (the bot's scheduler does it every 30 s).
 PENDING_EVERY = dt.timedelta(seconds=30)
-HELP = """\
-Commands (this terminal stands in for a team channel):
-  /today                 show today's question (posted at start, as the scheduler would)
-  /answer TEXT           answer today's question: a letter (A-F) or a short text
-  /code CODE             answer today's code question with one line of code; /code alone:
-                         type the code, end with a line /end (a command line instead of
-                         /end sends nothing and runs that command)
-  /reveal                close today's round now and reveal the answer (admin)
-  /explain TOPIC         a concept card, e.g. /explain detach or /explain view vs reshape
-  /quiz [TOPIC]          a private, unscored practice question (again: the open one);
-                         /quiz skip skips it (a miss), shows its answer and gives the next
-  /practice ANSWER       answer your practice question (/practice alone: code until /end)
-  /leaderboard [week|all]
-  /weekly                the weekly leaderboard post, with its chart saved as a PNG
-  /stats [team]          your points, streaks, freezes, ranks and mastery chart (PNG);
-                         team: the channel's mastery, weakest first (admin)
-  /privacy [hidden|visible]  keep yourself off the boards, or show again
-  /remind on [HOUR]|off  a private reminder when reviews are due (also: /remind snooze)
-  /setup [key=value ...] show or change the channel settings, e.g. /setup lang=zh-CN time=09:30;
-                         packs=bank,my-team draws from the shipped bank and the my-team pack
-  /forget-me             what the quiz keeps about you; /forget-me yes deletes all of it
-  /report [REASON] [NOTE] report the question you were just shown (no reason: the reasons)
-  /reports [close ID REASON]  open question reports, or close one (admin)
-  /insights              question quality: flagged and paused questions (admin);
-                         /insights unpause ID lets a paused question be posted again
-  /pack add PATH         check a team pack file (its code runs in the sandbox) and store it
-                         for this workspace (admin); /pack list, /pack remove ID,
-                         /pack export ID (saves its YAML file)
-  /as NAME               play as someone else (several people in one terminal)
-  /help                  this list
-  /quit                  leave"""
+# The console's own commands: stand-ins for the buttons and the scheduler a chat has. Every
+# other command comes from the registry (bot/core/commands), as the console names it.
+_OWN_HELP = (
+    ("/today", "show today's question (posted at start, as the scheduler would)"),
+    ("/answer TEXT", "answer today's question: a letter (A-F) or a short text"),
+    ("/code CODE", "answer today's code question with one line of code; /code alone: type "
+                   "the code, end with a line /end (a command line instead of /end sends "
+                   "nothing and runs that command)"),
+    ("/reveal", "close today's round now and reveal the answer (admin)"),
+    ("/practice ANSWER", "answer your practice question (/practice alone: code until /end)"),
+    ("/weekly", "the weekly leaderboard post, with its chart saved as a PNG"),
+    ("/report [REASON] [NOTE]", "report the question you were just shown (no reason: the "
+                                "reasons)"),
+)
+_OWN_TAIL = (("/as NAME", "play as someone else (several people in one terminal)"),
+             ("/help", "this list"), ("/quit", "leave"))
+
+
+def _help() -> str:
+    with speaking_to(PLATFORM):  # the help sentences name the console's commands
+        shared = [(f"/{c.name(PLATFORM)} {c.usage.get(PLATFORM, '')}".strip(),
+                   t("en", c.help_key)) for c in REGISTRY.on(PLATFORM)]
+    lines = [f"  {usage:<22} {text}" if len(usage) < 23 else f"  {usage}  {text}"
+             for usage, text in (*_OWN_HELP, *shared, *_OWN_TAIL)]
+    return "Commands (this terminal stands in for a team channel):\n" + "\n".join(lines)
+
+
+HELP = _help()
 
 
 @dataclass
@@ -147,6 +145,10 @@ class ConsoleChannel:
     # -------------------------------------------------------------- the loop
     def start(self) -> None:
         """Greet, post today's question if it is not out yet, and reveal finished rounds."""
+        with speaking_to(PLATFORM):
+            self._start()
+
+    def _start(self) -> None:
         print("torchquiz console: type /help for commands, /quit to leave.", file=self.out)
         if self.code_problem:
             print(f"(code answers cannot be graded here: {self.code_problem})", file=self.out)
@@ -209,6 +211,10 @@ class ConsoleChannel:
 
     def handle(self, line: str, lines: Iterator[str]) -> bool:
         """Handle one command line; return False to stop."""
+        with speaking_to(PLATFORM):  # every sentence names the console's commands
+            return self._handle(line, lines)
+
+    def _handle(self, line: str, lines: Iterator[str]) -> bool:
         self.tick()
         command, _, rest = line.strip().partition(" ")
         rest = rest.strip()
@@ -227,31 +233,24 @@ class ConsoleChannel:
         return True
 
     def _handlers(self) -> dict[str, Callable[[str, Iterator[str]], None]]:
-        return {
+        own: dict[str, Callable[[str, Iterator[str]], None]] = {
             "/help": self._help,
             "/quit": self._help,  # never called: the loop stops before dispatching /quit
-            "/today": self._today,
-            "/answer": self._answer,
-            "/code": self._code,
-            "/reveal": self._reveal,
-            "/explain": self._explain,
-            "/quiz": self._quiz,
-            "/practice": self._practice,
-            "/leaderboard": self._leaderboard,
-            "/weekly": self._weekly,
-            "/stats": self._stats,
-            "/privacy": self._privacy,
-            "/remind": self._remind,
-            "/setup": self._setup,
-            "/forget-me": self._forget_me,
-            "/report": self._report,
-            "/reports": self._reports,
-            "/quiz-reports": self._reports,  # as the listing's hint names it on chat platforms
-            "/insights": self._insights,
-            "/pack": self._pack,
-            "/quiz-pack": self._pack,  # as the replies' hints name it on chat platforms
-            "/as": self._as,
+            "/today": self._today, "/answer": self._answer, "/code": self._code,
+            "/reveal": self._reveal, "/practice": self._practice, "/weekly": self._weekly,
+            "/report": self._report, "/as": self._as,
         }
+        by_key: dict[str, Callable[[str, Iterator[str]], None]] = {
+            "explain": self._explain, "quiz": self._quiz, "leaderboard": self._leaderboard,
+            "stats": self._stats, "privacy": self._privacy, "remind": self._remind,
+            "settings": self._setup, "forget-me": self._forget_me, "reports": self._reports,
+            "insights": self._insights, "pack": self._pack,
+        }
+        # Every front end's name of a command works here (a pasted chat hint too); the
+        # console's own name first.
+        shared = {f"/{c.name(p)}": by_key[c.key] for p in reversed(PLATFORMS)
+                  for c in REGISTRY.on(p)}
+        return {**shared, **own}
 
     # -------------------------------------------------------------- commands
     def _help(self, rest: str, lines: Iterator[str]) -> None:
@@ -353,7 +352,8 @@ class ConsoleChannel:
             self.show_reply(reply)
             return
         self.show_reply(replace(reply, message=replace(reply.message, buttons=())))
-        self.say("Type /forget-me yes to delete it, or anything else to keep it.")
+        self.say(f"Type {slash('forget-me', PLATFORM)} yes to delete it, or anything else to "
+                 "keep it.")
 
     def _report(self, rest: str, lines: Iterator[str]) -> None:
         # As a chat's Report button would: open the form of the last question shown, fill it.
@@ -390,7 +390,8 @@ class ConsoleChannel:
             self.show_reply(reply)
             return
         self.show_reply(replace(reply, message=replace(reply.message, buttons=())))
-        self.say("Type /insights unpause ID to let a paused question be posted again.")
+        self.say(f"Type {slash('insights', PLATFORM)} unpause ID to let a paused question be "
+                 "posted again.")
 
     def _pack(self, rest: str, lines: Iterator[str]) -> None:
         # The same desk methods as /quiz-pack in chat; the upload is a file on this machine.
@@ -405,7 +406,8 @@ class ConsoleChannel:
 
     def _pack_add(self, path_text: str) -> None:
         if not path_text:
-            self.say("Usage: /pack add PATH (a .yaml pack file)", Tone.WARNING)
+            self.say(f"Usage: {slash('pack', PLATFORM)} add PATH (a .yaml pack file)",
+                     Tone.WARNING)
             return
         path = Path(path_text).expanduser()
         try:

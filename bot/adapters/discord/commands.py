@@ -1,28 +1,52 @@
-"""The slash commands: names, options and autocomplete; each one hands over to a handler."""
+"""The slash commands, rendered from the registry: each callback parses Discord's options.
+
+Names, descriptions, option descriptions, choices and who may see a command come from the
+command's declaration (bot/core/commands); a callback only turns Discord's typed options into
+the core's argument and hands over to a handler.
+"""
 
 from __future__ import annotations
+
+from typing import Any
 
 import discord
 from discord import app_commands
 
 from bot.adapters.discord.handlers import Handlers, identity, locale_of
 from bot.adapters.discord.packs import PackHandlers
-from bot.core.channel_setup import WEEKDAYS
+from bot.core.commands.catalog import REGISTRY
+from bot.core.commands.registry import Command
 from bot.core.desk import Desk
+from bot.core.i18n import slash
 
 AUTOCOMPLETE_LIMIT = 25  # Discord shows at most 25 choices
+PLATFORM = "discord"
+ADMINS = discord.Permissions(manage_guild=True)  # who Discord shows an admin command to
 
-PERIODS = [app_commands.Choice(name="this week", value="week"),
-           app_commands.Choice(name="all time", value="all")]
-LANGUAGES = [app_commands.Choice(name="English", value="en"),
-             app_commands.Choice(name="简体中文", value="zh-CN")]
-DAYS = [app_commands.Choice(name=day, value=day) for day in WEEKDAYS]
-PRIVACY = [app_commands.Choice(name="hidden from the boards", value="hidden"),
-           app_commands.Choice(name="visible on the boards", value="visible")]
-COMMAND_NAMES = ("explain", "quiz", "leaderboard", "stats", "quiz-settings", "quiz-forget-me",
-                 "quiz-reports", "quiz-insights", "quiz-privacy", "quiz-remind", "quiz-pack")
-SWITCH = [app_commands.Choice(name="on", value="on"), app_commands.Choice(name="off", value="off"),
-          app_commands.Choice(name="snooze a day", value="snooze")]
+
+def _choices(key: str, option: str) -> list[app_commands.Choice[str]]:
+    return [app_commands.Choice(name=label, value=value)
+            for label, value in REGISTRY.get(key).option(option).choices]
+
+
+def _described(key: str) -> dict[str, str]:
+    return {o.name: o.description for o in REGISTRY.get(key).options if o.kind != "file"}
+
+
+def _name(key: str) -> str:
+    return REGISTRY.get(key).name(PLATFORM) or key
+
+
+def _description(key: str) -> str:
+    return REGISTRY.get(key).describe[PLATFORM]
+
+
+def _admins_only(command: app_commands.Command[Any, Any, Any] | app_commands.Group,
+                 spec: Command) -> None:
+    # Discord hides it from members without Manage Server; the core checks again.
+    if spec.admin_only:
+        command.guild_only = True
+        command.default_permissions = ADMINS
 
 
 def timezone_choices(current: str) -> list[app_commands.Choice[str]]:
@@ -34,8 +58,8 @@ def timezone_choices(current: str) -> list[app_commands.Choice[str]]:
 def register(tree: app_commands.CommandTree[discord.Client], handlers: Handlers) -> None:
     """Add every slash command to ``tree``."""
 
-    @tree.command(name="explain", description="Explain a PyTorch concept, with an example")
-    @app_commands.describe(topic="e.g. detach, view-vs-reshape, no_grad")
+    @tree.command(name=_name("explain"), description=_description("explain"))
+    @app_commands.describe(**_described("explain"))
     async def explain(interaction: discord.Interaction, topic: str) -> None:
         await handlers.command(interaction, "explain", topic)
 
@@ -46,8 +70,8 @@ def register(tree: app_commands.CommandTree[discord.Client], handlers: Handlers)
                                               identity(interaction))
         return [app_commands.Choice(name=label, value=value) for label, value in pairs]
 
-    @tree.command(name="quiz", description="A private practice question, from what you missed")
-    @app_commands.describe(topic="only questions on this topic")
+    @tree.command(name=_name("quiz"), description=_description("quiz"))
+    @app_commands.describe(**_described("quiz"))
     async def quiz(interaction: discord.Interaction, topic: str | None = None) -> None:
         await handlers.command(interaction, "quiz", topic or "")
 
@@ -57,48 +81,42 @@ def register(tree: app_commands.CommandTree[discord.Client], handlers: Handlers)
         topics = handlers.desk.topic_choices(current, AUTOCOMPLETE_LIMIT, identity(interaction))
         return [app_commands.Choice(name=tp, value=tp) for tp in topics]
 
-    @tree.command(name="leaderboard", description="This channel's leaderboard")
-    @app_commands.describe(period="this week or all time", share="post it for everyone")
-    @app_commands.choices(period=PERIODS)
+    @tree.command(name=_name("leaderboard"), description=_description("leaderboard"))
+    @app_commands.describe(**_described("leaderboard"))
+    @app_commands.choices(period=_choices("leaderboard", "period"))
     async def leaderboard(interaction: discord.Interaction,
                           period: app_commands.Choice[str] | None = None,
                           share: bool = False) -> None:
         await handlers.command(interaction, "leaderboard", period.value if period else "week",
                                share=share)
 
-    @tree.command(name="stats", description="Points, streaks and mastery by topic")
-    @app_commands.describe(member="whose stats (you by default)", share="post it for everyone",
-                           team="the team's mastery by topic, weakest first (admins)")
+    @tree.command(name=_name("stats"), description=_description("stats"))
+    @app_commands.describe(**_described("stats"))
     async def stats(interaction: discord.Interaction, member: discord.Member | None = None,
                     share: bool = False, team: bool = False) -> None:
         await handlers.command(interaction, "stats", "team" if team else "", share=share,
                                whom=None if team else member)
 
-    @tree.command(name="quiz-privacy", description="Hide yourself from the boards, or show again")
-    @app_commands.describe(mode="hidden or visible (empty: say which you are)")
-    @app_commands.choices(mode=PRIVACY)
+    @tree.command(name=_name("privacy"), description=_description("privacy"))
+    @app_commands.describe(**_described("privacy"))
+    @app_commands.choices(mode=_choices("privacy", "mode"))
     async def quiz_privacy(interaction: discord.Interaction,
                            mode: app_commands.Choice[str] | None = None) -> None:
         await handlers.command(interaction, "privacy", mode.value if mode else "")
 
-    @tree.command(name="quiz-forget-me",
-                  description="See and delete everything the quiz keeps about you")
+    @tree.command(name=_name("forget-me"), description=_description("forget-me"))
     async def forget_me(interaction: discord.Interaction) -> None:
         # Private, and nothing is deleted until the member clicks the confirmation button.
         await handlers.command(interaction, "forget-me")
 
-    @tree.command(name="quiz-insights",
-                  description="Question quality: flagged and paused questions (Manage Server)")
-    @app_commands.guild_only()
-    @app_commands.default_permissions(manage_guild=True)
+    @tree.command(name=_name("insights"), description=_description("insights"))
     async def quiz_insights(interaction: discord.Interaction) -> None:
         # Hidden from members by default; the desk checks the permission Discord computed too.
         await handlers.command(interaction, "insights")
 
-    @tree.command(name="quiz-remind", description="A private reminder when reviews are due")
-    @app_commands.describe(state="on, off, or skip tomorrow",
-                           hour="local hour, 0-23 (the channel's post time by default)")
-    @app_commands.choices(state=SWITCH)
+    @tree.command(name=_name("remind"), description=_description("remind"))
+    @app_commands.describe(**_described("remind"))
+    @app_commands.choices(state=_choices("remind", "state"))
     async def quiz_remind(interaction: discord.Interaction,
                           state: app_commands.Choice[str] | None = None,
                           hour: app_commands.Range[int, 0, 23] | None = None) -> None:
@@ -106,19 +124,10 @@ def register(tree: app_commands.CommandTree[discord.Client], handlers: Handlers)
         argument = " ".join([*words, str(hour)] if hour is not None else words)
         await handlers.command(interaction, "remind", argument)
 
-    @tree.command(name="quiz-settings",
-                  description="Show or change this channel's daily quiz (Manage Server)")
-    @app_commands.guild_only()
-    @app_commands.default_permissions(manage_guild=True)
-    @app_commands.describe(
-        channel="the channel to set up (this one by default)",
-        time="daily post time, HH:MM", timezone="IANA time zone, e.g. Asia/Shanghai",
-        language="language of the posts", topics="comma-separated topics, or all",
-        difficulty="e.g. 1,2 or all", leaderboard_day="weekday of the weekly leaderboard",
-        leaderboard_hour="hour of the weekly leaderboard", enabled="post daily questions",
-        packs="packs to draw from, comma-separated; bank is the shipped bank",
-    )
-    @app_commands.choices(language=LANGUAGES, leaderboard_day=DAYS)
+    @tree.command(name=_name("settings"), description=_description("settings"))
+    @app_commands.describe(**_described("settings"))
+    @app_commands.choices(language=_choices("settings", "language"),
+                          leaderboard_day=_choices("settings", "leaderboard_day"))
     async def quiz_settings(
         interaction: discord.Interaction,
         channel: discord.TextChannel | None = None,
@@ -147,12 +156,8 @@ def register(tree: app_commands.CommandTree[discord.Client], handlers: Handlers)
         name = channel.name if channel is not None else getattr(interaction.channel, "name", "")
         await handlers.settings(interaction, target, name or "", changes)
 
-    @tree.command(name="quiz-reports",
-                  description="Open reports of faulty questions; close one (Manage Server)")
-    @app_commands.guild_only()
-    @app_commands.default_permissions(manage_guild=True)
-    @app_commands.describe(close="the number of a report to close",
-                           reason="why it is closed (needed to close one)")
+    @tree.command(name=_name("reports"), description=_description("reports"))
+    @app_commands.describe(**_described("reports"))
     async def quiz_reports(interaction: discord.Interaction,
                            close: app_commands.Range[int, 1, 2**31 - 1] | None = None,
                            reason: str | None = None) -> None:
@@ -161,6 +166,9 @@ def register(tree: app_commands.CommandTree[discord.Client], handlers: Handlers)
         await handlers.command(interaction, "reports", argument)
 
     tree.add_command(pack_group(PackHandlers(handlers)))
+    for command in (quiz_insights, quiz_settings, quiz_reports):
+        _admins_only(command, next(c for c in REGISTRY.on(PLATFORM)
+                                   if c.name(PLATFORM) == command.name))
 
     @quiz_settings.autocomplete("timezone")
     async def zones(interaction: discord.Interaction,
@@ -170,13 +178,13 @@ def register(tree: app_commands.CommandTree[discord.Client], handlers: Handlers)
 
 def pack_group(packs: PackHandlers) -> app_commands.Group:
     """Return /quiz-pack: add (an attachment), list, remove, export; admins only."""
-    group = app_commands.Group(
-        name="quiz-pack", description="Team question packs: add, list, remove, export (Manage "
-        "Server)", guild_only=True, default_permissions=discord.Permissions(manage_guild=True))
+    group = app_commands.Group(name=_name("pack"), description=_description("pack"))
+    _admins_only(group, REGISTRY.get("pack"))
+    shown_by = f"the pack's id, as {slash('pack', PLATFORM)} list shows it"
 
     # Discord hides the group from members without Manage Server; the desk checks again.
     @group.command(name="add", description="Check a pack file (.yaml) and add it for this server")
-    @app_commands.describe(file="the pack file, one YAML file of at most 1 MiB")
+    @app_commands.describe(file=REGISTRY.get("pack").option("add").description)
     async def add(interaction: discord.Interaction, file: discord.Attachment) -> None:
         await packs.add(interaction, file)
 
@@ -185,13 +193,13 @@ def pack_group(packs: PackHandlers) -> app_commands.Group:
         await packs.command(interaction, "list")
 
     @group.command(name="remove", description="Hide one of this server's packs (answers stay)")
-    @app_commands.describe(pack="the pack's id, as /quiz-pack list shows it")
+    @app_commands.describe(pack=shown_by)
     async def remove(interaction: discord.Interaction,
                      pack: app_commands.Range[str, 1, 40]) -> None:
         await packs.command(interaction, f"remove {pack}")
 
     @group.command(name="export", description="Get one of this server's packs as its YAML file")
-    @app_commands.describe(pack="the pack's id, as /quiz-pack list shows it")
+    @app_commands.describe(pack=shown_by)
     async def export(interaction: discord.Interaction,
                      pack: app_commands.Range[str, 1, 40]) -> None:
         await packs.command(interaction, f"export {pack}")

@@ -21,7 +21,7 @@ from bot.adapters.chat.download import DownloadRefused, fetch_bounded
 from bot.adapters.discord.embeds import NO_MENTIONS, rendered
 from bot.adapters.discord.handlers import Handlers, identity, locale_of
 from bot.core.desk import PackReply
-from bot.core.i18n import t
+from bot.core.i18n import slash, t
 from bot.core.messages import Message, Tone
 from content.packs import MAX_PACK_BYTES
 
@@ -67,7 +67,7 @@ class PackHandlers:
                 return
             await self.handlers.show(interaction, await self.front.pack_add(who, name, data))
 
-        await self.handlers.guarded(interaction, "/quiz-pack add", work)
+        await self.handlers.guarded(interaction, f"{slash('pack', 'discord')} add", work)
 
     @staticmethod
     async def _download(interaction: discord.Interaction,
@@ -90,7 +90,7 @@ class PackHandlers:
             answer = await self.front.pack_command(identity(interaction), argument)
             await self._send(interaction, answer)
 
-        await self.handlers.guarded(interaction, "/quiz-pack", work)
+        await self.handlers.guarded(interaction, slash("pack", "discord"), work)
 
     async def _send(self, interaction: discord.Interaction, answer: PackReply) -> None:
         reply = answer.reply

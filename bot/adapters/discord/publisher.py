@@ -142,7 +142,7 @@ class DiscordPublisher:
             await self._send_to(user, delivery.message, delivery.locale)
         except discord.Forbidden:
             log.warning("member=%s takes no direct messages; the result of round=%s stays "
-                        "in /stats", member_id, delivery.round_id)
+                        "in the member's stats", member_id, delivery.round_id)
 
     async def deliver_reminder(self, nudge: Nudge) -> None:
         """Send a review reminder in the member's DMs; closed DMs raise MemberUnreachable."""

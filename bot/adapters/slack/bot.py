@@ -27,6 +27,7 @@ from bot.adapters.chat.runtime import ChatRuntime
 from bot.adapters.slack import boundary, listeners
 from bot.adapters.slack.boundary import CheckedSocketModeHandler
 from bot.adapters.slack.handlers import RESPONSE_HOSTS, Handlers
+from bot.adapters.slack.manifest import BOT_SCOPES
 from bot.adapters.slack.packs import file_origins
 from bot.adapters.slack.people import People
 from bot.adapters.slack.publisher import SlackPublisher
@@ -46,8 +47,6 @@ HEALTH_PATH = health.HEALTH_PATH
 # (conversations.info on a public or a private channel), im:write to open the direct message
 # a review reminder goes to (conversations.open), files:read for a pack file an admin chose in
 # the /quiz-pack add modal (files.info, and its download with the bot token).
-BOT_SCOPES = ("channels:history", "channels:read", "chat:write", "commands", "files:read",
-              "files:write", "groups:read", "im:write", "users:read")
 
 
 def api_url(settings: Settings) -> str:

@@ -35,6 +35,7 @@ from bot.adapters.slack.requests import (
     picked_channel,
     view_ref,
 )
+from bot.core.commands.catalog import REGISTRY
 from bot.core.desk import Desk, Reply
 from bot.core.i18n import t
 from bot.core.messages import Message, Tone
@@ -45,12 +46,8 @@ log = logging.getLogger(__name__)
 PLATFORM = "slack"
 # Where Slack's response URLs point (https only); a deployment's SLACK_API_URL host is added.
 RESPONSE_HOSTS = frozenset({"hooks.slack.com", "hooks.slack-gov.com"})
-# Slack's command names, and the core's command each one is.
-COMMANDS = {"/explain": "explain", "/quiz": "quiz", "/leaderboard": "leaderboard",
-            "/quiz-stats": "stats", "/quiz-settings": "settings",
-            "/quiz-forget-me": "forget-me", "/quiz-reports": "reports",
-            "/quiz-insights": "insights", "/quiz-privacy": "privacy", "/quiz-remind": "remind",
-            "/quiz-pack": "pack"}
+# Slack's command names, and the core's command each one is: from the registry.
+COMMANDS = {f"/{c.name(PLATFORM)}": c.key for c in REGISTRY.on(PLATFORM)}
 
 
 def _parsed(parse: Callable[[dict[str, Any]], Any], body: dict[str, Any]) -> Any:

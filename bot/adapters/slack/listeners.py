@@ -29,6 +29,7 @@ from slack_bolt.response import BoltResponse
 
 from bot.adapters.slack import views
 from bot.adapters.slack.handlers import COMMANDS, Handlers
+from bot.adapters.slack.manifest import EVENTS
 from bot.adapters.slack.packs import PACK_CALLBACK
 from bot.core.messages import ACTION_KINDS, SUBMIT_KINDS
 
@@ -36,7 +37,6 @@ log = logging.getLogger(__name__)
 
 ACTIONS = re.compile(r"^tq:(?:" + "|".join(ACTION_KINDS) + r"):")
 SUBMITS = re.compile(r"^tq:(?:" + "|".join(SUBMIT_KINDS) + r"):")
-EVENTS = ("app_home_opened",)
 # Retry reasons that say our first answer was too late or lost, not that it never arrived.
 _LATE = ("http_timeout", "timeout", "")
 SEEN_DELIVERIES = 10_000
@@ -123,7 +123,7 @@ def register(app: AsyncApp, handlers: Handlers, retries: Retries | None = None) 
     async def topics(ack: AsyncAck, payload: dict[str, Any]) -> None:
         await ack(options=handlers.topic_options(_typed(payload), team=_team(payload)))
 
-    for event in EVENTS:  # the home tab is the only event we subscribe to
+    for event in EVENTS:
         app.event(event)(ack=ack_now, lazy=[handlers.on_home])
 
     @app.error

@@ -15,6 +15,7 @@ from typing import Any
 
 from bot.adapters.slack.blocks import MAX_VIEW_BLOCKS, Block, mrkdwn, plain, render, section, within
 from bot.core.channel_setup import WEEKDAYS
+from bot.core.commands.catalog import REGISTRY
 from bot.core.i18n import t
 from bot.core.messages import Form, Message, submit_id
 from bot.core.models import ChannelSettings
@@ -240,12 +241,9 @@ def home_view(sections: Sequence[tuple[str, Message]], locale: str,
         blocks.append(section(f"<#{channel_id}>"))
         blocks.extend(render(stats, locale))
         blocks.append({"type": "divider"})
-    helps = [("/explain TOPIC", "help.explain"), ("/quiz [TOPIC]", "help.quiz"),
-             ("/leaderboard [week|all]", "help.leaderboard"), ("/quiz-stats", "help.stats"),
-             ("/quiz-settings", "help.settings"), ("/quiz-forget-me", "help.forget"),
-             ("/quiz-reports", "help.reports"), ("/quiz-insights", "help.insights"),
-             ("/quiz-remind on|off [HOUR]", "help.remind"),
-             ("/quiz-pack add|list|remove|export", "help.packs")]
+    # The commands the registry lists on the home tab, each with its usage and help sentence.
+    helps = [(f"/{c.name('slack')} {c.usage['home']}".strip(), c.help_key)
+             for c in REGISTRY.on("slack") if "home" in c.usage]
     lines = [f"`{command}`  {mrkdwn(t(locale, key))}" for command, key in helps]
     blocks.append(section(f"*{t(locale, 'home.commands')}*\n" + "\n".join(lines)))
     # Past Slack's 100 blocks: a "…" mark, and the commands still last.

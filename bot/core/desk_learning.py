@@ -1,0 +1,34 @@
+"""Learning at the desk: concept cards (/explain) and private practice (/quiz)."""
+
+from __future__ import annotations
+
+from bot.core.commands.registry import Command, Option
+from bot.core.desk_base import DeskBase, Reply
+from bot.core.models import Identity
+
+
+def explain(desk: DeskBase, who: Identity, topic: str, _whom: Identity | None) -> Reply:
+    """Return the concept card on ``topic`` (the workspace's packs' cards too)."""
+    _, actor = desk.resolve(who)
+    locale = actor.locale or "en"
+    return Reply(locale, desk.quiz.explain.explain(topic, locale, desk.scope(who)))
+
+
+def practice(desk: DeskBase, who: Identity, topic: str, _whom: Identity | None) -> Reply:
+    """Serve a private practice question (of ``topic``, if named)."""
+    return desk.start_practice(who, topic)
+
+
+EXPLAIN = Command(
+    "explain", help_key="help.explain", handler=explain, notice=True,
+    describe={"discord": "Explain a PyTorch concept, with an example",
+              "slack": "Explain a PyTorch concept, with an example"},
+    options=(Option("topic", "text", "e.g. detach, view-vs-reshape, no_grad", required=True,
+                    autocomplete="explain"),),
+    usage={"slack": "detach | view vs reshape | no_grad", "home": "TOPIC", "console": "TOPIC"})
+QUIZ = Command(
+    "quiz", help_key="help.quiz", handler=practice, notice=True,
+    describe={"discord": "A private practice question, from what you missed",
+              "slack": "A private practice question, from what you missed"},
+    options=(Option("topic", "text", "only questions on this topic", autocomplete="topics"),),
+    usage={"slack": "[topic]", "home": "[TOPIC]", "console": "[TOPIC|skip]"})
