@@ -282,9 +282,9 @@ _STRINGS: dict[str, dict[str, str]] = {
     },
     "practice.moved_to_round_answer": {
         "en": "Your practice question is in an open daily round now, so this answer was not "
-              "judged: answer it there, for points. /quiz gives another question.",
+              "judged: answer it there, for points. {/quiz} gives another question.",
         "zh-CN": "你的练习题现在是正在进行的每日一题，所以这次作答不评判：请到频道作答得分。"
-                 "用 /quiz 换一道题。",
+                 "用 {/quiz} 换一道题。",
     },
     "practice.held": {
         "en": "The questions on '{topic}' are in an open daily round now: answer there, for "

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from bot.core.i18n import slash
 from bot.core.messages import Audience, Message, Tone
 from bot.core.pending import PrivateDelivery
 from safetext.inert import inert
@@ -9,7 +10,7 @@ from safetext.inert import inert
 _TONE_MARK = {Tone.INFO: "", Tone.SUCCESS: "✔ ", Tone.WARNING: "! ", Tone.ERROR: "✘ "}
 _QUOTE_CHARS = 500  # a report's note is capped there
 REPORT_HINT = "(something wrong with this question? /report REASON [NOTE])"
-SKIP_HINT = "(/quiz skip: skip this practice question; it counts as a miss)"
+SKIP_HINT = f"({slash('quiz', 'console')} skip: skip this practice question; it counts as a miss)"
 _AUDIENCE_MARK = {
     Audience.CHANNEL: "[#{channel}]",
     Audience.PRIVATE: "[private to {user}]",
