@@ -196,7 +196,7 @@ def _bench(argv: list[str]) -> int:
 def _console(settings: Settings, args: argparse.Namespace) -> int:
     from bot.adapters.console.channel import ConsoleChannel
     from bot.bootstrap import build_app
-    from bot.core.models import ChannelDefaults
+    from bot.core.kernel.models import ChannelDefaults
 
     app = build_app(settings)
     try:
@@ -271,8 +271,8 @@ def _insights(settings: Settings, bank: Bank, args: argparse.Namespace) -> int:
     from sqlalchemy.exc import SQLAlchemyError
 
     from bot.bootstrap import database_url
-    from bot.core.clock import SystemClock
-    from bot.core.insights import InsightsService
+    from bot.core.kernel.clock import SystemClock
+    from bot.core.quality.insights import InsightsService
     from db.engine import make_engine
     from db.store import SqlStore
 

@@ -12,8 +12,8 @@ import json
 import sys
 from typing import Any
 
-from bot.core.models import Report
-from bot.core.reports import CLOSE_REASON_CHARS, storable
+from bot.core.kernel.models import Report
+from bot.core.quality.reports import CLOSE_REASON_CHARS, storable
 from bot.settings import Settings
 from safetext.inert import inert
 
@@ -45,7 +45,7 @@ def run(settings: Settings, args: argparse.Namespace) -> int:
     from sqlalchemy.exc import SQLAlchemyError
 
     from bot.bootstrap import database_url
-    from bot.core.clock import SystemClock
+    from bot.core.kernel.clock import SystemClock
     from db.engine import make_engine
     from db.store import SqlStore
 

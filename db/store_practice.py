@@ -6,7 +6,7 @@ import datetime as dt
 
 from sqlalchemy import delete, insert, select, update
 
-from bot.core.models import PracticeSession, Review
+from bot.core.kernel.models import PracticeSession, Review
 from db.retry import retry_on_disconnect
 from db.store_base import StoreBase, rowcount
 from db.tables import PracticeResultRow, PracticeSessionRow, ReviewRow

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from bot.core.desk_base import DeskBase, Reply
-from bot.core.models import Identity
+from bot.core.kernel.models import Identity
 
 
 class MemberRequests(DeskBase):

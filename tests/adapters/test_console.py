@@ -141,7 +141,7 @@ def test_code_answer_is_graded_by_the_real_sandbox_end_to_end(tmp_path):
 
 def test_terminal_escapes_in_output_are_neutralised():
     from bot.adapters.console.text import render
-    from bot.core.messages import Message
+    from bot.core.kernel.messages import Message
 
     text = render(Message(body="ok", code="\x1b[2J\x1b]0;pwned\x07 done\n"), channel="c", user="u")
     assert "\x1b" not in text and "\x07" not in text and "done" in text
@@ -150,7 +150,7 @@ def test_terminal_escapes_in_output_are_neutralised():
 @pytest.mark.parametrize("name", sorted(HOSTILE_STRINGS))
 def test_console_shows_what_code_produced_inert(name):
     from bot.adapters.console.text import render
-    from bot.core.messages import Message
+    from bot.core.kernel.messages import Message
 
     hostile = HOSTILE_STRINGS[name]
     text = render(Message(body="Not quite.", detail=hostile, output=hostile),

@@ -141,8 +141,8 @@ def test_executors_never_import_the_bot_or_storage():
 
 
 def test_storage_imports_only_the_core_values_and_ports_from_the_bot():
-    # bot.core.clock: the one SystemClock, a store's default when no clock is passed.
-    allowed = ("bot.core.models", "bot.core.ports", "bot.core.clock")
+    # bot.core.kernel.clock: the one SystemClock, a store's default when no clock is passed.
+    allowed = ("bot.core.kernel.models", "bot.core.kernel.ports", "bot.core.kernel.clock")
     found = [v for v in _violations("db", ("bot",))
              if not any(_is(v.split(" imports ")[1], ok) for ok in allowed)]
     assert found == []
@@ -164,7 +164,7 @@ def test_only_adapters_import_a_platform(platform):
 
 def test_loading_the_core_pulls_in_no_torch_or_sqlalchemy_at_run_time():
     probe = (
-        "import sys, bot.core.quiz, bot.core.service, bot.core.board;"
+        "import sys, bot.core.quiz, bot.core.rounds.service, bot.core.boards.board;"
         "names = ('torch', 'sqlalchemy', 'discord', 'slack_bolt');"
         "bad = sorted(m for m in names if m in sys.modules);"
         "print(','.join(bad))"

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.core.models import Actor, ChannelDefaults, ChannelSettings, ChannelUpdate
+from bot.core.kernel.models import Actor, ChannelDefaults, ChannelSettings, ChannelUpdate
 from bot.core.quiz import Quiz, build_quiz
 from content.loader import Bank, load_bank
 from db.store import SqlStore

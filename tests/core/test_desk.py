@@ -6,7 +6,7 @@ import pytest
 from sqlalchemy import event
 
 from bot.core.desk import Desk
-from bot.core.models import Identity
+from bot.core.kernel.models import Identity
 from tests.core.conftest import only
 
 

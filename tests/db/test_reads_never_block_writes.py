@@ -14,7 +14,7 @@ from concurrent.futures import ThreadPoolExecutor
 
 from sqlalchemy import event
 
-from bot.core.board import BoardService
+from bot.core.boards.board import BoardService
 from content.loader import load_bank
 from tests.core.conftest import BANK
 from tests.db.builders import DAY, HOUR, T0, answer, make_channel, make_member, open_round

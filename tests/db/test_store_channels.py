@@ -8,11 +8,11 @@ import inspect
 import pytest
 from sqlalchemy import select
 
-from bot.core.models import (
+from bot.core.kernel.models import (
     ChannelSettings,
     ChannelUpdate,
 )
-from bot.core.ports import QuizStore
+from bot.core.kernel.ports import QuizStore
 from db.store import SqlStore
 from db.tables import ChannelRow
 from tests.db.builders import make_channel, make_member

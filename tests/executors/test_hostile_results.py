@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.core.answers import hidden_test_seed
+from bot.core.questions.answers import hidden_test_seed
 from content.loader import load_bank
 from executors.cli import exec_command as cli
 from executors.engine import LocalExecutor

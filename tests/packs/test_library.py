@@ -12,10 +12,10 @@ import pytest
 from sqlalchemy import event
 
 from bot.core.desk import Desk
-from bot.core.library import Library
-from bot.core.models import Actor, AnswerMode, ChannelDefaults, ChannelUpdate, Identity
+from bot.core.kernel.models import Actor, AnswerMode, ChannelDefaults, ChannelUpdate, Identity
+from bot.core.packs.library import Library
+from bot.core.quality.reports import Where
 from bot.core.quiz import build_quiz
-from bot.core.reports import Where
 from bot.pack_source import StoredPackSource
 from content.packs import parse_pack
 from db.store_packs import EVERY_WORKSPACE, PackStore

@@ -23,9 +23,9 @@ from typing import TYPE_CHECKING, Any, ParamSpec, Protocol, TypeVar
 from bot.adapters.chat.limits import Busy, Limits
 from bot.adapters.chat.metrics import CountingPublisher, Metrics
 from bot.core.desk import Desk
-from bot.core.messages import Message
-from bot.core.models import ChannelSettings
-from bot.core.ports import PackTools
+from bot.core.kernel.messages import Message
+from bot.core.kernel.models import ChannelSettings
+from bot.core.kernel.ports import PackTools
 from bot.core.quiz import Quiz
 
 if TYPE_CHECKING:

@@ -7,7 +7,7 @@ from discord import app_commands
 
 from bot.adapters.discord.handlers import Handlers, identity, locale_of
 from bot.adapters.discord.packs import PackHandlers
-from bot.core.channel_setup import WEEKDAYS
+from bot.core.channels.setup import WEEKDAYS
 from bot.core.desk import Desk
 
 AUTOCOMPLETE_LIMIT = 25  # Discord shows at most 25 choices

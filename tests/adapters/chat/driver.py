@@ -25,8 +25,8 @@ from typing import Any, Generic, Protocol, TypeVar
 
 import pytest
 
-from bot.core.errors import GradingUnavailable
-from bot.core.models import ChannelUpdate
+from bot.core.kernel.errors import GradingUnavailable
+from bot.core.kernel.models import ChannelUpdate
 from bot.scheduling import post_job_id
 from bot.settings import Settings
 from content.loader import load_bank

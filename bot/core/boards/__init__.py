@@ -1,0 +1,1 @@
+"""The boards feature of the quiz core."""

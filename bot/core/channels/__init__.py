@@ -1,0 +1,1 @@
+"""The channels feature of the quiz core."""

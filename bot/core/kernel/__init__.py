@@ -1,0 +1,1 @@
+"""The kernel feature of the quiz core."""

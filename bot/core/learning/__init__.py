@@ -1,0 +1,1 @@
+"""The learning feature of the quiz core."""

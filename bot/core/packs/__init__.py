@@ -1,0 +1,1 @@
+"""The packs feature of the quiz core."""

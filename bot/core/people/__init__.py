@@ -1,0 +1,1 @@
+"""The people feature of the quiz core."""

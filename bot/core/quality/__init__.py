@@ -1,0 +1,1 @@
+"""The quality feature of the quiz core."""

@@ -1,0 +1,1 @@
+"""The questions feature of the quiz core."""

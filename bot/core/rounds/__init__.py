@@ -1,0 +1,1 @@
+"""The rounds feature of the quiz core."""
