@@ -17,7 +17,7 @@ import logging
 from collections.abc import Callable, Mapping
 from dataclasses import replace
 
-from bot.core.channels.setup import matching_zones
+from bot.core.channels import matching_zones
 from bot.core.desk_admins import AdminRequests
 from bot.core.desk_base import COMMAND_CHARS, Home, Reply, SettingsView
 from bot.core.desk_members import MemberRequests

@@ -9,7 +9,7 @@ from __future__ import annotations
 from bot.core.desk_base import DeskBase, Reply
 from bot.core.kernel.messages import round_id_of
 from bot.core.kernel.models import Identity
-from bot.core.quality.reports import Where
+from bot.core.quality import Where
 
 
 class AdminRequests(DeskBase):

@@ -13,10 +13,9 @@ from bot.core.kernel.i18n import t
 from bot.core.kernel.messages import Form, Message, Tone
 from bot.core.kernel.models import Actor, ChannelSettings, Identity, Member, Resolved
 from bot.core.kernel.ports import PackTools
-from bot.core.packs.library import workspace_scope
-from bot.core.people.service import PeopleService
-from bot.core.quality.insights import InsightsService
-from bot.core.quality.reports import ReportService
+from bot.core.packs import workspace_scope
+from bot.core.people import PeopleService
+from bot.core.quality import InsightsService, ReportService
 from bot.core.quiz import Quiz
 
 COMMAND_CHARS = 500  # a topic, a period or a member: anything longer is a paste gone wrong

@@ -6,16 +6,14 @@ import datetime as dt
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from bot.core.boards.board import BoardService
-from bot.core.channels.setup import SetupService
+from bot.core.boards import BoardService
+from bot.core.channels import SetupService
 from bot.core.kernel.models import ChannelSettings
 from bot.core.kernel.ports import ChartRenderer, Clock, Executor, QuizStore
-from bot.core.learning.explain import ExplainService
-from bot.core.learning.practice import PracticeService
-from bot.core.learning.reminders import ReminderService
-from bot.core.packs.library import Library, library_of
-from bot.core.questions.reviews import ReviewScheduler
-from bot.core.rounds.service import POST_LEASE, QuizService
+from bot.core.learning import ExplainService, PracticeService, ReminderService
+from bot.core.packs import Library, library_of
+from bot.core.questions import ReviewScheduler
+from bot.core.rounds import POST_LEASE, QuizService
 from content.loader import Bank
 
 

@@ -1,1 +1,7 @@
-"""The boards feature of the quiz core."""
+"""Boards: leaderboards, member and team stats, mastery charts."""
+
+from bot.core.boards.board import BoardService
+
+__all__ = [
+    "BoardService",
+]

@@ -22,9 +22,9 @@ from bot.core.kernel.models import (
     TopicMastery,
 )
 from bot.core.kernel.ports import ChartRenderer, Clock, QuizStore
-from bot.core.packs.library import channel_scope, library_of
-from bot.core.quality.reports import week_extras
-from bot.core.questions.scoring import StreakState, rank, replay_streak, streak_window, week_start
+from bot.core.packs import channel_scope, library_of
+from bot.core.quality import week_extras
+from bot.core.questions import StreakState, rank, replay_streak, streak_window, week_start
 from content.loader import Bank
 
 PERIODS = ("week", "all")

@@ -1,1 +1,8 @@
-"""The channels feature of the quiz core."""
+"""Channels: an admin's setup of a channel (time, zone, packs, locale, mode)."""
+
+from bot.core.channels.setup import SetupService, matching_zones
+
+__all__ = [
+    "SetupService",
+    "matching_zones",
+]

@@ -14,7 +14,7 @@ from bot.core.kernel.i18n import t
 from bot.core.kernel.messages import Message, Tone
 from bot.core.kernel.models import SUPPORTED_LOCALES, Actor, ChannelSettings, ChannelUpdate
 from bot.core.kernel.ports import QuizStore
-from bot.core.packs.library import DEFAULT_PACKS, SHIPPED, channel_scope, library_of
+from bot.core.packs import DEFAULT_PACKS, SHIPPED, channel_scope, library_of
 from content.loader import Bank
 
 WEEKDAYS = ("mon", "tue", "wed", "thu", "fri", "sat", "sun")

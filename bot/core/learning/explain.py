@@ -10,7 +10,7 @@ from dataclasses import dataclass, replace
 from bot.core.kernel.i18n import t
 from bot.core.kernel.matching import closest, fold
 from bot.core.kernel.messages import Audience, Button, Message, Tone, share_action
-from bot.core.packs.library import library_of
+from bot.core.packs import library_of
 from bot.core.questions import posts
 from content.loader import Bank
 from content.schema import ExplainCard

@@ -23,11 +23,15 @@ from bot.core.kernel.messages import (
 )
 from bot.core.kernel.models import AnswerMode, ItemResult, Member, PracticeSession, Review
 from bot.core.kernel.ports import Clock, Executor, QuizStore
-from bot.core.packs.library import library_of
-from bot.core.questions import posts
-from bot.core.questions.answers import gradable, hidden_test_seed, judge
-from bot.core.questions.reviews import ReviewScheduler
-from bot.core.questions.scoring import MAX_ATTEMPTS
+from bot.core.packs import library_of
+from bot.core.questions import (
+    MAX_ATTEMPTS,
+    ReviewScheduler,
+    gradable,
+    hidden_test_seed,
+    judge,
+    posts,
+)
 from content.loader import Bank
 from content.schema import CodeItem
 

@@ -28,7 +28,7 @@ from bot.core.kernel.models import (
     ReminderClaim,
 )
 from bot.core.kernel.ports import Clock, QuizStore
-from bot.core.packs.library import Library
+from bot.core.packs import Library
 
 log = logging.getLogger(__name__)
 

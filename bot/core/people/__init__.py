@@ -1,1 +1,7 @@
-"""The people feature of the quiz core."""
+"""People: a member's own data: privacy, export and forget-me."""
+
+from bot.core.people.service import PeopleService
+
+__all__ = [
+    "PeopleService",
+]

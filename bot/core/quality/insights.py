@@ -22,7 +22,7 @@ from bot.core.kernel.i18n import t
 from bot.core.kernel.messages import Button, Message, Tone, unpause_action
 from bot.core.kernel.models import ItemTally
 from bot.core.kernel.ports import Clock, QuizStore
-from bot.core.packs.library import library_of
+from bot.core.packs import library_of
 
 if TYPE_CHECKING:
     from content.loader import Bank

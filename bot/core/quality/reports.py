@@ -22,7 +22,7 @@ from bot.core.kernel.matching import fold
 from bot.core.kernel.messages import Form, Message, Tone, practice_report_action, report_action
 from bot.core.kernel.models import REPORT_REASONS, FirstTries, Member, Report, ReportDraft
 from bot.core.kernel.ports import Clock, QuizStore
-from bot.core.packs.library import library_of, workspace_scope
+from bot.core.packs import library_of, workspace_scope
 from content.loader import Bank
 from content.schema import ChoiceItem, Question, TextItem
 

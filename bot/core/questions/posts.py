@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from bot.core.kernel.i18n import t
 from bot.core.kernel.messages import Audience, Button, Form, Message, Tone, report_action
 from bot.core.kernel.models import FirstTries
-from bot.core.quality.reports import distribution
+from bot.core.quality import distribution
 from bot.core.questions.answers import MAX_CODE_CHARS, MAX_TEXT_CHARS
 from bot.core.questions.scoring import BASE_POINTS
 from content.options import display_order

@@ -18,8 +18,7 @@ from bot.core.kernel.i18n import t
 from bot.core.kernel.messages import Audience, Message, Tone
 from bot.core.kernel.models import PendingAnswer, PrivateDelivery
 from bot.core.kernel.ports import Clock, Executor, QuizStore
-from bot.core.questions.answers import judge, round_seed
-from bot.core.questions.scoring import MAX_ATTEMPTS
+from bot.core.questions import MAX_ATTEMPTS, judge, round_seed
 from bot.core.rounds.recording import AnswerRecorder
 from content.loader import Bank
 

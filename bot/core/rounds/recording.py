@@ -21,9 +21,7 @@ from bot.core.kernel.models import (
     RoundStatus,
 )
 from bot.core.kernel.ports import Clock, QuizStore
-from bot.core.questions.answers import Judgement
-from bot.core.questions.reviews import ReviewScheduler
-from bot.core.questions.scoring import MAX_ATTEMPTS, points_for
+from bot.core.questions import MAX_ATTEMPTS, Judgement, ReviewScheduler, points_for
 from content.loader import Bank
 
 log = logging.getLogger(__name__)

@@ -35,12 +35,9 @@ from bot.core.kernel.models import (
     Tally,
 )
 from bot.core.kernel.ports import Clock, Executor, QuizStore
-from bot.core.learning.practice import daily_pick
-from bot.core.packs.library import DEFAULT_PACKS, channel_scope, library_of
-from bot.core.questions import posts
-from bot.core.questions.answers import gradable, judge, round_seed
-from bot.core.questions.reviews import ReviewScheduler
-from bot.core.questions.scoring import MAX_ATTEMPTS
+from bot.core.learning import daily_pick
+from bot.core.packs import DEFAULT_PACKS, channel_scope, library_of
+from bot.core.questions import MAX_ATTEMPTS, ReviewScheduler, gradable, judge, posts, round_seed
 from bot.core.rounds.pending import PendingGrader
 from bot.core.rounds.recording import AnswerRecorder
 from bot.core.rounds.schedule import Missed, missed_post
