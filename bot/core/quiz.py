@@ -9,11 +9,12 @@ from dataclasses import dataclass
 from bot.core.boards import BoardService
 from bot.core.channels import SetupService
 from bot.core.kernel.models import ChannelSettings
-from bot.core.kernel.ports import ChartRenderer, Clock, Executor, QuizStore
+from bot.core.kernel.ports import ChartRenderer, Clock, Executor
 from bot.core.learning import ExplainService, PracticeService, ReminderService
 from bot.core.packs import Library, library_of
 from bot.core.questions import ReviewScheduler
 from bot.core.rounds import POST_LEASE, QuizService
+from bot.core.store import QuizStore
 from content.loader import Bank
 
 
@@ -21,7 +22,7 @@ from content.loader import Bank
 class Quiz:
     """Every core service an adapter may call, built over the same store, bank and clock."""
 
-    rounds: QuizService
+    rounds: QuizService[QuizStore]
     practice: PracticeService
     explain: ExplainService
     board: BoardService

@@ -22,7 +22,7 @@ from bot.core.kernel.models import (
     Member,
     Round,
 )
-from bot.core.kernel.ports import QuizStore
+from bot.core.store import QuizStore
 from db.engine import make_engine
 from db.store import SqlStore
 from tests.fakes import CLOCK_START

@@ -9,6 +9,7 @@ from collections.abc import Sequence
 from dataclasses import replace
 from zoneinfo import ZoneInfo
 
+from bot.core.boards.store import BoardStore
 from bot.core.kernel.errors import NotFound
 from bot.core.kernel.i18n import t
 from bot.core.kernel.messages import Audience, Message, Tone
@@ -21,7 +22,7 @@ from bot.core.kernel.models import (
     Stats,
     TopicMastery,
 )
-from bot.core.kernel.ports import ChartRenderer, Clock, QuizStore
+from bot.core.kernel.ports import ChartRenderer, Clock
 from bot.core.packs import channel_scope, library_of
 from bot.core.quality import week_extras
 from bot.core.questions import StreakState, rank, replay_streak, streak_window, week_start
@@ -60,7 +61,7 @@ class BoardService:
     """Answer /leaderboard and /stats, and build the weekly post."""
 
     def __init__(
-        self, store: QuizStore, bank: Bank, clock: Clock, charts: ChartRenderer | None = None
+        self, store: BoardStore, bank: Bank, clock: Clock, charts: ChartRenderer | None = None
     ) -> None:
         self.store = store
         self.bank = library_of(bank)

@@ -9,11 +9,11 @@ from collections.abc import Callable, Collection, Mapping
 from dataclasses import replace
 from zoneinfo import ZoneInfo, available_timezones
 
+from bot.core.channels.store import ChannelStore
 from bot.core.kernel.errors import UserError
 from bot.core.kernel.i18n import t
 from bot.core.kernel.messages import Message, Tone
 from bot.core.kernel.models import SUPPORTED_LOCALES, Actor, ChannelSettings, ChannelUpdate
-from bot.core.kernel.ports import QuizStore
 from bot.core.packs import DEFAULT_PACKS, SHIPPED, channel_scope, library_of
 from content.loader import Bank
 
@@ -163,7 +163,7 @@ class SetupService:
 
     def __init__(
         self,
-        store: QuizStore,
+        store: ChannelStore,
         known: Bank | set[str],
         on_changed: Callable[[ChannelSettings], None] | None = None,
         leaves_nothing: Callable[[ChannelSettings], bool] | None = None,

@@ -22,7 +22,8 @@ from bot.core.kernel.messages import (
     practice_report_action,
 )
 from bot.core.kernel.models import AnswerMode, ItemResult, Member, PracticeSession, Review
-from bot.core.kernel.ports import Clock, Executor, QuizStore
+from bot.core.kernel.ports import Clock, Executor
+from bot.core.learning.store import PracticeStore
 from bot.core.packs import library_of
 from bot.core.questions import (
     MAX_ATTEMPTS,
@@ -157,7 +158,7 @@ class PracticeService:
 
     def __init__(
         self,
-        store: QuizStore,
+        store: PracticeStore,
         bank: Bank,
         clock: Clock,
         executor: Executor | None = None,

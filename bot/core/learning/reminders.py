@@ -27,7 +27,8 @@ from bot.core.kernel.models import (
     Reminder,
     ReminderClaim,
 )
-from bot.core.kernel.ports import Clock, QuizStore
+from bot.core.kernel.ports import Clock
+from bot.core.learning.store import ReminderStore
 from bot.core.packs import Library
 
 log = logging.getLogger(__name__)
@@ -82,7 +83,7 @@ MAX_HIDDEN = 2000
 class ReminderService:
     """Opt members in and out, and find the nudges each minute owes them."""
 
-    def __init__(self, store: QuizStore, clock: Clock,
+    def __init__(self, store: ReminderStore, clock: Clock,
                  topics_of: Mapping[str, Sequence[str]] | None = None, *,
                  library: Library | None = None) -> None:
         self.store = store

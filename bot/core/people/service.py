@@ -19,7 +19,7 @@ from bot.core.kernel.messages import Button, Message, Tone, forget_action
 from bot.core.kernel.models import ForgetReport, Identity
 
 if TYPE_CHECKING:
-    from bot.core.kernel.ports import QuizStore
+    from bot.core.people.store import PeopleStore
 
 # The sections storage reports, in the order a member reads them; a section storage adds later
 # is shown by its name until it gets words here.
@@ -53,7 +53,7 @@ def _phrase(locale: str, counts: Mapping[str, int]) -> str:
 class PeopleService:
     """Describe what is stored about a member and forget it when they confirm."""
 
-    def __init__(self, store: QuizStore) -> None:
+    def __init__(self, store: PeopleStore) -> None:
         self.store = store
 
     def preview(self, who: Identity, locale: str) -> Message:

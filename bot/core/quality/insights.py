@@ -4,7 +4,7 @@ From the first tries at daily rounds, per item version: p, the share of answerer
 their first try, and the discrimination, the point-biserial correlation between being right on
 this item and the answerer's accuracy on their *other* items (their rest score). The store sums
 what the correlation needs in one aggregate statement
-(bot.core.kernel.ports.QuizStore.item_tallies);
+(bot.core.quality.store.InsightStore.item_tallies);
 this module turns the sums into numbers and flags, pauses a ``suspect_key`` version (no
 channel's daily pick chooses it until an admin unpauses it) and renders /quiz-insights.
 """
@@ -21,8 +21,9 @@ from typing import TYPE_CHECKING, Any
 from bot.core.kernel.i18n import t
 from bot.core.kernel.messages import Button, Message, Tone, unpause_action
 from bot.core.kernel.models import ItemTally
-from bot.core.kernel.ports import Clock, QuizStore
+from bot.core.kernel.ports import Clock
 from bot.core.packs import library_of
+from bot.core.quality.store import InsightStore
 
 if TYPE_CHECKING:
     from content.loader import Bank
@@ -134,7 +135,7 @@ def worst_first(stats: Sequence[ItemStats]) -> list[ItemStats]:
 class InsightsService:
     """Compute item statistics, pause suspect keys, unpause on an admin's word."""
 
-    def __init__(self, store: QuizStore, bank: Bank, clock: Clock,
+    def __init__(self, store: InsightStore, bank: Bank, clock: Clock,
                  min_answerers: int = MIN_ANSWERERS) -> None:
         self.store = store
         self.bank = library_of(bank)

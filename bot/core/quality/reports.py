@@ -21,8 +21,9 @@ from bot.core.kernel.i18n import t
 from bot.core.kernel.matching import fold
 from bot.core.kernel.messages import Form, Message, Tone, practice_report_action, report_action
 from bot.core.kernel.models import REPORT_REASONS, FirstTries, Member, Report, ReportDraft
-from bot.core.kernel.ports import Clock, QuizStore
+from bot.core.kernel.ports import Clock
 from bot.core.packs import library_of, workspace_scope
+from bot.core.quality.store import ReportStore
 from content.loader import Bank
 from content.schema import ChoiceItem, Question, TextItem
 
@@ -81,7 +82,7 @@ class Where:
 class ReportService:
     """File, list and close reports of question versions."""
 
-    def __init__(self, store: QuizStore, bank: Bank, clock: Clock) -> None:
+    def __init__(self, store: ReportStore, bank: Bank, clock: Clock) -> None:
         self.store = store
         self.bank = library_of(bank)
         self.clock = clock

@@ -17,9 +17,10 @@ from bot.core.kernel.errors import GradingUnavailable, NotFound
 from bot.core.kernel.i18n import t
 from bot.core.kernel.messages import Audience, Message, Tone
 from bot.core.kernel.models import PendingAnswer, PrivateDelivery
-from bot.core.kernel.ports import Clock, Executor, QuizStore
+from bot.core.kernel.ports import Clock, Executor
 from bot.core.questions import MAX_ATTEMPTS, judge, round_seed
 from bot.core.rounds.recording import AnswerRecorder
+from bot.core.rounds.store import PendingStore
 from content.loader import Bank
 
 __all__ = ["PendingGrader", "PrivateDelivery"]
@@ -35,7 +36,7 @@ class PendingGrader:
     """Claim, grade, record and word the results of pending code answers."""
 
     def __init__(
-        self, store: QuizStore, bank: Bank, clock: Clock, executor: Executor | None,
+        self, store: PendingStore, bank: Bank, clock: Clock, executor: Executor | None,
         recorder: AnswerRecorder,
     ) -> None:
         self.store = store

@@ -20,8 +20,9 @@ from bot.core.kernel.models import (
     Round,
     RoundStatus,
 )
-from bot.core.kernel.ports import Clock, QuizStore
+from bot.core.kernel.ports import Clock
 from bot.core.questions import MAX_ATTEMPTS, Judgement, ReviewScheduler, points_for
+from bot.core.rounds.store import AnswerStore
 from content.loader import Bank
 
 log = logging.getLogger(__name__)
@@ -32,7 +33,7 @@ STORED_RESPONSE_CHARS = 2000
 class AnswerRecorder:
     """Turn a judgement into a stored answer, an FSRS card update and the private reply."""
 
-    def __init__(self, store: QuizStore, bank: Bank, clock: Clock,
+    def __init__(self, store: AnswerStore, bank: Bank, clock: Clock,
                  reviews: ReviewScheduler | None = None) -> None:
         self.store = store
         self.bank = bank

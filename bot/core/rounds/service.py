@@ -14,6 +14,7 @@ import datetime as dt
 import logging
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass, replace
+from typing import Generic, TypeVar
 from zoneinfo import ZoneInfo
 
 from bot.core.kernel.errors import GradingUnavailable, NotFound
@@ -34,13 +35,14 @@ from bot.core.kernel.models import (
     RoundStatus,
     Tally,
 )
-from bot.core.kernel.ports import Clock, Executor, QuizStore
+from bot.core.kernel.ports import Clock, Executor
 from bot.core.learning import daily_pick
 from bot.core.packs import DEFAULT_PACKS, channel_scope, library_of
 from bot.core.questions import MAX_ATTEMPTS, ReviewScheduler, gradable, judge, posts, round_seed
 from bot.core.rounds.pending import PendingGrader
 from bot.core.rounds.recording import AnswerRecorder
 from bot.core.rounds.schedule import Missed, missed_post
+from bot.core.rounds.store import RoundStore
 from content.loader import Bank
 
 log = logging.getLogger(__name__)
@@ -63,12 +65,20 @@ class AnswerOutcome:
     tally_changed: bool = False  # the round's channel post shows a new tally: redraw it once
 
 
-class QuizService:
-    """Run the daily rounds of every channel: claim, post, judge, record, close, reveal."""
+# The store a QuizService is built over: RoundStore at least (quiz.py passes the whole store).
+S = TypeVar("S", bound=RoundStore)
+
+
+class QuizService(Generic[S]):
+    """Run the daily rounds of every channel: claim, post, judge, record, close, reveal.
+
+    Generic in its store, so that whoever built it with the whole store reads back the whole
+    store from ``store``; the service itself uses only what RoundStore names.
+    """
 
     def __init__(
         self,
-        store: QuizStore,
+        store: S,
         bank: Bank,
         clock: Clock,
         executor: Executor | None = None,
