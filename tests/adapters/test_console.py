@@ -13,9 +13,9 @@ from bot.adapters.console.channel import ConsoleChannel
 from bot.bootstrap import build_app
 from bot.settings import Settings
 from safetext.inert import inert
-from tests.core.conftest import BANK, RecordingExecutor
 from tests.fakes import FakeClock
 from tests.hostile import HOSTILE_STRINGS, invisible_or_control
+from tests.support.core import BANK, RecordingExecutor
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -23,8 +23,8 @@ from bot.core.kernel.errors import GradingUnavailable
 from bot.core.kernel.messages import submit_id
 from bot.core.kernel.models import ChannelDefaults, ChannelUpdate, Identity
 from bot.settings import Settings
-from tests.core.conftest import BANK, ONLY, RecordingExecutor
 from tests.fakes import FakeClock
+from tests.support.core import BANK, ONLY, RecordingExecutor
 
 START = dt.datetime(2026, 3, 2, 9, 0, 30, tzinfo=dt.UTC)
 

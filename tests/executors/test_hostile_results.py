@@ -24,8 +24,8 @@ from executors.grading.verdict import Status
 from executors.service.client import ExecutorClient
 from executors.service.protocol import TOKEN_ENV, URLS_ENV
 from executors.zygote.supervisor import Zygote
-from tests.executors.conftest import SMALL_LIMITS
 from tests.executors.http_service import InProcessService
+from tests.support.executors import SMALL_LIMITS
 
 pytestmark = pytest.mark.sandbox
 

@@ -19,8 +19,8 @@ from bot.core.quiz import build_quiz
 from bot.pack_source import StoredPackSource
 from content.packs import parse_pack
 from db.store_packs import EVERY_WORKSPACE, PackStore
-from tests.core.conftest import RecordingExecutor
 from tests.packs.scoped import pack_yaml
+from tests.support.core import RecordingExecutor
 
 
 def add(engine, pack_id: str, scope: str, **options) -> None:

@@ -32,8 +32,8 @@ from bot.settings import Settings
 from content.loader import load_bank
 from executors.engine import LocalExecutor
 from executors.zygote.supervisor import Zygote
-from tests.core.conftest import BANK, ONLY
 from tests.fakes import FakeClock
+from tests.support.core import BANK, ONLY
 
 SCENARIO_TIMEOUT_S = 120
 REPLY_TIMEOUT_S = 20

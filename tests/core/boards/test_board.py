@@ -7,8 +7,8 @@ from sqlalchemy import event
 
 from bot.core.boards.board import STREAK_WINDOW, BoardService
 from bot.core.kernel.models import Actor, ChannelUpdate, Chart
-from tests.core.conftest import only, shown
 from tests.db.builders import DAY, T0, answer, make_channel, make_member, open_round
+from tests.support.core import only, shown
 
 
 def _play(quiz, channel, actor, answer):

@@ -10,8 +10,8 @@ from bot.core.desk import Desk
 from bot.core.kernel.models import Chart, Identity, Review
 from bot.core.questions.scoring import rank
 from content.loader import Bank
-from tests.core.conftest import only
 from tests.db.builders import DAY, T0, answer, make_channel, make_member, open_round
+from tests.support.core import only
 
 
 class RecordingCharts:

@@ -23,7 +23,7 @@ from bot.core.kernel.messages import (
 from bot.core.kernel.models import AnswerMode, ChannelUpdate
 from bot.core.questions.answers import check_input
 from content.loader import load_bank
-from tests.core.conftest import BANK
+from tests.support.core import BANK
 
 TOPICS = {"autograd", "tensors"}
 SETTINGS = settings(max_examples=300, deadline=None,

@@ -1,7 +1,7 @@
 """/quiz on a real database: private, unscored, and it brings back what a member missed."""
 
 from bot.core.kernel.models import AnswerMode
-from tests.core.conftest import only, shown
+from tests.support.core import only, shown
 
 
 def test_practice_is_private_and_unscored(quiz, channel, alice, store):
@@ -68,7 +68,7 @@ def _practise_code(quiz, alice, store, clock):
 
 
 def test_each_practice_session_draws_its_own_hidden_tests(quiz, alice, store, executor, clock):
-    from tests.core.conftest import FakeVerdict
+    from tests.support.core import FakeVerdict
 
     executor.verdict = FakeVerdict("failed", 0, 3, "test 1 of 3: values differ")
     _practise_code(quiz, alice, store, clock)

@@ -6,7 +6,7 @@ from bot.core.desk import Desk
 from bot.core.kernel.messages import forget_action, parse_action
 from bot.core.kernel.models import Identity
 from bot.core.people.service import owner_tag
-from tests.core.conftest import only
+from tests.support.core import only
 
 
 def member(user="alice", *, name="Alice", channel="general", locale="en"):

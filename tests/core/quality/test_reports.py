@@ -7,8 +7,8 @@ from bot.core.kernel.messages import parse_action, submit_id
 from bot.core.kernel.models import Actor, AnswerMode, ChannelUpdate, Identity
 from bot.core.quality.reports import NOTE_CHARS
 from content.options import display_order
-from tests.core.conftest import only
 from tests.hostile import HOSTILE_STRINGS
+from tests.support.core import only
 
 
 def member(user="alice", *, admin=False, workspace="ws", channel="general"):

@@ -19,7 +19,7 @@ from content.options import display_order
 from content.schema import ChoiceItem
 from db.engine import make_engine
 from db.store import SqlStore
-from tests.core.conftest import only, shown
+from tests.support.core import only, shown
 
 ROUNDS_PER_ITEM = 12
 OPENED = dt.datetime(2026, 3, 2, 7, 0, 0, 123456, tzinfo=dt.UTC)

@@ -15,7 +15,7 @@ from bot.core.questions.scoring import (
     replay_streak,
     streak_window,
 )
-from tests.core.conftest import only
+from tests.support.core import only
 
 START = dt.date(2026, 3, 1)
 

@@ -16,7 +16,7 @@ from bot.core.kernel.models import AnswerMode, ChannelDefaults, PracticeSession
 from bot.core.questions.scoring import MAX_ATTEMPTS
 from bot.core.quiz import build_quiz
 from bot.scheduling import QuizScheduler
-from tests.core.conftest import FakeVerdict, only
+from tests.support.core import FakeVerdict, only
 
 CODE = "def double(x):\n    return x * 2\n"
 WRONG = "def double(x):\n    return x\n"

@@ -8,7 +8,7 @@ from bot.core.kernel.messages import Audience
 from bot.core.kernel.models import Actor, AnswerMode
 from bot.core.learning.practice import daily_pick
 from bot.core.quiz import build_quiz
-from tests.core.conftest import FakeVerdict, only, shown
+from tests.support.core import FakeVerdict, only, shown
 
 
 def post(quiz, channel):
