@@ -38,9 +38,8 @@ from sqlalchemy.engine import make_url
 
 from bench import learning
 from bench.bulk import BulkAnswer, BulkData, load_first_revision
-from bot.core.board import BoardService
-from bot.core.insights import InsightsService
-from bot.core.models import (
+from bot.core.boards.board import BoardService
+from bot.core.kernel.models import (
     Actor,
     AnswerDraft,
     AnswerMode,
@@ -48,8 +47,9 @@ from bot.core.models import (
     LeaderboardRow,
     week_start,
 )
-from bot.core.scoring import points_for, rank, replay_streak
-from bot.core.service import QuizService
+from bot.core.quality.insights import InsightsService
+from bot.core.questions.scoring import points_for, rank, replay_streak
+from bot.core.rounds.service import QuizService
 from content.loader import Bank, load_bank
 from content.schema import TextItem
 from db.engine import make_engine, normalize_url

@@ -23,9 +23,9 @@ from typing import Any
 
 from sqlalchemy import Engine, insert, text, update
 
-from bot.core.practice import PracticeService, pick
-from bot.core.reminders import ReminderService
-from bot.core.reviews import ReviewScheduler
+from bot.core.learning.practice import PracticeService, pick
+from bot.core.learning.reminders import ReminderService
+from bot.core.questions.reviews import ReviewScheduler
 from content.loader import Bank
 from db.engine import make_engine
 from db.store import SqlStore

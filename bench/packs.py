@@ -150,10 +150,10 @@ def _library_start(bank: Bank, packs: list[Pack], size: int) -> dict[str, float]
     """Time the bot's start with ``packs`` stored (a SQLite file), and a refresh's cost.
 
     The start: the table's stamp, every stored version, each pack built from its JSON, the
-    global bank and its scopes (bot/core/library.py). Then the check a request makes every
+    global bank and its scopes (bot/core/packs/library.py). Then the check a request makes every
     few seconds when nothing changed (the stamp alone), and a first view of one workspace.
     """
-    from bot.core.library import Library
+    from bot.core.packs.library import Library
     from bot.pack_source import StoredPackSource
     from db.engine import make_engine
     from db.migrate import upgrade

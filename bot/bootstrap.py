@@ -17,10 +17,10 @@ from typing import TYPE_CHECKING, Any
 from sqlalchemy import Engine
 
 from bot.charts import MatplotlibCharts
-from bot.core.clock import SystemClock
-from bot.core.library import CHECK_INTERVAL_S, Library
-from bot.core.models import ChannelSettings
-from bot.core.ports import Clock, Executor, PackTools
+from bot.core.kernel.clock import SystemClock
+from bot.core.kernel.models import ChannelSettings
+from bot.core.kernel.ports import Clock, Executor, PackTools
+from bot.core.packs.library import CHECK_INTERVAL_S, Library
 from bot.core.quiz import Quiz, build_quiz
 from bot.settings import Settings
 from content.loader import BANK_ROOT, Bank, load_bank
@@ -125,7 +125,7 @@ def library(bank: Bank, engine: Engine, *, interval_s: float = CHECK_INTERVAL_S)
     """Return the live library: the shipped bank plus every workspace's stored packs, scoped.
 
     Every process serves every workspace it is asked from: each request sees the packs of its
-    own workspace only (bot/core/library.py). Packs stored elsewhere show up within
+    own workspace only (bot/core/packs/library.py). Packs stored elsewhere show up within
     ``interval_s``, without a restart.
     """
     from bot.pack_source import StoredPackSource

@@ -19,9 +19,9 @@ import unicodedata
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from bot.core.board import week_range
-from bot.core.i18n import t
-from bot.core.models import Chart, LeaderboardRow, TopicMastery
+from bot.core.boards.board import week_range
+from bot.core.kernel.i18n import t
+from bot.core.kernel.models import Chart, LeaderboardRow, TopicMastery
 
 if TYPE_CHECKING:
     from matplotlib.figure import Figure

@@ -205,7 +205,7 @@ def _bench(argv: list[str]) -> int:
 def _console(settings: Settings, args: argparse.Namespace) -> int:
     from bot.adapters.console.channel import ConsoleChannel
     from bot.bootstrap import build_app
-    from bot.core.models import ChannelDefaults
+    from bot.core.kernel.models import ChannelDefaults
 
     app = build_app(settings)
     try:

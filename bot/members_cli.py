@@ -19,7 +19,7 @@ import sys
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from bot.core.models import MemberData
+    from bot.core.kernel.models import MemberData
     from bot.settings import Settings
 
 PLATFORMS = ("discord", "slack", "console")

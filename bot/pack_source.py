@@ -1,6 +1,6 @@
 """The library's pack source: the team packs stored in the database, loaded for the core.
 
-The core's :class:`bot.core.library.Library` asks :meth:`StoredPackSource.stamp` every few
+The core's :class:`bot.core.packs.library.Library` asks :meth:`StoredPackSource.stamp` every few
 seconds (one aggregate query) and :meth:`StoredPackSource.load` only when the stamp changed.
 Wired by the composition root (bot/bootstrap.py).
 """
@@ -16,7 +16,7 @@ from collections.abc import Iterator
 
 from sqlalchemy import Engine
 
-from bot.core.ports import ScopedPack
+from bot.core.kernel.ports import ScopedPack
 from content.loader import Question
 from content.packs import Pack, item_prefix, load_stored_pack
 from db.store_packs import PackStore, StoredPack

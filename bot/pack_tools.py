@@ -16,8 +16,8 @@ import threading
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
-from bot.core.errors import GradingUnavailable
-from bot.core.ports import PackCheck, PackConflict, ShelvedPack
+from bot.core.kernel.errors import GradingUnavailable
+from bot.core.kernel.ports import PackCheck, PackConflict, ShelvedPack
 
 if TYPE_CHECKING:
     from content.loader import Bank

@@ -78,7 +78,7 @@ def validate_bytes(data: bytes, settings: Settings, *, local: bool = False) -> A
 def validate_remotely(data: bytes, settings: Settings) -> Any:
     """Validate a pack's bytes on an executor replica (its bank, its sandbox); no torch here."""
     from bot.bootstrap import build_remote_executor
-    from bot.core.errors import GradingUnavailable
+    from bot.core.kernel.errors import GradingUnavailable
     from bot.remote_executor import RemoteExecutor
     from content.loader import Bank
     from executors.service.protocol import PackCheck

@@ -10,7 +10,7 @@ from collections.abc import Sequence
 from bot.adapters.slack.manifest import manifest_yaml
 from bot.core.commands.catalog import REGISTRY
 from bot.core.commands.registry import Registry
-from bot.core.i18n import PLATFORMS, t
+from bot.core.kernel.i18n import PLATFORMS, t
 
 
 def commands_table(registry: Registry = REGISTRY) -> str:

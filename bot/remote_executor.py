@@ -17,8 +17,8 @@ import threading
 import time
 from collections.abc import Callable
 
-from bot.core.errors import GradingUnavailable
-from bot.core.ports import VerdictView
+from bot.core.kernel.errors import GradingUnavailable
+from bot.core.kernel.ports import VerdictView
 from content.loader import Bank
 from content.schema import CodeItem
 from executors.grading.verdict import Status, Verdict

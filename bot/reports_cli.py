@@ -12,7 +12,7 @@ import json
 import sys
 from typing import Any
 
-from bot.core.models import Report
+from bot.core.kernel.models import Report
 from bot.settings import Settings
 from safetext.inert import inert
 

@@ -23,11 +23,11 @@ from apscheduler.schedulers.asyncio import AsyncIOScheduler
 from apscheduler.triggers.cron import CronTrigger
 from apscheduler.triggers.interval import IntervalTrigger
 
-from bot.core.models import ChannelSettings, RoundPost
-from bot.core.ports import Publisher
+from bot.core.kernel.models import ChannelSettings, RoundPost
+from bot.core.kernel.ports import Publisher
+from bot.core.learning.reminders import MemberUnreachable
 from bot.core.quiz import Quiz
-from bot.core.reminders import MemberUnreachable
-from bot.core.schedule import DEFAULT_GRACE
+from bot.core.rounds.schedule import DEFAULT_GRACE
 
 __all__ = ["DEFAULT_GRACE", "Publisher", "QuizScheduler", "board_job_id", "board_trigger",
            "post_job_id", "post_trigger"]

@@ -141,7 +141,8 @@ def read_pack_yaml(text: str) -> tuple[Any, Any]:
         loader.dispose()
 
 
-SHIPPED_BANK = "bank"  # a channel's pack choice names the shipped bank so (bot/core/library.py)
+# a channel's pack choice names the shipped bank so (bot/core/packs/library.py)
+SHIPPED_BANK = "bank"
 
 
 class PackHeader(BaseModel):

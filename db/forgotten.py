@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from sqlalchemy import ColumnElement, case, select, update
 from sqlalchemy.orm import Session
 
-from bot.core.models import AnswerMode, Member, RoundStatus
+from bot.core.kernel.models import AnswerMode, Member, RoundStatus
 from db.store_base import rowcount
 from db.tables import AnswerRow, PendingAnswerRow, RoundRow, UserRow
 

@@ -19,7 +19,7 @@ from db.store_scores import ScoreStore
 if TYPE_CHECKING:
     from sqlalchemy import Engine
 
-    from bot.core.ports import QuizStore
+    from bot.core.store import QuizStore
 
 
 class SqlStore(

@@ -29,8 +29,8 @@ from sqlalchemy import (
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
-from bot.core.models import AnswerDraft, AnswerMode, AnswerRecord
-from bot.core.models import week_start as week_of
+from bot.core.kernel.models import AnswerDraft, AnswerMode, AnswerRecord
+from bot.core.kernel.models import week_start as week_of
 from db.retry import run_retrying
 from db.store_base import StoreBase
 from db.tables import (

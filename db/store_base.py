@@ -10,8 +10,8 @@ from sqlalchemy import Connection, Delete, Engine, Executable, Update
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.orm import Session, sessionmaker
 
-from bot.core.clock import SystemClock
-from bot.core.ports import Clock
+from bot.core.kernel.clock import SystemClock
+from bot.core.kernel.ports import Clock
 from db.engine import read_only
 from db.retry import retry_on_disconnect
 from db.tables import Base

@@ -8,7 +8,13 @@ from typing import Any
 from sqlalchemy import ColumnElement, Table, bindparam, select, update
 from sqlalchemy.orm import Session
 
-from bot.core.models import ChannelDefaults, ChannelSettings, ChannelUpdate, Member, week_start
+from bot.core.kernel.models import (
+    ChannelDefaults,
+    ChannelSettings,
+    ChannelUpdate,
+    Member,
+    week_start,
+)
 from content.topics import current_topics
 from db.retry import retry_on_disconnect
 from db.store_answers import lock_channel_answers, recount_week

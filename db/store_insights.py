@@ -23,7 +23,7 @@ from sqlalchemy import (
     update,
 )
 
-from bot.core.models import ItemTally
+from bot.core.kernel.models import ItemTally
 from db.retry import retry_on_disconnect
 from db.store_base import StoreBase
 from db.tables import AnswerRow, PausedItemRow, RoundRow

@@ -25,7 +25,7 @@ from typing import Any
 from sqlalchemy import ColumnElement, delete, select, union
 from sqlalchemy.orm import Session
 
-from bot.core.models import DataSection, ForgetReport, Member, MemberData, RoundStatus, Row
+from bot.core.kernel.models import DataSection, ForgetReport, Member, MemberData, RoundStatus, Row
 from db.forgotten import anonymise_open_tries
 from db.retry import retry_on_disconnect
 from db.store_answers import lock_channel_answers

@@ -10,7 +10,7 @@ from sqlalchemy import Engine, and_, delete, exists, func, insert, or_, select, 
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, aliased
 
-from bot.core.models import AnswerDraft, AnswerMode, PendingAnswer, PendingDraft
+from bot.core.kernel.models import AnswerDraft, AnswerMode, PendingAnswer, PendingDraft
 from db.retry import retry_on_disconnect, run_retrying
 from db.store_answers import AnswerStore
 from db.store_base import rowcount

@@ -6,7 +6,7 @@ import datetime as dt
 
 from sqlalchemy import delete, exists, insert, or_, select, update
 
-from bot.core.models import PracticeSession, Review, RoundStatus
+from bot.core.kernel.models import PracticeSession, Review, RoundStatus
 from db.retry import retry_on_disconnect
 from db.store_base import StoreBase, rowcount
 from db.tables import (

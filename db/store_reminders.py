@@ -8,7 +8,7 @@ from typing import Any
 
 from sqlalchemy import Date, Table, and_, bindparam, case, func, literal, select, update
 
-from bot.core.models import DueReminder, Reminder, ReminderClaim
+from bot.core.kernel.models import DueReminder, Reminder, ReminderClaim
 from db.retry import retry_on_disconnect
 from db.store_base import StoreBase, batches
 from db.tables import ChannelRow, ReminderRow, ReviewRow, UtcDateTime, WorkspaceRow

@@ -8,7 +8,7 @@ from typing import Any
 
 from sqlalchemy import and_, func, select, update
 
-from bot.core.models import FirstTries, Report, ReportCounts, ReportDraft, RoundStatus
+from bot.core.kernel.models import FirstTries, Report, ReportCounts, ReportDraft, RoundStatus
 from db.retry import retry_on_disconnect
 from db.store_base import StoreBase
 from db.tables import AnswerRow, ReportRow, RoundRow

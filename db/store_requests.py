@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from sqlalchemy import func, select
 
-from bot.core.models import Attempts, Resolved
+from bot.core.kernel.models import Attempts, Resolved
 from db.forgotten import former_tries
 from db.retry import retry_on_disconnect
 from db.store_base import StoreBase

@@ -10,7 +10,7 @@ from typing import Any
 from sqlalchemy import Table, bindparam, func, insert, or_, select, update
 from sqlalchemy.exc import IntegrityError
 
-from bot.core.models import Round, RoundClaim, RoundStatus
+from bot.core.kernel.models import Round, RoundClaim, RoundStatus
 from db.forgotten import clear_forgotten_marks
 from db.store_base import StoreBase, batches, rowcount
 from db.tables import RoundRow

@@ -8,7 +8,7 @@ from typing import Any
 
 from sqlalchemy import and_, bindparam, case, distinct, func, or_, select
 
-from bot.core.models import ItemResult, ScoreRow, Tally
+from bot.core.kernel.models import ItemResult, ScoreRow, Tally
 from db.retry import retry_on_disconnect
 from db.store_answers import TotalsTable
 from db.store_base import StoreBase
@@ -106,8 +106,9 @@ class ScoreStore(StoreBase):
         """Return the leaderboard's rows from the stored totals, best first.
 
         Members with points whose competition rank is within ``limit`` (all when None), so
-        everyone tied at the cut comes along; ``week_start`` (bot.core.models.week_start of the
-        channel's zone) picks that week's totals, None the all-time ones.
+        everyone tied at the cut comes along; ``week_start``
+        (bot.core.kernel.models.week_start of the channel's zone) picks that week's totals, None
+        the all-time ones.
         """
         if limit is not None and limit <= 0:
             return []

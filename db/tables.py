@@ -263,8 +263,9 @@ class ScoreTotalRow(Base):
 class WeekTotalRow(Base):
     """A member's totals in a channel for one leaderboard week, kept like ScoreTotalRow.
 
-    ``week_start`` is Monday 00:00 in the channel's zone as UTC (bot.core.models.week_start) of
-    each answer's submission. A change of the channel's zone rebuilds the current week's rows;
+    ``week_start`` is Monday 00:00 in the channel's zone as UTC
+    (bot.core.kernel.models.week_start) of each answer's submission. A change of the channel's
+    zone rebuilds the current week's rows;
     earlier weeks stay as they were counted.
     """
 

@@ -6,7 +6,7 @@ import datetime as dt
 import struct
 
 from bot.charts import CJK_FAMILIES, drawable, font_families, leaderboard_chart
-from bot.core.models import LeaderboardRow
+from bot.core.kernel.models import LeaderboardRow
 
 ROWS = [LeaderboardRow(1, 1, "王小明", 95, 5, 4), LeaderboardRow(2, 2, "Alice 🚀", 80, 4, 2),
         LeaderboardRow(3, 3, "Дмитрий", 55, 3, 1), LeaderboardRow(4, 4, "Ελένη", 30, 2, 0)]

@@ -5,7 +5,7 @@ from __future__ import annotations
 import struct
 
 from bot.charts import MatplotlibCharts, drawable
-from bot.core.models import TopicMastery
+from bot.core.kernel.models import TopicMastery
 
 CHINESE = ["张量", "自动求导", "数据加载", "模型部署", "性能优化", "训练循环", "模块与参数",
            "设备与CUDA", "混合精度", "分布式训练"]

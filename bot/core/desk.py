@@ -19,14 +19,14 @@ import logging
 from collections.abc import Mapping
 from dataclasses import replace
 
-from bot.core.channel_setup import matching_zones
+from bot.core.channels import matching_zones
 from bot.core.commands.catalog import REGISTRY
 from bot.core.desk_admins import AdminRequests
 from bot.core.desk_base import COMMAND_CHARS, Home, Reply, SettingsView
 from bot.core.desk_members import MemberRequests
 from bot.core.desk_packs import PackReply, PackRequests
-from bot.core.i18n import t
-from bot.core.messages import (
+from bot.core.kernel.i18n import t
+from bot.core.kernel.messages import (
     Button,
     Message,
     Tone,
@@ -35,7 +35,7 @@ from bot.core.messages import (
     report_action,
     round_id_of,
 )
-from bot.core.models import Actor, AnswerMode, ChannelDefaults, Identity
+from bot.core.kernel.models import Actor, AnswerMode, ChannelDefaults, Identity
 
 __all__ = ["COMMANDS", "Desk", "Home", "PackReply", "Reply", "SettingsView"]
 

@@ -6,12 +6,12 @@ Every admin request is checked here against what the platform's server said of t
 
 from __future__ import annotations
 
-from bot.core.channel_setup import WEEKDAYS
+from bot.core.channels import WEEKDAYS
 from bot.core.commands.registry import Command, Option
 from bot.core.desk_base import DeskBase, Reply
-from bot.core.messages import round_id_of
-from bot.core.models import Identity
-from bot.core.reports import Where
+from bot.core.kernel.messages import round_id_of
+from bot.core.kernel.models import Identity
+from bot.core.quality import Where
 
 
 def reports(desk: DeskBase, who: Identity, argument: str, _whom: Identity | None) -> Reply:

@@ -9,11 +9,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 
-from bot.core.i18n import t
-from bot.core.library import workspace_scope
-from bot.core.messages import Form, Message, Tone
-from bot.core.models import Actor, ChannelSettings, Identity, Member, Resolved
-from bot.core.ports import PackTools
+from bot.core.kernel.i18n import t
+from bot.core.kernel.messages import Form, Message, Tone
+from bot.core.kernel.models import Actor, ChannelSettings, Identity, Member, Resolved
+from bot.core.kernel.ports import PackTools
+from bot.core.packs import workspace_scope
 from bot.core.quiz import Quiz
 
 COMMAND_CHARS = 500  # a topic, a period or a member: anything longer is a paste gone wrong

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from bot.core.commands.registry import Command, Option
 from bot.core.desk_base import DeskBase, Reply
-from bot.core.models import Identity
+from bot.core.kernel.models import Identity
 
 
 def leaderboard(desk: DeskBase, who: Identity, period: str, _whom: Identity | None) -> Reply:

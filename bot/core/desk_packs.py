@@ -17,10 +17,10 @@ from dataclasses import dataclass
 
 from bot.core.commands.registry import Command, Option
 from bot.core.desk_base import DeskBase, Reply
-from bot.core.i18n import t
-from bot.core.messages import Message, Tone
-from bot.core.models import Identity
-from bot.core.ports import PackCheck, PackConflict, PackTools, ShelvedPack
+from bot.core.kernel.i18n import t
+from bot.core.kernel.messages import Message, Tone
+from bot.core.kernel.models import Identity
+from bot.core.kernel.ports import PackCheck, PackConflict, PackTools, ShelvedPack
 from content.packs import MAX_PACK_BYTES, PACK_ID
 
 log = logging.getLogger(__name__)

@@ -6,19 +6,17 @@ import datetime as dt
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from bot.core.board import BoardService
-from bot.core.channel_setup import SetupService
-from bot.core.explain import ExplainService
-from bot.core.insights import InsightsService
-from bot.core.library import Library, library_of
-from bot.core.models import ChannelSettings
+from bot.core.boards import BoardService
+from bot.core.channels import SetupService
+from bot.core.kernel.models import ChannelSettings
+from bot.core.kernel.ports import ChartRenderer, Clock, Executor
+from bot.core.learning import ExplainService, PracticeService, ReminderService
+from bot.core.packs import Library, library_of
 from bot.core.people import PeopleService
-from bot.core.ports import ChartRenderer, Clock, Executor, QuizStore
-from bot.core.practice import PracticeService
-from bot.core.reminders import ReminderService
-from bot.core.reports import ReportService
-from bot.core.reviews import ReviewScheduler
-from bot.core.service import POST_LEASE, QuizService
+from bot.core.quality import InsightsService, ReportService
+from bot.core.questions import ReviewScheduler
+from bot.core.rounds import POST_LEASE, QuizService
+from bot.core.store import QuizStore
 from content.loader import Bank
 
 
@@ -26,7 +24,7 @@ from content.loader import Bank
 class Quiz:
     """Every core service an adapter may call, built over the same store, bank and clock."""
 
-    rounds: QuizService
+    rounds: QuizService[QuizStore]
     practice: PracticeService
     explain: ExplainService
     board: BoardService

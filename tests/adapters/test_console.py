@@ -14,9 +14,9 @@ from bot.adapters.console.channel import ConsoleChannel
 from bot.bootstrap import build_app
 from bot.settings import Settings
 from safetext.inert import inert
-from tests.core.conftest import BANK, RecordingExecutor
 from tests.fakes import FakeClock
 from tests.hostile import HOSTILE_STRINGS, invisible_or_control
+from tests.support.core import BANK, RecordingExecutor
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -148,7 +148,7 @@ def test_code_answer_is_graded_by_the_real_sandbox_end_to_end(tmp_path):
 
 def test_terminal_escapes_in_output_are_neutralised():
     from bot.adapters.console.text import render
-    from bot.core.messages import Message
+    from bot.core.kernel.messages import Message
 
     text = render(Message(body="ok", code="\x1b[2J\x1b]0;pwned\x07 done\n"), channel="c", user="u")
     assert "\x1b" not in text and "\x07" not in text and "done" in text
@@ -157,7 +157,7 @@ def test_terminal_escapes_in_output_are_neutralised():
 @pytest.mark.parametrize("name", sorted(HOSTILE_STRINGS))
 def test_console_shows_what_code_produced_inert(name):
     from bot.adapters.console.text import render
-    from bot.core.messages import Message
+    from bot.core.kernel.messages import Message
 
     hostile = HOSTILE_STRINGS[name]
     text = render(Message(body="Not quite.", detail=hostile, output=hostile),
@@ -209,7 +209,7 @@ def test_quiz_skip_in_the_console_reveals_the_open_question_and_serves_the_next(
 # Code input: one line after /code, or lines up to /end; a command line never becomes code.
 
 def _code_today(app):
-    from tests.core.conftest import only
+    from tests.support.core import only
 
     quiz = app[0].quiz
     channel = quiz.rounds.channel("console", "general", "local")

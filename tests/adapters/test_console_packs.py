@@ -10,9 +10,9 @@ import pytest
 from bot.adapters.console.channel import ConsoleChannel
 from bot.bootstrap import build_app
 from bot.settings import Settings
-from tests.core.conftest import BANK, RecordingExecutor
 from tests.fakes import FakeClock
-from tests.packs.conftest import choice_pack as pack
+from tests.support.core import BANK, RecordingExecutor
+from tests.support.packs import choice_pack as pack
 
 
 @pytest.fixture

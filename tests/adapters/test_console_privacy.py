@@ -9,8 +9,8 @@ import pytest
 from bot.adapters.console.channel import HELP, ConsoleChannel
 from bot.bootstrap import build_app
 from bot.settings import Settings
-from tests.core.conftest import BANK, RecordingExecutor
 from tests.fakes import FakeClock
+from tests.support.core import BANK, RecordingExecutor
 
 
 @pytest.fixture

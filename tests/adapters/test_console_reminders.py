@@ -2,7 +2,7 @@
 
 import datetime as dt
 
-from bot.core.models import Review
+from bot.core.kernel.models import Review
 from tests.adapters.test_console import app, run_console  # noqa: F401 - the app fixture
 
 EVENING = dt.datetime(2026, 3, 2, 18, 0, tzinfo=dt.UTC)  # 18:00 in the console channel (UTC)

@@ -7,11 +7,11 @@ import pytest
 
 from bot.adapters.console.channel import ConsoleChannel
 from bot.bootstrap import build_app
-from bot.core.models import ChannelUpdate
+from bot.core.kernel.models import ChannelUpdate
 from bot.settings import Settings
-from tests.core.conftest import BANK, ONLY, RecordingExecutor
 from tests.fakes import FakeClock
 from tests.hostile import HOSTILE_STRINGS, invisible_or_control
+from tests.support.core import BANK, ONLY, RecordingExecutor
 
 
 @pytest.fixture

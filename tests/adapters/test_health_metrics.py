@@ -19,13 +19,13 @@ from prometheus_client.parser import text_string_to_metric_families
 from bot.adapters.chat.front import ChatFront
 from bot.adapters.chat.health import Health
 from bot.bootstrap import chat_app, chat_runtime
-from bot.core.errors import GradingUnavailable
-from bot.core.i18n import t
-from bot.core.messages import submit_id
-from bot.core.models import ChannelDefaults, ChannelUpdate, Identity
+from bot.core.kernel.errors import GradingUnavailable
+from bot.core.kernel.i18n import t
+from bot.core.kernel.messages import submit_id
+from bot.core.kernel.models import ChannelDefaults, ChannelUpdate, Identity
 from bot.settings import Settings
-from tests.core.conftest import BANK, ONLY, RecordingExecutor
 from tests.fakes import FakeClock
+from tests.support.core import BANK, ONLY, RecordingExecutor
 
 START = dt.datetime(2026, 3, 2, 9, 0, 30, tzinfo=dt.UTC)
 

@@ -23,7 +23,7 @@ from typing import Any
 import pytest
 
 from bot.bootstrap import database_url
-from bot.core.models import ChannelDefaults
+from bot.core.kernel.models import ChannelDefaults
 from bot.settings import Settings
 from db.engine import make_engine
 from db.migrate import upgrade

@@ -6,7 +6,7 @@ import pytest
 from pydantic import SecretStr
 
 from bot.bootstrap import build_executor
-from bot.core.errors import GradingUnavailable
+from bot.core.kernel.errors import GradingUnavailable
 from bot.remote_executor import RemoteExecutor
 from bot.settings import Settings
 from content.loader import Bank

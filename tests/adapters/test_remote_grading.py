@@ -18,8 +18,8 @@ from pydantic import SecretStr
 
 from bot.adapters.console.channel import PLATFORM, ConsoleChannel
 from bot.bootstrap import App, build_app
-from bot.core.i18n import t
-from bot.core.models import Actor, AnswerMode, ChannelDefaults
+from bot.core.kernel.i18n import t
+from bot.core.kernel.models import Actor, AnswerMode, ChannelDefaults
 from bot.remote_executor import RemoteExecutor
 from bot.settings import Settings
 from content.loader import load_bank

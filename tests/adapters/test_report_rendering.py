@@ -15,8 +15,8 @@ from bot.adapters.slack.blocks import render as slack_render
 from bot.adapters.slack.views import Origin
 from bot.adapters.slack.views import answer_modal as slack_modal
 from bot.adapters.slack.views import submitted_choice as slack_choice
-from bot.core.messages import Message, parse_submit
-from bot.core.reports import report_form
+from bot.core.kernel.messages import Message, parse_submit
+from bot.core.quality.reports import report_form
 from tests.fake_slack import check_blocks, check_view, text_of
 from tests.hostile import HOSTILE_STRINGS, invisible_or_control, pings
 

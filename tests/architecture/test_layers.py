@@ -88,7 +88,83 @@ def test_the_core_imports_only_the_core_and_content_from_the_project():
 ADAPTER_MAY_IMPORT = ("bot.core", "bot.adapters.chat", "bot.settings", "safetext", "content")
 
 
-@pytest.mark.parametrize("platform", ["discord", "slack", "console", "chat"])
+def _subpackages(folder: str, leave_out: tuple[str, ...] = ()) -> list[str]:
+    """Return the packages directly under ``folder`` (a folder with an __init__.py)."""
+    return sorted(p.name for p in (ROOT / folder).iterdir()
+                  if (p / "__init__.py").is_file() and p.name not in leave_out)
+
+
+ADAPTERS = _subpackages("bot/adapters")
+FEATURES = _subpackages("bot/core", leave_out=("kernel",))
+
+
+def _public_names(feature: str) -> set[str]:
+    """Return what a feature's package lists in ``__all__``: its public API to other features."""
+    tree = ast.parse((ROOT / "bot" / "core" / feature / "__init__.py").read_text("utf-8"))
+    for node in tree.body:
+        if isinstance(node, ast.Assign) and any(
+                isinstance(t, ast.Name) and t.id == "__all__" for t in node.targets):
+            return {ast.literal_eval(e) for e in node.value.elts}  # type: ignore[attr-defined]
+    return set()
+
+
+def _core_imports(path: Path) -> list[tuple[str, tuple[str, ...]]]:
+    """Return each import of ``bot.core`` in ``path`` as (module, names), relative resolved."""
+    found = []
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            found += [(a.name, ()) for a in node.names if _is(a.name, "bot.core")]
+        elif isinstance(node, ast.ImportFrom) and _is(module := _absolute(path, node), "bot.core"):
+            found.append((module, tuple(a.name for a in node.names)))
+    return found
+
+
+def test_the_layer_test_finds_the_adapters_and_the_features_on_disk():
+    # Discovered, not listed: a fifth front end or a new feature is checked the day it lands.
+    assert {"chat", "console", "discord", "slack"} <= set(ADAPTERS)
+    assert {"rounds", "learning", "boards", "quality", "packs", "people", "channels"} <= set(
+        FEATURES)
+
+
+def test_the_kernel_imports_no_feature():
+    found = [f"{path.relative_to(ROOT)} imports {module}"
+             for path in sorted((ROOT / "bot" / "core" / "kernel").rglob("*.py"))
+             for module, _ in _core_imports(path) if not _is(module, "bot.core.kernel")]
+    assert found == []
+
+
+@pytest.mark.parametrize("feature", FEATURES)
+def test_a_feature_imports_the_kernel_itself_and_other_features_public_api_only(feature):
+    found = []
+    for path in sorted((ROOT / "bot" / "core" / feature).rglob("*.py")):
+        for module, names in _core_imports(path):
+            if _is(module, "bot.core.kernel") or _is(module, f"bot.core.{feature}"):
+                continue
+            other = module.removeprefix("bot.core.")
+            if other in FEATURES and names and set(names) <= _public_names(other):
+                continue
+            found.append(f"{path.relative_to(ROOT)} imports {module} {', '.join(names)}")
+    assert found == []
+
+
+def test_the_features_depend_on_each_other_without_a_cycle():
+    # Each feature's package re-exports its modules, so a cycle between two features would be
+    # an import cycle at start-up, not only a tangle to read.
+    graph = {f: set() for f in FEATURES}
+    for feature in FEATURES:
+        for path in (ROOT / "bot" / "core" / feature).rglob("*.py"):
+            graph[feature] |= {m.split(".")[2] for m, _ in _core_imports(path)
+                               if m.count(".") >= 2 and m.split(".")[2] in FEATURES} - {feature}
+    order: list[str] = []
+    while graph:
+        ready = sorted(f for f, needs in graph.items() if not needs - set(order))
+        assert ready, f"features in a cycle: {sorted(graph)}"
+        order += ready
+        for f in ready:
+            del graph[f]
+
+
+@pytest.mark.parametrize("platform", ADAPTERS)
 def test_an_adapter_imports_the_core_the_shared_front_and_itself_only(platform):
     own = f"bot.adapters.{platform}"
     found = []
@@ -148,8 +224,10 @@ def test_storage_imports_no_chat_platform():
 
 
 def test_storage_imports_only_the_core_values_and_ports_from_the_bot():
-    # bot.core.clock: the one SystemClock, a store's default when no clock is passed.
-    allowed = ("bot.core.models", "bot.core.ports", "bot.core.clock")
+    # bot.core.kernel.clock: the one SystemClock, a store's default when no clock is passed;
+    # bot.core.store: the union of the features' store ports, which db/ implements.
+    allowed = ("bot.core.kernel.models", "bot.core.kernel.ports", "bot.core.kernel.clock",
+               "bot.core.store")
     found = [v for v in _violations("db", ("bot",))
              if not any(_is(v.split(" imports ")[1], ok) for ok in allowed)]
     assert found == []
@@ -169,7 +247,7 @@ def test_only_adapters_import_a_platform(platform):
 
 def test_loading_the_core_pulls_in_no_torch_or_sqlalchemy_at_run_time():
     probe = (
-        "import sys, bot.core.quiz, bot.core.service, bot.core.board;"
+        "import sys, bot.core.quiz, bot.core.rounds.service, bot.core.boards.board;"
         "names = ('torch', 'sqlalchemy', 'discord', 'slack_bolt');"
         "bad = sorted(m for m in names if m in sys.modules);"
         "print(','.join(bad))"

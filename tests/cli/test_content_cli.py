@@ -5,7 +5,7 @@ import json
 import pytest
 
 from bot.cli import main
-from tests.core.conftest import BANK
+from tests.support.core import BANK
 
 KINDS = {"choice", "text", "code", "explain"}
 

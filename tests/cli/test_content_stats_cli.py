@@ -13,8 +13,8 @@ import pytest
 from bot.cli import main
 from bot.core.quiz import build_quiz
 from content.loader import load_bank
-from tests.core.conftest import RecordingExecutor
 from tests.db.builders import answer, make_channel, make_member
+from tests.support.core import RecordingExecutor
 
 BANK = Path(__file__).parents[1] / "core" / "bank"
 MISKEYED = "t.choice-view"

@@ -5,7 +5,7 @@ import json
 import pytest
 
 from bot.cli import main
-from bot.core.models import ChannelDefaults
+from bot.core.kernel.models import ChannelDefaults
 from tests.db.builders import make_channel, make_member, open_round
 from tests.db.test_store_members import _play
 

@@ -3,7 +3,7 @@
 import json
 
 from bot.cli import main
-from bot.core.models import ReportDraft
+from bot.core.kernel.models import ReportDraft
 from tests.db.builders import T0, make_member
 from tests.hostile import HOSTILE_STRINGS, invisible_or_control
 

@@ -6,7 +6,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from bot.core.explain import CardIndex
+from bot.core.learning.explain import CardIndex
 from content.coverage import (
     check_card_lengths,
     check_card_outputs,

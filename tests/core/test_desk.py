@@ -6,8 +6,8 @@ import pytest
 from sqlalchemy import event
 
 from bot.core.desk import Desk
-from bot.core.models import Identity
-from tests.core.conftest import only
+from bot.core.kernel.models import Identity
+from tests.support.core import only
 
 
 def member(user="U1", *, admin=False, locale="en", channel="general", name="Alice"):

@@ -13,7 +13,7 @@ import psycopg
 from sqlalchemy import Engine, event
 from sqlalchemy.exc import OperationalError
 
-from bot.core.models import (
+from bot.core.kernel.models import (
     AnswerDraft,
     AnswerMode,
     AnswerRecord,
@@ -22,7 +22,7 @@ from bot.core.models import (
     Member,
     Round,
 )
-from bot.core.ports import QuizStore
+from bot.core.store import QuizStore
 from db.engine import make_engine
 from db.store import SqlStore
 from tests.fakes import CLOCK_START

@@ -10,7 +10,7 @@ import threading
 import pytest
 
 from bot.cli import main
-from bot.core.models import AnswerDraft, AnswerMode
+from bot.core.kernel.models import AnswerDraft, AnswerMode
 from db.engine import make_engine
 from db.store import SqlStore
 from tests.db.builders import T0, answer, make_channel, make_member, open_round

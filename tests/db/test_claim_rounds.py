@@ -6,7 +6,7 @@ import datetime as dt
 import random
 from collections import Counter
 
-from bot.core.models import RoundClaim, RoundStatus
+from bot.core.kernel.models import RoundClaim, RoundStatus
 from db.store_base import BATCH
 from tests.db.builders import DAY, HOUR, T0, make_channel, open_round, race
 

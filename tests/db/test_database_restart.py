@@ -22,7 +22,7 @@ from pathlib import Path
 import pytest
 from sqlalchemy import text
 
-from bot.core.models import AnswerDraft, AnswerMode, AnswerRecord
+from bot.core.kernel.models import AnswerDraft, AnswerMode, AnswerRecord
 from db.engine import make_engine
 from db.migrate import upgrade
 from db.store import SqlStore

@@ -5,7 +5,7 @@ import datetime as dt
 import pytest
 import sqlalchemy as sa
 
-from bot.core.reviews import ReviewScheduler
+from bot.core.questions.reviews import ReviewScheduler
 from db import migrate
 from db.engine import make_engine
 from db.store import SqlStore

@@ -16,9 +16,9 @@ from alembic.runtime.migration import MigrationContext
 from sqlalchemy import MetaData, inspect, text
 
 from bench.bulk import BulkAnswer, BulkData, load_first_revision
-from bot.core.board import BoardService
-from bot.core.models import ChannelUpdate, week_start
-from bot.core.scoring import best_streak, current_streak, points_for, rank
+from bot.core.boards.board import BoardService
+from bot.core.kernel.models import ChannelUpdate, week_start
+from bot.core.questions.scoring import best_streak, current_streak, points_for, rank
 from content.loader import load_bank
 from db import migrate
 from db.engine import make_engine

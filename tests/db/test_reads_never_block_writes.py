@@ -14,10 +14,10 @@ from concurrent.futures import ThreadPoolExecutor
 
 from sqlalchemy import event
 
-from bot.core.board import BoardService
+from bot.core.boards.board import BoardService
 from content.loader import load_bank
-from tests.core.conftest import BANK
 from tests.db.builders import DAY, HOUR, T0, answer, make_channel, make_member, open_round
+from tests.support.core import BANK
 
 HANG_GUARD_S = 60  # only ever reached when the answer is stuck: the test then fails
 

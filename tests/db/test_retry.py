@@ -13,7 +13,7 @@ import pytest
 from sqlalchemy import event, text
 from sqlalchemy.exc import OperationalError
 
-from bot.core.models import AnswerDraft, AnswerMode
+from bot.core.kernel.models import AnswerDraft, AnswerMode
 from db.engine import make_engine
 from db.retry import is_disconnect, run_retrying
 from tests.db.builders import (

@@ -4,12 +4,12 @@ import datetime as dt
 
 import pytest
 
-from bot.core.insights import InsightsService
-from bot.core.models import ReportDraft
+from bot.core.kernel.models import ReportDraft
+from bot.core.quality.insights import InsightsService
 from content.loader import load_bank
-from tests.core.conftest import BANK
 from tests.db.builders import make_member
 from tests.fakes import CLOCK_START
+from tests.support.core import BANK
 
 
 @pytest.fixture(scope="module")

@@ -12,7 +12,7 @@ import pytest
 from sqlalchemy import event, func, select
 from sqlalchemy.exc import IntegrityError
 
-from bot.core.models import (
+from bot.core.kernel.models import (
     AnswerDraft,
     AnswerMode,
     Attempts,
@@ -23,7 +23,7 @@ from bot.core.models import (
     ReportDraft,
     Review,
 )
-from bot.core.models import week_start as week_of
+from bot.core.kernel.models import week_start as week_of
 from db.engine import make_engine
 from db.forgotten import forgotten_mark
 from db.store import SqlStore

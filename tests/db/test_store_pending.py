@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from bot.core.models import AnswerDraft, AnswerMode, PendingDraft
+from bot.core.kernel.models import AnswerDraft, AnswerMode, PendingDraft
 from tests.db.builders import HOUR, T0, make_channel, make_member, open_round, race
 
 CODE = "def f(x):\n    return x\n"

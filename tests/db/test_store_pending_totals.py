@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from bot.core.models import AnswerDraft, AnswerMode, PendingDraft, week_start
+from bot.core.kernel.models import AnswerDraft, AnswerMode, PendingDraft, week_start
 from tests.db.builders import (
     HOUR,
     T0,

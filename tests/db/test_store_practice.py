@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import datetime as dt
 
-from bot.core.models import (
+from bot.core.kernel.models import (
     Member,
     PracticeSession,
     Review,

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import datetime as dt
 
-from bot.core.models import ReportCounts, ReportDraft
+from bot.core.kernel.models import ReportCounts, ReportDraft
 from tests.db.builders import DAY, HOUR, T0, answer, make_channel, make_member, open_round, race
 
 

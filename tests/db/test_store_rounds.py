@@ -7,7 +7,7 @@ import datetime as dt
 import pytest
 from sqlalchemy.exc import IntegrityError
 
-from bot.core.models import (
+from bot.core.kernel.models import (
     AnswerDraft,
     AnswerMode,
     Round,

@@ -6,7 +6,7 @@ import datetime as dt
 
 import pytest
 
-from bot.core.models import ChannelUpdate, ScoreRow, week_start
+from bot.core.kernel.models import ChannelUpdate, ScoreRow, week_start
 from tests.db.builders import DAY, HOUR, T0, answer, make_channel, make_member, open_round, race
 
 WEEK = dt.timedelta(days=7)

@@ -15,8 +15,8 @@ from pathlib import Path
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from bot.core.board import BoardService
-from bot.core.models import (
+from bot.core.boards.board import BoardService
+from bot.core.kernel.models import (
     AnswerDraft,
     AnswerMode,
     ChannelDefaults,
@@ -24,7 +24,7 @@ from bot.core.models import (
     ScoreRow,
     week_start,
 )
-from bot.core.scoring import best_streak, current_streak, points_for, rank
+from bot.core.questions.scoring import best_streak, current_streak, points_for, rank
 from content.loader import load_bank
 from db.store import SqlStore
 from db.tables import Base

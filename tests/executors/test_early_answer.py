@@ -6,7 +6,7 @@ import time
 
 import pytest
 
-from tests.executors.conftest import assert_nothing_left
+from tests.support.executors import assert_nothing_left
 
 pytestmark = pytest.mark.sandbox
 

@@ -17,8 +17,8 @@ from executors.cli import service_command
 from executors.service.protocol import TOKEN_ENV, URLS_ENV
 from executors.zygote import doctor
 from executors.zygote.reports import LayerStatus
-from tests.executors.conftest import REPO
 from tests.executors.replica_group import ReplicaGroup
+from tests.support.executors import REPO
 
 CHALLENGE = "code.one-hot"  # cheap to run: no gradient check
 TOKEN = "exec-remote-test-token"

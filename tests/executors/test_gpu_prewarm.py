@@ -19,8 +19,8 @@ from executors.grading import wire
 from executors.isolation.limits import Limits
 from executors.zygote import harness
 from executors.zygote.supervisor import Zygote
-from tests.executors.conftest import SMALL_LIMITS, decode_records
 from tests.executors.test_local_executor import RecordingRunner, tiny_item
+from tests.support.executors import SMALL_LIMITS, decode_records
 
 
 class FakeCuda:

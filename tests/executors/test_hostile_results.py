@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.core.answers import hidden_test_seed
+from bot.core.questions.answers import hidden_test_seed
 from content.loader import load_bank
 from executors.cli import exec_command as cli
 from executors.engine import LocalExecutor
@@ -24,8 +24,8 @@ from executors.grading.verdict import Status
 from executors.service.client import ExecutorClient
 from executors.service.protocol import TOKEN_ENV, URLS_ENV
 from executors.zygote.supervisor import Zygote
-from tests.executors.conftest import SMALL_LIMITS
 from tests.executors.http_service import InProcessService
+from tests.support.executors import SMALL_LIMITS
 
 pytestmark = pytest.mark.sandbox
 

@@ -25,7 +25,7 @@ from executors.zygote.supervisor import (
     ZygoteError,
     scrubbed_env,
 )
-from tests.executors.conftest import (
+from tests.support.executors import (
     FAKE_SECRETS,
     REPO,
     SMALL_LIMITS,

@@ -22,14 +22,14 @@ from executors.grading.wire import TensorData, Unsupported
 from executors.isolation.limits import MIB
 from executors.service.client import ExecutorClient
 from tests.executors.builders import code_item
-from tests.executors.conftest import (
+from tests.executors.http_service import InProcessService
+from tests.support.executors import (
     FAKE_SECRETS,
     REPO,
     SMALL_LIMITS,
     Outcome,
     assert_nothing_left,
 )
-from tests.executors.http_service import InProcessService
 
 pytestmark = pytest.mark.sandbox
 

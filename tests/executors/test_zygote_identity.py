@@ -24,7 +24,7 @@ from executors.grading import wire
 from executors.isolation.cgroups import CgroupManager, new_zygote_name
 from executors.isolation.limits import Limits
 from executors.zygote.supervisor import START_ATTEMPTS, Zygote, ZygoteError
-from tests.executors.conftest import REPO, decode_records, folder_exists
+from tests.support.executors import REPO, decode_records, folder_exists
 
 CHALLENGE = "code.one-hot"  # cheap to run: no gradient check
 # Runs only inside the sandbox, where it can reach nothing but its own run's processes.

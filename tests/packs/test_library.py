@@ -12,15 +12,15 @@ import pytest
 from sqlalchemy import event
 
 from bot.core.desk import Desk
-from bot.core.library import Library
-from bot.core.models import Actor, AnswerMode, ChannelDefaults, ChannelUpdate, Identity
+from bot.core.kernel.models import Actor, AnswerMode, ChannelDefaults, ChannelUpdate, Identity
+from bot.core.packs.library import Library
+from bot.core.quality.reports import Where
 from bot.core.quiz import build_quiz
-from bot.core.reports import Where
 from bot.pack_source import StoredPackSource
 from content.packs import parse_pack
 from db.store_packs import EVERY_WORKSPACE, PackStore
-from tests.core.conftest import RecordingExecutor
 from tests.packs.scoped import pack_yaml
+from tests.support.core import RecordingExecutor
 
 
 def add(engine, pack_id: str, scope: str, **options) -> None:

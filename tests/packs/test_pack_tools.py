@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from bot.core.errors import GradingUnavailable
+from bot.core.kernel.errors import GradingUnavailable
 from bot.pack_tools import SandboxPackChecker, as_check
 from executors.zygote.supervisor import Zygote
-from tests.packs.conftest import choice_pack, code_item
+from tests.support.packs import choice_pack, code_item
 
 
 @pytest.fixture

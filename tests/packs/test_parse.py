@@ -11,7 +11,7 @@ from content.packs import (
     pack_of,
     parse_pack,
 )
-from tests.packs.conftest import HEADER, pack_text
+from tests.support.packs import HEADER, pack_text
 
 CHOICE = """\
   - id: {id}

@@ -22,10 +22,10 @@ from executors.grading.pack_challenges import build_pack_challenge, validate_pac
 from executors.grading.verdict import Status
 from executors.service.client import ExecutorClient, NoReplicaAvailable, RunRefused
 from executors.service.protocol import TOKEN_ENV, URLS_ENV, PackCheck
-from tests.executors.conftest import assert_nothing_left
 from tests.executors.http_service import InProcessService
 from tests.executors.replica_group import metrics
-from tests.packs.conftest import PACK_LIMITS, code_item, pack_text
+from tests.support.executors import assert_nothing_left
+from tests.support.packs import PACK_LIMITS, code_item, pack_text
 
 pytestmark = pytest.mark.sandbox
 

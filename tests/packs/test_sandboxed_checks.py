@@ -10,8 +10,8 @@ import pytest
 from content.packs import SCAFFOLD, parse_pack
 from executors.grading import challenges
 from executors.grading.pack_challenges import build_pack_challenge, validate_pack
-from tests.executors.conftest import assert_nothing_left
-from tests.packs.conftest import PACK_LIMITS, code_item, pack_text
+from tests.support.executors import assert_nothing_left
+from tests.support.packs import PACK_LIMITS, code_item, pack_text
 
 
 @pytest.fixture(autouse=True)

@@ -12,8 +12,8 @@ import asyncio
 import logging
 from collections.abc import Awaitable, Callable
 
-from bot.core.messages import Message
-from bot.core.models import ChannelSettings
+from bot.core.kernel.messages import Message
+from bot.core.kernel.models import ChannelSettings
 
 log = logging.getLogger(__name__)
 

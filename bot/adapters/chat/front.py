@@ -21,9 +21,9 @@ from bot.adapters.chat.limits import Busy, TokenBuckets
 from bot.adapters.chat.metrics import correct
 from bot.adapters.chat.runtime import ChatRuntime
 from bot.core.desk import Home, PackReply, Reply, SettingsView
-from bot.core.i18n import speaking_to, t
-from bot.core.messages import Message, Tone, parse_action, parse_submit
-from bot.core.models import Identity
+from bot.core.kernel.i18n import speaking_to, t
+from bot.core.kernel.messages import Message, Tone, parse_action, parse_submit
+from bot.core.kernel.models import Identity
 
 log = logging.getLogger(__name__)
 

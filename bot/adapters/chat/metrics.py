@@ -13,7 +13,7 @@ from __future__ import annotations
 import logging
 from typing import Any
 
-from bot.core.messages import Message, Tone
+from bot.core.kernel.messages import Message, Tone
 
 try:
     from prometheus_client import (

@@ -24,9 +24,9 @@ from typing import Any, ParamSpec, Protocol, TypeVar
 from bot.adapters.chat.limits import Busy, Limits
 from bot.adapters.chat.metrics import CountingPublisher, Metrics
 from bot.core.desk import Desk
-from bot.core.messages import Message
-from bot.core.models import ChannelSettings
-from bot.core.ports import PackTools
+from bot.core.kernel.messages import Message
+from bot.core.kernel.models import ChannelSettings
+from bot.core.kernel.ports import PackTools
 from bot.core.quiz import Quiz
 
 
@@ -99,7 +99,7 @@ class ChatRuntime:
                 raise Busy(f"{self._in_flight} core calls in flight")
             self._in_flight += 1
         # The caller's context goes along (as asyncio.to_thread does): the core names commands
-        # as the asking platform calls them (bot.core.i18n.speaking_to).
+        # as the asking platform calls them (bot.core.kernel.i18n.speaking_to).
         context = contextvars.copy_context()
         try:
             future = self._pool.submit(context.run, functools.partial(fn, *args, **kwargs))

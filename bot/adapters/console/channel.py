@@ -13,11 +13,11 @@ from pathlib import Path
 from typing import TextIO
 
 from bot.adapters.console.text import render, render_delivery
-from bot.core.channel_setup import SettingError, parse_setup_text
+from bot.core.channels.setup import SettingError, parse_setup_text
 from bot.core.commands.catalog import REGISTRY
 from bot.core.desk import Desk, Reply
-from bot.core.i18n import PLATFORMS, slash, speaking_to, t
-from bot.core.messages import (
+from bot.core.kernel.i18n import PLATFORMS, slash, speaking_to, t
+from bot.core.kernel.messages import (
     Audience,
     Message,
     Tone,
@@ -26,8 +26,8 @@ from bot.core.messages import (
     submit_id,
     unpause_action,
 )
-from bot.core.models import Actor, AnswerMode, ChannelDefaults, ChannelSettings, Identity
-from bot.core.ports import PackTools
+from bot.core.kernel.models import Actor, AnswerMode, ChannelDefaults, ChannelSettings, Identity
+from bot.core.kernel.ports import PackTools
 from bot.core.quiz import Quiz
 from content.packs import MAX_PACK_BYTES
 

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from bot.core.i18n import slash
-from bot.core.messages import Audience, Message, Tone
-from bot.core.pending import PrivateDelivery
+from bot.core.kernel.i18n import slash
+from bot.core.kernel.messages import Audience, Message, Tone
+from bot.core.rounds.pending import PrivateDelivery
 from safetext.inert import inert
 
 _TONE_MARK = {Tone.INFO: "", Tone.SUCCESS: "✔ ", Tone.WARNING: "! ", Tone.ERROR: "✘ "}

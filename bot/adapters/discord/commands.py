@@ -17,7 +17,7 @@ from bot.adapters.discord.packs import PackHandlers
 from bot.core.commands.catalog import REGISTRY
 from bot.core.commands.registry import Command
 from bot.core.desk import Desk
-from bot.core.i18n import slash
+from bot.core.kernel.i18n import slash
 
 AUTOCOMPLETE_LIMIT = 25  # Discord shows at most 25 choices
 PLATFORM = "discord"

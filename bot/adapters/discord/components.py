@@ -16,7 +16,7 @@ from typing import Any, Protocol, cast
 
 import discord
 
-from bot.core.messages import ACTION_KINDS, Form, parse_action, submit_id
+from bot.core.kernel.messages import ACTION_KINDS, Form, parse_action, submit_id
 
 FIELD_ID = "answer"
 # Discord's limits: https://discord.com/developers/docs/components/reference

@@ -14,8 +14,8 @@ from dataclasses import dataclass
 import discord
 
 from bot.adapters.discord.components import button_for, cut
-from bot.core.i18n import t
-from bot.core.messages import Message, Tone
+from bot.core.kernel.i18n import t
+from bot.core.kernel.messages import Message, Tone
 from safetext.inert import Surface, inert
 
 # Discord's limits: https://discord.com/developers/docs/resources/message#embed-object-embed-limits

@@ -18,9 +18,9 @@ from bot.adapters.chat.front import ChatFront
 from bot.adapters.discord import components
 from bot.adapters.discord.embeds import NO_MENTIONS, rendered
 from bot.core.desk import Reply
-from bot.core.i18n import t
-from bot.core.messages import Message, Tone
-from bot.core.models import Identity
+from bot.core.kernel.i18n import t
+from bot.core.kernel.messages import Message, Tone
+from bot.core.kernel.models import Identity
 
 PLATFORM = "discord"
 NAME_CHARS = 64

@@ -21,8 +21,8 @@ from bot.adapters.chat.download import DownloadRefused, fetch_bounded
 from bot.adapters.discord.embeds import NO_MENTIONS, rendered
 from bot.adapters.discord.handlers import Handlers, identity, locale_of
 from bot.core.desk import PackReply
-from bot.core.i18n import slash, t
-from bot.core.messages import Message, Tone
+from bot.core.kernel.i18n import slash, t
+from bot.core.kernel.messages import Message, Tone
 from content.packs import MAX_PACK_BYTES
 
 log = logging.getLogger(__name__)

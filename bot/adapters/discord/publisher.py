@@ -12,12 +12,12 @@ from typing import Any
 import discord
 
 from bot.adapters.discord.embeds import NO_MENTIONS, rendered
-from bot.core.i18n import t
-from bot.core.messages import Message, marks_round
-from bot.core.models import ChannelSettings, Nudge
-from bot.core.pending import PrivateDelivery
-from bot.core.reminders import MemberUnreachable
-from bot.core.service import Reveal, RoundPost
+from bot.core.kernel.i18n import t
+from bot.core.kernel.messages import Message, marks_round
+from bot.core.kernel.models import ChannelSettings, Nudge
+from bot.core.learning.reminders import MemberUnreachable
+from bot.core.rounds.pending import PrivateDelivery
+from bot.core.rounds.service import Reveal, RoundPost
 
 log = logging.getLogger(__name__)
 

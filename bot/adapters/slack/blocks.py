@@ -13,8 +13,8 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from bot.core.i18n import t
-from bot.core.messages import Message, Tone, parse_action
+from bot.core.kernel.i18n import t
+from bot.core.kernel.messages import Message, Tone, parse_action
 from safetext.inert import Surface, inert
 
 # Slack's limits: https://docs.slack.dev/reference/block-kit/blocks

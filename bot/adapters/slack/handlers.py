@@ -37,9 +37,9 @@ from bot.adapters.slack.requests import (
 )
 from bot.core.commands.catalog import REGISTRY
 from bot.core.desk import Desk, Reply
-from bot.core.i18n import t
-from bot.core.messages import Message, Tone
-from bot.core.models import Identity
+from bot.core.kernel.i18n import t
+from bot.core.kernel.messages import Message, Tone
+from bot.core.kernel.models import Identity
 
 log = logging.getLogger(__name__)
 

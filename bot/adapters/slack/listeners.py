@@ -31,7 +31,7 @@ from bot.adapters.slack import views
 from bot.adapters.slack.handlers import COMMANDS, Handlers
 from bot.adapters.slack.manifest import EVENTS
 from bot.adapters.slack.packs import PACK_CALLBACK
-from bot.core.messages import ACTION_KINDS, SUBMIT_KINDS
+from bot.core.kernel.messages import ACTION_KINDS, SUBMIT_KINDS
 
 log = logging.getLogger(__name__)
 

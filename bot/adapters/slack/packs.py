@@ -26,9 +26,9 @@ from bot.adapters.slack.blocks import plain
 from bot.adapters.slack.requests import Request, is_slack_id
 from bot.adapters.slack.views import TITLE_CHARS, Origin
 from bot.core.desk import PackReply
-from bot.core.i18n import t
-from bot.core.messages import Message, Tone
-from bot.core.models import Identity
+from bot.core.kernel.i18n import t
+from bot.core.kernel.messages import Message, Tone
+from bot.core.kernel.models import Identity
 from content.packs import MAX_PACK_BYTES
 
 if TYPE_CHECKING:

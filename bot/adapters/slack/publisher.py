@@ -19,11 +19,11 @@ from slack_sdk.web.async_client import AsyncWebClient
 
 from bot.adapters.slack.blocks import fallback, render
 from bot.adapters.slack.tokens import Tokens
-from bot.core.messages import Message, marks_round
-from bot.core.models import ChannelSettings, Nudge
-from bot.core.pending import PrivateDelivery
-from bot.core.reminders import MemberUnreachable
-from bot.core.service import Reveal, RoundPost
+from bot.core.kernel.messages import Message, marks_round
+from bot.core.kernel.models import ChannelSettings, Nudge
+from bot.core.learning.reminders import MemberUnreachable
+from bot.core.rounds.pending import PrivateDelivery
+from bot.core.rounds.service import Reveal, RoundPost
 
 log = logging.getLogger(__name__)
 

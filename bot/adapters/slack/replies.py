@@ -21,7 +21,7 @@ from slack_sdk.webhook.async_client import AsyncWebhookClient
 
 from bot.adapters.slack.blocks import fallback, render
 from bot.adapters.slack.requests import Request
-from bot.core.messages import Message
+from bot.core.kernel.messages import Message
 
 log = logging.getLogger(__name__)
 

@@ -7,7 +7,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from bot.adapters.slack.views import Origin
-from bot.core.messages import round_id_of
+from bot.core.kernel.messages import round_id_of
 
 _USER_REF = re.compile(r"^<@([UW][A-Z0-9]{1,31})(?:\|[^>]*)?>$")
 # Slack's ids are short upper-case alphanumerics (T…, U…, C…, E…); what a request claims is

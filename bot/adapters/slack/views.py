@@ -14,11 +14,11 @@ from dataclasses import dataclass
 from typing import Any
 
 from bot.adapters.slack.blocks import MAX_VIEW_BLOCKS, Block, mrkdwn, plain, render, section, within
-from bot.core.channel_setup import WEEKDAYS
+from bot.core.channels.setup import WEEKDAYS
 from bot.core.commands.catalog import REGISTRY
-from bot.core.i18n import t
-from bot.core.messages import Form, Message, submit_id
-from bot.core.models import ChannelSettings
+from bot.core.kernel.i18n import t
+from bot.core.kernel.messages import Form, Message, submit_id
+from bot.core.kernel.models import ChannelSettings
 
 ANSWER_BLOCK = "answer"
 CHOICE_BLOCK = "choice"

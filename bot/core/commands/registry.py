@@ -1,6 +1,6 @@
 """One declaration per command; Discord's tree, Slack's listeners and manifests, the console.
 
-A :class:`Command` says what a command is called on each front end (``bot.core.i18n``'s
+A :class:`Command` says what a command is called on each front end (``bot.core.kernel.i18n``'s
 ``COMMAND_NAMES``: names are words people type, kept with the sentences), what it takes
 (:class:`Option`: type, limits, choices, autocomplete), who may use it (``admin_only``, checked
 here, in the core, whatever a platform hid), its help sentence and its handler. The adapters
@@ -14,8 +14,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from bot.core.desk_base import DeskBase, Reply
-from bot.core.i18n import COMMAND_NAMES, PLATFORMS, t
-from bot.core.models import Identity
+from bot.core.kernel.i18n import COMMAND_NAMES, PLATFORMS, t
+from bot.core.kernel.models import Identity
 
 # A command's work: the desk (its shared steps: resolve, refuse, scope), who asked, the text
 # after the command, and the member it names (/stats @member), if any.

@@ -141,7 +141,7 @@ def _utc(value: dt.datetime) -> dt.datetime:
 
 
 def _week_start(at: dt.datetime, zone: ZoneInfo) -> dt.datetime:
-    """Monday 00:00 in the zone of the week holding ``at``, as UTC (bot.core.models)."""
+    """Monday 00:00 in the zone of the week holding ``at``, as UTC (bot.core.kernel.models)."""
     local = at.astimezone(zone)
     monday = local.date() - dt.timedelta(days=local.weekday())
     return dt.datetime.combine(monday, dt.time(0, 0), tzinfo=zone).astimezone(dt.UTC)

@@ -25,15 +25,15 @@ from typing import Any, Generic, Protocol, TypeVar
 
 import pytest
 
-from bot.core.errors import GradingUnavailable
-from bot.core.models import ChannelUpdate
+from bot.core.kernel.errors import GradingUnavailable
+from bot.core.kernel.models import ChannelUpdate
 from bot.scheduling import post_job_id
 from bot.settings import Settings
 from content.loader import load_bank
 from executors.engine import LocalExecutor
 from executors.zygote.supervisor import Zygote
-from tests.core.conftest import BANK, ONLY
 from tests.fakes import FakeClock
+from tests.support.core import BANK, ONLY
 
 SCENARIO_TIMEOUT_S = 120
 REPLY_TIMEOUT_S = 20

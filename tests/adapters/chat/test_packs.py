@@ -10,8 +10,8 @@ from __future__ import annotations
 import pytest
 
 from content.packs import MAX_PACK_BYTES
-from tests.packs.conftest import choice_pack as pack
-from tests.packs.conftest import code_item
+from tests.support.packs import choice_pack as pack
+from tests.support.packs import code_item
 
 
 def other_scope(d) -> str:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from bot.core.reports import NOTE_CHARS
+from bot.core.quality.reports import NOTE_CHARS
 from tests.hostile import HOSTILE_STRINGS, invisible_or_control, pings
 
 # What a member might type as a note: pings for both platforms and markup.

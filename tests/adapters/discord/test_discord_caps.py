@@ -15,7 +15,7 @@ import pytest
 from bot.adapters.discord.commands import timezone_choices
 from bot.adapters.discord.components import answer_modal, button_for
 from bot.adapters.discord.embeds import embed, file_for, view_for
-from bot.core.messages import Button, Form, Message
+from bot.core.kernel.messages import Button, Form, Message
 
 HUGE = "x" * 10_000
 

@@ -7,7 +7,7 @@ from aiohttp import web
 
 from bot.adapters.discord.packs import CDN_ORIGINS, attachment_origins
 from tests.fake_server import serve_locally, stop_serving
-from tests.packs.conftest import choice_pack
+from tests.support.packs import choice_pack
 
 
 def test_attachments_come_only_from_discords_cdn_or_the_configured_fake(monkeypatch):

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import datetime as dt
 
-from bot.core.models import Review
+from bot.core.kernel.models import Review
 from tests.fake_discord import GENERAL, USERS, custom_ids, message_text
 
 EVENING = dt.datetime(2026, 3, 2, 18, 0, 30, tzinfo=dt.UTC)  # 18:00 in the channel's zone (UTC)

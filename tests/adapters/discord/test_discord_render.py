@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from bot.adapters.discord.embeds import NO_MENTIONS, embed, view_for
-from bot.core.messages import Button, Form, Message, answer_action
+from bot.core.kernel.messages import Button, Form, Message, answer_action
 from tests.hostile import HOSTILE_STRINGS, invisible_or_control, pings
 
 

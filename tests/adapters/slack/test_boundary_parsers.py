@@ -23,7 +23,7 @@ from bot.adapters.slack.requests import (
     picked_channel,
     view_ref,
 )
-from bot.core.messages import MAX_ROUND_ID
+from bot.core.kernel.messages import MAX_ROUND_ID
 
 SETTINGS = settings(max_examples=300, deadline=None,
                     suppress_health_check=[HealthCheck.too_slow])

@@ -6,7 +6,7 @@ import pytest
 
 from bot.adapters.slack.blocks import code_sections, fallback, mrkdwn, render
 from bot.adapters.slack.views import Origin, answer_modal
-from bot.core.messages import Button, Form, Message, Tone, parse_submit, submit_id
+from bot.core.kernel.messages import Button, Form, Message, Tone, parse_submit, submit_id
 from tests.fake_slack import check_blocks, check_view, text_of
 from tests.hostile import HOSTILE_STRINGS, invisible_or_control, pings
 

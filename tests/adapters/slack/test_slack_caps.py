@@ -19,8 +19,8 @@ from bot.adapters.slack import blocks, views
 from bot.adapters.slack.blocks import fallback, render
 from bot.adapters.slack.publisher import SlackPublisher
 from bot.core.desk import Desk
-from bot.core.messages import Button, Form, Message
-from bot.core.models import ChannelSettings
+from bot.core.kernel.messages import Button, Form, Message
+from bot.core.kernel.models import ChannelSettings
 from tests.fake_slack import BOT_TOKEN, GENERAL, FakeSlack
 
 HUGE = "x" * 10_000

@@ -7,7 +7,7 @@ from aiohttp import web
 from bot.adapters.slack.packs import PACK_BLOCK, SLACK_FILE_ORIGINS, file_origins
 from tests.fake_server import serve_locally, stop_serving
 from tests.fake_slack import BOT_TOKEN
-from tests.packs.conftest import choice_pack as pack
+from tests.support.packs import choice_pack as pack
 
 
 def test_the_token_goes_only_to_slacks_file_host_or_the_configured_fake():

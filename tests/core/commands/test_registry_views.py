@@ -12,7 +12,7 @@ import pytest
 from bot import registry_cli
 from bot.adapters.slack.manifest import manifest_yaml
 from bot.core.commands.catalog import REGISTRY
-from bot.core.i18n import COMMAND_NAMES, PLATFORMS
+from bot.core.kernel.i18n import COMMAND_NAMES, PLATFORMS
 
 ROOT = Path(__file__).resolve().parents[3]
 PRODUCT = ("bot", "db", "executors", "content", "safetext")

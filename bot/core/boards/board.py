@@ -1,0 +1,359 @@
+"""Leaderboards and personal stats, computed from recorded answers and the channel's rounds."""
+
+from __future__ import annotations
+
+import datetime as dt
+import unicodedata
+from collections import defaultdict
+from collections.abc import Sequence
+from dataclasses import replace
+from zoneinfo import ZoneInfo
+
+from bot.core.boards.store import BoardStore
+from bot.core.kernel.errors import NotFound
+from bot.core.kernel.i18n import slash, t
+from bot.core.kernel.messages import Audience, Message, Tone
+from bot.core.kernel.models import (
+    BoardPost,
+    ChannelSettings,
+    LeaderboardRow,
+    Member,
+    Rank,
+    Stats,
+    TopicMastery,
+)
+from bot.core.kernel.ports import ChartRenderer, Clock
+from bot.core.packs import channel_scope, library_of
+from bot.core.quality import week_extras
+from bot.core.questions import StreakState, rank, replay_streak, streak_window, week_start
+from content.loader import Bank
+
+PERIODS = ("week", "all")
+BOARD_ROWS = 20  # the rows a leaderboard message shows
+CHART_BARS = 10  # the members the weekly chart draws (and its alt text reads out)
+# Streaks are read over the latest rounds first, and further back only for the members whose
+# streak reaches that far: one query in the common case, a few for year-long streaks.
+STREAK_WINDOW = 16
+_NAME_WIDTH = 20
+TEAM_TOPICS = 20  # the topics the team chart draws, weakest first
+
+
+def _width(text: str) -> int:
+    """Return the columns ``text`` takes in a monospace table (CJK characters take two)."""
+    return sum(2 if unicodedata.east_asian_width(ch) in "WF" else 1 for ch in text)
+
+
+def _cell(text: str, width: int) -> str:
+    out = ""
+    for ch in text:
+        if _width(out + ch) > width:
+            break
+        out += ch
+    return out + " " * (width - _width(out))
+
+
+def week_range(week_start: dt.date) -> str:
+    """Return the week as the weekly post titles it, e.g. ``2026-11-30 – 2026-12-06``."""
+    return f"{week_start.isoformat()} – {(week_start + dt.timedelta(days=6)).isoformat()}"
+
+
+def subject_name(name: str, *ids: int) -> str:
+    """Return a chart's file name with its subject's ids: ``mastery.png`` -> ``mastery-3-7.png``.
+
+    Each channel and member gets a file of its own, so charts saved side by side (the console
+    writes them to one folder) never overwrite another subject's.
+    """
+    if not name:
+        return name
+    stem, dot, extension = name.rpartition(".")
+    stem, extension = (stem, extension) if dot else (name, "png")
+    return f"{stem}-{'-'.join(str(i) for i in ids)}.{extension}"
+
+
+class BoardService:
+    """Answer /leaderboard and /stats, and build the weekly post."""
+
+    def __init__(
+        self, store: BoardStore, bank: Bank, clock: Clock, charts: ChartRenderer | None = None
+    ) -> None:
+        self.store = store
+        self.bank = library_of(bank)
+        self.clock = clock
+        self.charts = charts  # None: the weekly post is the table alone
+
+    def _open_date(self, channel: ChannelSettings) -> dt.date | None:
+        latest = self.store.latest_round(channel.id)
+        if latest is None or latest.status != "open" or latest.closes_at <= self.clock.now():
+            return None
+        return latest.local_date
+
+    def streaks(self, channel: ChannelSettings, user_ids: list[int]) -> dict[int, int]:
+        """Return each member's current streak in the channel, in a few queries for them all."""
+        return {uid: state.current for uid, state in self.streak_states(channel, user_ids).items()}
+
+    def streak_states(
+        self, channel: ChannelSettings, user_ids: list[int]
+    ) -> dict[int, StreakState]:
+        """Return each member's streak and freezes now, replayed from the rounds they solved.
+
+        Freezes are derived, never stored: the latest rounds are read first, and further back
+        only for the members with no gap that ends any streak in them (see streak_window).
+        """
+        dates = self.store.round_dates(channel.id)
+        open_date = self._open_date(channel)
+        states: dict[int, StreakState] = {}
+        pending, window = list(user_ids), STREAK_WINDOW
+        while pending:
+            recent = dates[-window:]
+            complete = len(recent) == len(dates)
+            solved = self.store.recent_solved_dates(
+                channel.id, pending, None if complete else recent[0]
+            )
+            unfinished = []
+            for uid in pending:
+                state = streak_window(recent, solved.get(uid, ()), open_date, complete)
+                if state is None:
+                    unfinished.append(uid)
+                else:
+                    states[uid] = state
+            pending, window = unfinished, window * 4
+        return states
+
+    def rows(
+        self, channel: ChannelSettings, period: str, limit: int | None = BOARD_ROWS
+    ) -> list[LeaderboardRow]:
+        """Return the top ``limit`` ranked rows of the leaderboard for ``period`` (week or all).
+
+        None returns every member with points.
+        """
+        since = week_start(self.clock.now(), channel.timezone) if period == "week" else None
+        scores = self.store.top_scores(channel.id, since, limit)
+        states = self.streak_states(channel, [s.user_id for s in scores])
+        ranked = [replace(row, freezes=states[row.user_id].freezes) if row.user_id in states
+                  else row
+                  for row in rank(scores, {uid: st.current for uid, st in states.items()})]
+        # A tie at the cut came whole so that it is ordered by name; show only ``limit`` rows.
+        return ranked if limit is None else ranked[:limit]
+
+    def _since(self, channel: ChannelSettings, period: str) -> dt.datetime | None:
+        return week_start(self.clock.now(), channel.timezone) if period == "week" else None
+
+    def leaderboard(self, channel: ChannelSettings, period: str, locale: str) -> Message:
+        """Return the leaderboard as a monospace table (private unless posted weekly).
+
+        Hidden members are left out and counted ("+N members hidden"). Nothing here depends on
+        who asked, since a member may share it: a hidden member reads their place in /stats.
+        """
+        if period not in PERIODS:
+            return Message(body=t(locale, "leaderboard.bad_period"), tone=Tone.WARNING)
+        table = self._table(self.rows(channel, period), period, locale)
+        note = " · ".join(n for n in (table.footer, self._hidden_note(channel, period, locale))
+                          if n)
+        return replace(table, footer=note)
+
+    @staticmethod
+    def _table(rows: list[LeaderboardRow], period: str, locale: str) -> Message:
+        title = t(locale, f"leaderboard.title.{period}")
+        if not rows:
+            return Message(title=title, body=t(locale, "leaderboard.empty"))
+        lines = [t(locale, "leaderboard.header")]
+        for row in rows:
+            streak = f"{row.streak}{'❄' * row.freezes}"
+            lines.append(
+                f"{row.rank:<3} {_cell(row.display_name, _NAME_WIDTH)} "
+                f"{row.points:>6}  {row.solved:>6}  {streak:>6}"
+            )
+        legend = t(locale, "leaderboard.freezes") if any(r.freezes for r in rows) else ""
+        return Message(title=title, code="\n".join(lines), footer=legend,
+                       audience=Audience.PRIVATE)
+
+    def _hidden_note(self, channel: ChannelSettings, period: str, locale: str) -> str:
+        count = self.store.hidden_with_points(channel.id, self._since(channel, period))
+        return t(locale, "leaderboard.hidden", count=count) if count else ""
+
+    def weekly_post(self, channel_id: int) -> BoardPost:
+        """Return the channel's weekly leaderboard post: the table, and its chart when drawn.
+
+        The chart's alt text reads out what the bars show, in the channel's language.
+        """
+        channel = self.store.get_channel(channel_id)
+        if channel is None:
+            raise NotFound(f"channel {channel_id}")
+        locale = channel.locale
+        zone = ZoneInfo(channel.timezone)
+        start = week_start(self.clock.now(), channel.timezone).astimezone(zone).date()
+        week = week_range(start)
+        rows = self.rows(channel, "week")
+        table = self._table(rows, "week", locale)
+        # What the week's closed rounds taught: its misconception and its hardest question.
+        tries = self.store.week_first_tries(channel.id, start, start + dt.timedelta(days=7))
+        post = Message(title=t(locale, "leaderboard.weekly", week=week), body=table.body,
+                       code=table.code, audience=Audience.CHANNEL,
+                       fields=week_extras(tries, self.bank, locale),
+                       footer=" · ".join(n for n in (table.footer,
+                                                      self._hidden_note(channel, "week", locale))
+                                         if n))
+        if self.charts is None:
+            return BoardPost(channel, post)
+        shown = rows[:CHART_BARS]
+        chart = self.charts.leaderboard(shown, title=t(locale, "leaderboard.title.week"),
+                                        week_start=start, locale=locale)
+        bars = "; ".join(t(locale, "chart.alt.bar", rank=r.rank, name=r.display_name,
+                           points=r.points) for r in shown)
+        alt = (t(locale, "chart.alt", week=week, bars=bars) if shown
+               else t(locale, "chart.alt.empty", week=week))
+        return BoardPost(channel, replace(post, image_png=chart.png,
+                                          image_name=subject_name(chart.name, channel.id),
+                                          image_alt=alt))
+
+    def _mastery(self, results: Sequence[tuple[str, int, int, int]], due_items: list[str]
+                 ) -> tuple[TopicMastery, ...]:
+        """Fold (item, answered, solved, first try) and due items into per-topic mastery."""
+        per_topic: dict[str, list[int]] = defaultdict(lambda: [0, 0, 0, 0])
+        for item_id, answered, solved, first_try in results:
+            item = self.bank.questions.get(item_id)
+            if item is None:
+                continue  # retired from the bank; it still counts in points
+            for topic in item.topics:
+                per_topic[topic][0] += answered
+                per_topic[topic][1] += solved
+                per_topic[topic][3] += first_try
+        for item_id in due_items:
+            item = self.bank.questions.get(item_id)
+            for topic in item.topics if item is not None else ():
+                per_topic[topic][2] += 1
+        return tuple(TopicMastery(topic, attempted, solved, due, first_try)
+                     for topic, (attempted, solved, due, first_try)
+                     in sorted(per_topic.items()))
+
+    def _rank(self, channel: ChannelSettings, member: Member, period: str) -> Rank | None:
+        place = self.store.member_rank(channel.id, member.id, self._since(channel, period))
+        return Rank(*place) if place else None
+
+    def stats(self, channel: ChannelSettings, member: Member) -> Stats:
+        """Return a member's points, streaks, freezes, ranks, reviews due and topic mastery."""
+        mine = self.store.member_score(channel.id, member.id)
+        dates = self.store.round_dates(channel.id)
+        solved_dates = self.store.solved_dates(channel.id, member.id)
+        # A practice result keeps no tries: its outcome stands for its first try.
+        results = [(r.item_id, 1, int(r.correct),
+                    int(r.correct if r.first_try is None else r.first_try))
+                   for r in self.store.item_results(member.id, channel.id)]
+        due_items = self.store.due_review_items(member.id, self.clock.now())
+        streak = replay_streak(dates, solved_dates, self._open_date(channel))
+        return Stats(
+            points=mine.points if mine else 0,
+            solved=mine.solved if mine else 0,
+            attempted=mine.attempted if mine else 0,
+            streak=streak.current,
+            best_streak=streak.best,
+            mastery=self._mastery(results, due_items),
+            freezes=streak.freezes,
+            reviews_due=len(due_items),
+            rank_week=self._rank(channel, member, "week") if mine else None,
+            rank_all=self._rank(channel, member, "all") if mine else None,
+        )
+
+    def stats_message(self, channel: ChannelSettings, member: Member, locale: str,
+                      viewer: Member | None = None, *, chart: bool = True) -> Message:
+        """Return a member's stats as a private message: numbers, a mastery chart, its text twin.
+
+        ``viewer`` is who asked (the member by default): a hidden member's stats are theirs only.
+        ``chart`` False leaves the image out (an overview that cannot show one).
+        """
+        title = t(locale, "stats.title", name=member.display_name)
+        if member.hidden and viewer is not None and viewer.id != member.id:
+            return Message(title=title, body=t(locale, "stats.private"))
+        stats = self.stats(channel, member)
+        if not stats.attempted and not stats.mastery:
+            return Message(title=title, body=t(locale, "stats.none"))
+
+        def place(rank: Rank | None) -> str:
+            return (t(locale, "stats.rank", rank=rank.rank, of=rank.of) if rank
+                    else t(locale, "stats.unranked"))
+
+        lines = [
+            t(locale, "stats.summary", points=stats.points, solved=stats.solved,
+              attempted=stats.attempted, streak=stats.streak, best=stats.best_streak),
+            t(locale, "stats.more", freezes=stats.freezes, due=stats.reviews_due,
+              week=place(stats.rank_week), all=place(stats.rank_all)),
+        ]
+        if member.hidden:
+            lines.append(t(locale, "stats.hidden_note"))
+        lines += ["", t(locale, "stats.mastery")]
+        message = Message(title=title, body="\n".join(lines),
+                          code=mastery_table(stats.mastery, locale) if stats.mastery else None)
+        if not chart:
+            return message
+        drawn = self._with_chart(message, stats.mastery,
+                                 t(locale, "stats.chart.title", name=member.display_name), locale)
+        return replace(drawn, image_name=subject_name(drawn.image_name, channel.id, member.id))
+
+    def _with_chart(self, message: Message, mastery: Sequence[TopicMastery], title: str,
+                    locale: str, *, team: bool = False) -> Message:
+        if self.charts is None or not mastery:
+            return message
+        chart = self.charts.mastery(mastery, title=title, locale=locale, show_due=not team)
+        key = "stats.chart.alt.team" if team else "stats.chart.alt.bar"
+        bars = "; ".join(
+            t(locale, key, topic=m.topic, pct=round(m.ratio * 100), first=m.first_try,
+              solved=m.solved, attempted=m.attempted, due=m.due) for m in mastery)
+        return replace(message, image_png=chart.png, image_name=chart.name,
+                       image_alt=t(locale, "stats.chart.alt", bars=bars))
+
+    def team_mastery(self, channel: ChannelSettings) -> tuple[TopicMastery, ...]:
+        """Return the channel's per-topic mastery over every member's daily answers, weakest first.
+
+        Weakest: the lowest share right on the first try; among equals, the most answered first.
+        """
+        mastery = self._mastery(self.store.channel_item_results(channel.id), [])
+        return tuple(sorted(mastery, key=lambda m: (m.ratio, -m.attempted, m.topic)))
+
+    def team_stats(self, channel: ChannelSettings, locale: str) -> Message:
+        """Return the team's topic mastery, weakest first, with cards for the two weakest topics."""
+        title = t(locale, "stats.team.title")
+        mastery = self.team_mastery(channel)
+        if not mastery:
+            return Message(title=title, body=t(locale, "stats.team.none"))
+        lines = [t(locale, "stats.team.summary")]
+        # A card for each of the two weakest topics that have one (a narrow sub-topic such as
+        # "dtypes" may have none: the next weakest then gets its turn).
+        scope = channel_scope(channel)
+        cards = [found[0] for m in mastery if (found := self._cards_on(m.topic, scope))][:2]
+        if cards:
+            lines.append(t(locale, "stats.team.cards",
+                           cards=", ".join(f"{slash('explain')} {card}" for card in cards)))
+        message = Message(title=title, body="\n".join(lines),
+                          code=mastery_table(mastery, locale, show_due=False))
+        drawn = self._with_chart(message, mastery[:TEAM_TOPICS], title, locale, team=True)
+        if not drawn.image_png:
+            return drawn
+        return replace(drawn, image_name=subject_name("team-mastery.png", channel.id))
+
+    def privacy(self, member: Member, choice: str, locale: str) -> Message:
+        """Hide the member from the boards ("hidden"), show them ("visible"), or say which."""
+        if choice not in ("", "hidden", "visible"):
+            return Message(body=t(locale, "privacy.usage"), tone=Tone.WARNING)
+        if not choice:
+            state = "hidden" if member.hidden else "visible"
+            return Message(body=t(locale, f"privacy.status.{state}"))
+        self.store.set_hidden(member.id, choice == "hidden")
+        return Message(body=t(locale, f"privacy.{choice}"), tone=Tone.SUCCESS)
+
+    def _cards_on(self, topic: str, scope: str | None) -> list[str]:
+        """Return the ids of the explain cards on ``topic`` the workspace sees, in id order."""
+        cards = self.bank.view(scope).cards
+        return sorted(card.id for card in cards.values() if card.topic == topic)
+
+
+def mastery_table(mastery: Sequence[TopicMastery], locale: str, *, show_due: bool = True) -> str:
+    """Return the text twin of the mastery chart: one line per topic, as a monospace table."""
+    topic, accuracy, counts, due = t(locale, "stats.mastery.header").split("|")
+    due = due if show_due else ""
+    lines = [f"{_cell(topic, 22)} {_cell(accuracy, 15)} {_cell(counts, 16)} {due}"]
+    for m in mastery:
+        bar = "█" * round(m.ratio * 10)
+        lines.append(f"{_cell(m.topic, 22)} {bar:<10} {round(m.ratio * 100):>3}% "
+                     f"{_cell(f'{m.first_try}/{m.solved}/{m.attempted}', 16)} "
+                     f"{m.due if show_due else ''}")
+    return "\n".join(line.rstrip() for line in lines)

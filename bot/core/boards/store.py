@@ -1,0 +1,113 @@
+"""The boards feature's narrow store port: only the storage it uses (db/ implements it)."""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Collection
+from typing import Protocol
+
+from bot.core.kernel.models import (
+    ChannelSettings,
+    FirstTries,
+    ItemResult,
+    Round,
+    ScoreRow,
+)
+
+
+class BoardStore(Protocol):
+    """What the leaderboards, stats and mastery charts read (and /quiz-privacy sets)."""
+
+    def get_channel(self, channel_id: int) -> ChannelSettings | None:
+        """Return the channel with this id, if any."""
+        ...
+
+
+    def set_hidden(self, user_id: int, hidden: bool) -> None:
+        """Keep the member off every public board (True), or show them again (False)."""
+        ...
+
+
+    def latest_round(self, channel_id: int) -> Round | None:
+        """Return the channel's most recent round, open or closed."""
+        ...
+
+
+    def round_dates(self, channel_id: int) -> list[dt.date]:
+        """Return the local dates of the channel's rounds, oldest first."""
+        ...
+
+
+    def top_scores(
+        self, channel_id: int, week_start: dt.datetime | None, limit: int | None
+    ) -> list[ScoreRow]:
+        """Return the leaderboard's visible members with points, from totals kept with answers.
+
+        ``week_start`` is models.week_start of now in the channel's zone for the weekly board,
+        None for all time; the rows equal ``scores`` for that period, limited to members whose
+        competition rank (points, then solved, then earliest last solve) is within ``limit``,
+        so a tie at the cut comes whole. None means every member with points. Hidden members
+        are left out and rank among nobody: the visible ones rank among themselves.
+        """
+        ...
+
+
+    def member_score(self, channel_id: int, user_id: int) -> ScoreRow | None:
+        """Return the member's all-time totals in the channel (None if they never answered)."""
+        ...
+
+
+    def hidden_with_points(self, channel_id: int, week_start: dt.datetime | None) -> int:
+        """Return how many hidden members have points on the board of that period."""
+        ...
+
+
+    def member_rank(
+        self, channel_id: int, user_id: int, week_start: dt.datetime | None
+    ) -> tuple[int, int] | None:
+        """Return (competition rank, of how many) among the visible members with points.
+
+        Ranks as ``top_scores`` orders (hidden members never shift a visible one); a hidden
+        member gets the place they would take and counts in "of". None without points.
+        """
+        ...
+
+
+    def due_review_items(self, user_id: int, now: dt.datetime) -> list[str]:
+        """Return the items whose FSRS card is due for the member at ``now``, soonest first."""
+        ...
+
+
+    def channel_item_results(self, channel_id: int) -> list[tuple[str, int, int, int]]:
+        """Return (item, member-rounds answered, solved, right on the first try) per item."""
+        ...
+
+
+    def solved_dates(self, channel_id: int, user_id: int) -> list[dt.date]:
+        """Return the local dates of rounds the member solved, oldest first."""
+        ...
+
+
+    def recent_solved_dates(
+        self, channel_id: int, user_ids: Collection[int], since: dt.date | None
+    ) -> dict[int, list[dt.date]]:
+        """Return, per member, the dates of rounds from ``since`` on they solved, in few queries.
+
+        Members who solved none of them are absent; None means every round.
+        """
+        ...
+
+
+    def item_results(self, user_id: int, channel_id: int | None = None) -> list[ItemResult]:
+        """Return the member's final outcome per daily round and practice answer."""
+        ...
+
+
+    def week_first_tries(
+        self, channel_id: int, since: dt.date, until: dt.date
+    ) -> list[FirstTries]:
+        """Return ``first_tries`` of the channel's closed rounds from ``since`` to ``until``.
+
+        ``until`` is excluded; rounds still open are left out, so nothing is spoiled.
+        """
+        ...

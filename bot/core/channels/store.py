@@ -1,0 +1,18 @@
+"""The channels feature's narrow store port: only the storage it uses (db/ implements it)."""
+
+from __future__ import annotations
+
+from typing import Protocol
+
+from bot.core.kernel.models import (
+    ChannelSettings,
+    ChannelUpdate,
+)
+
+
+class ChannelStore(Protocol):
+    """What an admin's channel setup stores."""
+
+    def update_channel(self, channel_id: int, update: ChannelUpdate) -> ChannelSettings:
+        """Apply the non-None fields of ``update`` and return the new settings."""
+        ...

@@ -1,0 +1,89 @@
+"""The bot's own sentences in English and Simplified Chinese (questions carry their own text).
+
+A sentence names a command as ``{/KEY}`` (``{/privacy}``): each front end calls its commands
+differently (Discord and Slack ``/quiz-privacy``, the console ``/privacy``), so the name is
+filled in for the front end being spoken to (:func:`speaking_to`), from :data:`COMMAND_NAMES`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
+
+from bot.core.kernel.sentences import (
+    boards,
+    channels,
+    chat,
+    learning,
+    packs,
+    people,
+    quality,
+    rounds,
+)
+
+PLATFORMS = ("discord", "slack", "console")
+# What each command is called on each front end, without the slash: words people type, so they
+# live with the sentences. The registry (bot/core/commands) declares the rest of a command.
+COMMAND_NAMES: dict[str, dict[str, str]] = {
+    "explain": {"discord": "explain", "slack": "explain", "console": "explain"},
+    "quiz": {"discord": "quiz", "slack": "quiz", "console": "quiz"},
+    "leaderboard": {"discord": "leaderboard", "slack": "leaderboard", "console": "leaderboard"},
+    "stats": {"discord": "stats", "slack": "quiz-stats", "console": "stats"},
+    "settings": {"discord": "quiz-settings", "slack": "quiz-settings", "console": "setup"},
+    "forget-me": {"discord": "quiz-forget-me", "slack": "quiz-forget-me",
+                  "console": "forget-me"},
+    "reports": {"discord": "quiz-reports", "slack": "quiz-reports", "console": "reports"},
+    "insights": {"discord": "quiz-insights", "slack": "quiz-insights", "console": "insights"},
+    "privacy": {"discord": "quiz-privacy", "slack": "quiz-privacy", "console": "privacy"},
+    "remind": {"discord": "quiz-remind", "slack": "quiz-remind", "console": "remind"},
+    "pack": {"discord": "quiz-pack", "slack": "quiz-pack", "console": "pack"},
+}
+# Outside a request (the scheduler's posts and reminders) no front end is set: Discord's names
+# are used, which are Slack's too except for stats, and no scheduled sentence names /stats.
+_DEFAULT_PLATFORM = "discord"
+_speaking_to: ContextVar[str] = ContextVar("speaking_to", default=_DEFAULT_PLATFORM)
+
+
+def slash(key: str, platform: str | None = None) -> str:
+    """Return the command ``key`` as members of ``platform`` type it (``/quiz-privacy``)."""
+    names = COMMAND_NAMES[key]
+    return "/" + names.get(platform or _speaking_to.get(), names[_DEFAULT_PLATFORM])
+
+
+@contextmanager
+def speaking_to(platform: str) -> Iterator[None]:
+    """Name commands as ``platform`` calls them in every sentence made inside the block."""
+    token = _speaking_to.set(platform if platform in PLATFORMS else _DEFAULT_PLATFORM)
+    try:
+        yield
+    finally:
+        _speaking_to.reset(token)
+
+
+# One table for t(); each feature's sentences live in their own module, and no key is in two.
+_STRINGS: dict[str, dict[str, str]] = {}
+for _part in (boards, channels, chat, learning, packs, people, quality, rounds):
+    if _twice := _STRINGS.keys() & _part.STRINGS.keys():
+        raise ValueError(f"sentence keys in two modules: {sorted(_twice)}")
+    _STRINGS.update(_part.STRINGS)
+
+
+def t(locale: str, key: str, **values: object) -> str:
+    """Return the sentence ``key`` in ``locale`` (English when missing), with values filled in."""
+    variants = _STRINGS[key]
+    template = variants.get(locale) or variants["en"]
+    if "{/" in template:
+        names = {f"/{name}": slash(name) for name in COMMAND_NAMES}
+        return template.format(**names, **values)
+    return template.format(**values)
+
+
+def all_keys() -> list[str]:
+    """Return every sentence key, for the test that both locales are complete."""
+    return sorted(_STRINGS)
+
+
+def locales_of(key: str) -> list[str]:
+    """Return the locales a sentence exists in."""
+    return sorted(_STRINGS[key])

@@ -1,0 +1,34 @@
+"""Questions: how any question is shown, judged, scored and scheduled for review.
+
+Shared by the daily rounds and private practice.
+"""
+
+from bot.core.questions import posts
+from bot.core.questions.answers import Judgement, gradable, hidden_test_seed, judge, round_seed
+from bot.core.questions.reviews import ReviewScheduler
+from bot.core.questions.scoring import (
+    MAX_ATTEMPTS,
+    StreakState,
+    points_for,
+    rank,
+    replay_streak,
+    streak_window,
+    week_start,
+)
+
+__all__ = [
+    "MAX_ATTEMPTS",
+    "Judgement",
+    "ReviewScheduler",
+    "StreakState",
+    "gradable",
+    "hidden_test_seed",
+    "judge",
+    "points_for",
+    "posts",
+    "rank",
+    "replay_streak",
+    "round_seed",
+    "streak_window",
+    "week_start",
+]

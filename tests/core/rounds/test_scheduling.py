@@ -1,0 +1,213 @@
+"""Scheduling from channel settings: local time zones, DST, catch-up after downtime."""
+
+import asyncio
+import datetime as dt
+from dataclasses import dataclass, field
+
+import pytest
+from apscheduler.schedulers.asyncio import AsyncIOScheduler
+from apscheduler.triggers.date import DateTrigger
+
+from bot.core.kernel.models import ChannelDefaults, ChannelUpdate
+from bot.core.rounds.schedule import missed_post
+from bot.scheduling import QuizScheduler, post_trigger
+
+
+@dataclass
+class RecordingPublisher:
+    """The platform edge: records what would have been posted."""
+
+    rounds: list = field(default_factory=list)
+    reveals: list = field(default_factory=list)
+    boards: list = field(default_factory=list)
+    found: dict = field(default_factory=dict)  # round id -> the ref of an earlier post
+    looked_for: list = field(default_factory=list)
+    history_down: bool = False
+
+    async def publish_round(self, post):
+        self.rounds.append(post)
+        return f"msg-{post.round.id}"
+
+    async def find_round(self, post):
+        self.looked_for.append(post.round.id)
+        if self.history_down:
+            raise ConnectionError("platform unreachable")
+        return self.found.get(post.round.id)
+
+    async def publish_reveal(self, reveal):
+        self.reveals.append(reveal)
+
+    async def publish_board(self, channel, message):
+        self.boards.append((channel, message))
+
+
+def test_daily_trigger_keeps_local_time_across_the_dst_change(quiz):
+    channel = quiz.rounds.channel("slack", "C1", "T1",
+                                  ChannelDefaults(timezone="Europe/Berlin"))
+    trigger = post_trigger(channel)
+    before = trigger.get_next_fire_time(None, dt.datetime(2026, 3, 27, 12, tzinfo=dt.UTC))
+    after = trigger.get_next_fire_time(None, dt.datetime(2026, 3, 29, 12, tzinfo=dt.UTC))
+    assert before.astimezone(dt.UTC).hour == 8  # 09:00 CET
+    assert after.astimezone(dt.UTC).hour == 7  # 09:00 CEST
+    assert before.hour == after.hour == 9
+
+
+@pytest.mark.parametrize(("utc_hour", "decision"), [(7, "wait"), (9, "post"), (13, "skip")])
+def test_missed_post_is_made_within_grace_and_skipped_after(quiz, utc_hour, decision):
+    channel = quiz.rounds.channel("slack", "C1", "T1", ChannelDefaults(timezone="UTC"))
+    now = dt.datetime(2026, 3, 2, utc_hour, 30, tzinfo=dt.UTC)
+    assert missed_post(channel, now, dt.timedelta(hours=3)) == decision
+
+
+def test_start_catches_up_once_and_two_replicas_post_once(quiz, clock):
+    clock.set(dt.datetime(2026, 3, 2, 10, tzinfo=dt.UTC))
+    channel = quiz.rounds.channel("slack", "C1", "T1", ChannelDefaults(timezone="UTC"))
+    first, second = RecordingPublisher(), RecordingPublisher()
+
+    async def scenario():
+        for publisher in (first, second):
+            sched = QuizScheduler(quiz, publisher, "slack", AsyncIOScheduler(timezone=dt.UTC))
+            await sched.start()
+            sched.scheduler.shutdown(wait=False)
+
+    asyncio.run(scenario())
+    assert len(first.rounds) + len(second.rounds) == 1
+    posted = (first.rounds or second.rounds)[0]
+    assert quiz.rounds.store.get_round(posted.round.id).message_ref == f"msg-{posted.round.id}"
+    assert posted.channel.id == channel.id
+
+
+def test_a_post_missed_beyond_the_grace_is_skipped_and_logged_once_not_posted(
+        quiz, clock, caplog):
+    clock.set(dt.datetime(2026, 3, 2, 13, tzinfo=dt.UTC))  # four hours after 09:00
+    late = quiz.rounds.channel("slack", "C1", "T1", ChannelDefaults(timezone="UTC"))
+    due = quiz.rounds.channel("slack", "C2", "T1", ChannelDefaults(timezone="Asia/Tokyo",
+                                                                   post_time=dt.time(21, 30)))
+    posts = quiz.rounds.catch_up("slack", dt.timedelta(hours=3))
+    assert [p.channel.id for p in posts] == [due.id]  # 22:00 in Tokyo: half an hour late
+    assert [r.getMessage() for r in caplog.records if "skipped" in r.getMessage()] == [
+        f"missed post skipped channel={late.id} (more than 3:00:00 late)"]
+    assert quiz.rounds.catch_up("slack", dt.timedelta(hours=3)) == []  # claimed once
+
+
+def test_settings_change_moves_the_job_and_disabling_removes_it(quiz):
+    channel = quiz.rounds.channel("slack", "C1", "T1", ChannelDefaults(timezone="UTC"))
+    sched = QuizScheduler(quiz, RecordingPublisher(), "slack", AsyncIOScheduler(timezone=dt.UTC))
+    sched.rebuild()
+    moved = quiz.rounds.store.update_channel(channel.id, ChannelUpdate(post_time=dt.time(18, 5)))
+    sched.schedule(moved)
+    fields = {f.name: str(f) for f in sched.scheduler.get_job(f"post:{channel.id}").trigger.fields}
+    assert (fields["hour"], fields["minute"]) == ("18", "5")
+    disabled = quiz.rounds.store.update_channel(channel.id, ChannelUpdate(enabled=False))
+    sched.schedule(disabled)
+    assert sched.scheduler.get_job(f"post:{channel.id}") is None
+
+
+def test_only_this_platforms_channels_are_scheduled(quiz):
+    quiz.rounds.channel("slack", "C1", "T1")
+    other = quiz.rounds.channel("discord", "42", "G1")
+    sched = QuizScheduler(quiz, RecordingPublisher(), "slack", AsyncIOScheduler(timezone=dt.UTC))
+    sched.rebuild()
+    assert sched.scheduler.get_job(f"post:{other.id}") is None
+
+
+def test_due_round_is_revealed_and_weekly_board_posted(quiz, clock):
+    channel = quiz.rounds.channel("slack", "C1", "T1", ChannelDefaults(timezone="UTC"))
+    publisher = RecordingPublisher()
+    sched = QuizScheduler(quiz, publisher, "slack", AsyncIOScheduler(timezone=dt.UTC))
+
+    async def scenario():
+        await sched.post(channel.id)
+        clock.advance(days=1)
+        await sched.close_due()
+        await sched.post_board(channel.id)
+
+    asyncio.run(scenario())
+    assert len(publisher.rounds) == 1 and len(publisher.reveals) == 1
+    assert publisher.boards[0][1].audience == "channel"
+
+
+def test_channels_due_in_the_same_minute_are_claimed_in_one_batch_and_each_posted_once(
+    quiz, clock
+):
+    channels = [quiz.rounds.channel("slack", f"C{n}", "T1", ChannelDefaults(timezone="UTC"))
+                for n in range(25)]
+    publisher = RecordingPublisher()
+    sched = QuizScheduler(quiz, publisher, "slack", AsyncIOScheduler(timezone=dt.UTC))
+    batches = []
+    post_rounds = quiz.rounds.post_rounds
+
+    def counted(channel_ids):
+        batches.append(list(channel_ids))
+        return post_rounds(channel_ids)
+
+    quiz.rounds.post_rounds = counted
+
+    async def scenario():
+        # The real scheduler fires every job due at that moment, as at 09:00.
+        soon = dt.datetime.now(dt.UTC) + dt.timedelta(seconds=0.3)
+        for channel in channels:
+            sched.scheduler.add_job(sched.post, DateTrigger(soon), args=[channel.id])
+        sched.scheduler.start()
+        while len(publisher.rounds) < len(channels):
+            await asyncio.sleep(0.05)
+        await asyncio.sleep(0.2)
+        sched.scheduler.shutdown(wait=False)
+
+    asyncio.run(asyncio.wait_for(scenario(), timeout=30))
+    assert len(batches) == 1 and sorted(batches[0]) == sorted(c.id for c in channels)
+    assert sorted(p.channel.id for p in publisher.rounds) == sorted(c.id for c in channels)
+
+
+def test_a_failed_batch_fails_every_job_in_it_and_the_next_batch_starts_afresh(quiz):
+    channels = [quiz.rounds.channel("slack", f"C{n}", "T1") for n in range(3)]
+    publisher = RecordingPublisher()
+    sched = QuizScheduler(quiz, publisher, "slack", AsyncIOScheduler(timezone=dt.UTC))
+    real = quiz.rounds.post_rounds
+
+    def down(channel_ids):
+        raise ConnectionError("database unreachable")
+
+    async def scenario():
+        quiz.rounds.post_rounds = down
+        failed = await asyncio.gather(*(sched.post(c.id) for c in channels),
+                                      return_exceptions=True)
+        quiz.rounds.post_rounds = real
+        await asyncio.gather(*(sched.post(c.id) for c in channels))
+        return failed
+
+    failed = asyncio.run(scenario())
+    assert [type(f) for f in failed] == [ConnectionError] * 3
+    assert sorted(p.channel.id for p in publisher.rounds) == sorted(c.id for c in channels)
+
+
+def test_a_fresh_post_is_not_looked_for_but_a_taken_over_one_is_and_kept_when_found(
+        quiz, clock):
+    first, second = (quiz.rounds.channel("slack", f"C{n}", "T1") for n in (1, 2))
+    publisher = RecordingPublisher()
+    sched = QuizScheduler(quiz, publisher, "slack", AsyncIOScheduler(timezone=dt.UTC))
+    asyncio.run(sched.post(first.id))
+    assert publisher.looked_for == [] and len(publisher.rounds) == 1
+    claimed = quiz.rounds.post_round(second.id)  # then that replica dies
+    publisher.found[claimed.round.id] = "msg-before-the-crash"
+    clock.advance(minutes=5)
+    asyncio.run(sched.post_unposted())
+    assert publisher.looked_for == [claimed.round.id] and len(publisher.rounds) == 1
+    assert quiz.rounds.store.get_round(claimed.round.id).message_ref == "msg-before-the-crash"
+
+
+def test_when_the_platform_cannot_be_asked_the_round_waits_for_the_next_lease(quiz, clock):
+    channel = quiz.rounds.channel("slack", "C1", "T1")
+    claimed = quiz.rounds.post_round(channel.id)  # then that replica dies
+    publisher = RecordingPublisher(history_down=True)
+    sched = QuizScheduler(quiz, publisher, "slack", AsyncIOScheduler(timezone=dt.UTC))
+    clock.advance(minutes=5)
+    asyncio.run(sched.post_unposted())
+    assert publisher.rounds == []
+    assert quiz.rounds.store.get_round(claimed.round.id).message_ref is None
+    publisher.history_down = False
+    asyncio.run(sched.post_unposted())
+    assert publisher.rounds == []  # within the new claim's lease
+    clock.advance(minutes=5)
+    asyncio.run(sched.post_unposted())
+    assert [p.round.id for p in publisher.rounds] == [claimed.round.id]

@@ -1,0 +1,1 @@
+"""Helpers test modules import as a library; the conftest files keep only fixtures."""
