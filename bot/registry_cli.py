@@ -8,8 +8,8 @@ import sys
 from collections.abc import Sequence
 
 from bot.adapters.slack.manifest import manifest_yaml
-from bot.core.commands.catalog import REGISTRY
-from bot.core.commands.registry import Registry
+from bot.core.desk.catalog import REGISTRY
+from bot.core.kernel.commands import Registry
 from bot.core.kernel.i18n import PLATFORMS, t
 
 

@@ -95,7 +95,8 @@ def _subpackages(folder: str, leave_out: tuple[str, ...] = ()) -> list[str]:
 
 
 ADAPTERS = _subpackages("bot/adapters")
-FEATURES = _subpackages("bot/core", leave_out=("kernel",))
+# The kernel sits under every feature; the desk (where chat requests enter) above them all.
+FEATURES = _subpackages("bot/core", leave_out=("kernel", "desk"))
 
 
 def _public_names(feature: str) -> set[str]:
@@ -144,6 +145,30 @@ def test_a_feature_imports_the_kernel_itself_and_other_features_public_api_only(
             if other in FEATURES and names and set(names) <= _public_names(other):
                 continue
             found.append(f"{path.relative_to(ROOT)} imports {module} {', '.join(names)}")
+    assert found == []
+
+
+def test_the_desk_imports_the_kernel_and_the_features_public_api_only():
+    # Above the features: bot.core.quiz (the services, built once) and bot.core.store (the
+    # union of their store ports) are the only other things it may name.
+    found = []
+    for path in sorted((ROOT / "bot" / "core" / "desk").rglob("*.py")):
+        for module, names in _core_imports(path):
+            if any(_is(module, ok) for ok in ("bot.core.kernel", "bot.core.desk",
+                                               "bot.core.quiz", "bot.core.store")):
+                continue
+            other = module.removeprefix("bot.core.")
+            if other in FEATURES and names and set(names) <= _public_names(other):
+                continue
+            found.append(f"{path.relative_to(ROOT)} imports {module} {', '.join(names)}")
+    assert found == []
+
+
+def test_nothing_below_the_desk_imports_it():
+    found = [f"{path.relative_to(ROOT)} imports {module}"
+             for folder in ("kernel", *FEATURES)
+             for path in sorted((ROOT / "bot" / "core" / folder).rglob("*.py"))
+             for module, _ in _core_imports(path) if _is(module, "bot.core.desk")]
     assert found == []
 
 

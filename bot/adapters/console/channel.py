@@ -14,8 +14,8 @@ from typing import TextIO
 
 from bot.adapters.console.text import render, render_delivery
 from bot.core.channels.setup import SettingError, parse_setup_text
-from bot.core.commands.catalog import REGISTRY
 from bot.core.desk import Desk, Reply
+from bot.core.desk.catalog import REGISTRY
 from bot.core.kernel.i18n import PLATFORMS, slash, speaking_to, t
 from bot.core.kernel.messages import (
     Audience,
@@ -39,7 +39,7 @@ CODE_END = "/end"
 # often, when a command arrives (the bot's scheduler does it every 30 s).
 PENDING_EVERY = dt.timedelta(seconds=30)
 # The console's own commands: stand-ins for the buttons and the scheduler a chat has. Every
-# other command comes from the registry (bot/core/commands), as the console names it.
+# other command comes from the registry (bot/core/kernel/commands.py), as the console names it.
 _OWN_HELP = (
     ("/today", "show today's question (posted at start, as the scheduler would)"),
     ("/answer TEXT", "answer today's question: a letter (A-F) or a short text"),

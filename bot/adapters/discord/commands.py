@@ -1,8 +1,8 @@
 """The slash commands, rendered from the registry: each callback parses Discord's options.
 
 Names, descriptions, option descriptions, choices and who may see a command come from the
-command's declaration (bot/core/commands); a callback only turns Discord's typed options into
-the core's argument and hands over to a handler.
+command's declaration (bot/core/desk, with bot/core/kernel/commands.py's registry); a callback
+only turns Discord's typed options into the core's argument and hands over to a handler.
 """
 
 from __future__ import annotations
@@ -14,9 +14,9 @@ from discord import app_commands
 
 from bot.adapters.discord.handlers import Handlers, identity, locale_of
 from bot.adapters.discord.packs import PackHandlers
-from bot.core.commands.catalog import REGISTRY
-from bot.core.commands.registry import Command
 from bot.core.desk import Desk
+from bot.core.desk.catalog import REGISTRY
+from bot.core.kernel.commands import Command
 from bot.core.kernel.i18n import slash
 
 AUTOCOMPLETE_LIMIT = 25  # Discord shows at most 25 choices

@@ -35,8 +35,8 @@ from bot.adapters.slack.requests import (
     picked_channel,
     view_ref,
 )
-from bot.core.commands.catalog import REGISTRY
 from bot.core.desk import Desk, Reply
+from bot.core.desk.catalog import REGISTRY
 from bot.core.kernel.i18n import t
 from bot.core.kernel.messages import Message, Tone
 from bot.core.kernel.models import Identity

@@ -11,8 +11,8 @@ from typing import Any
 
 import yaml
 
-from bot.core.commands.catalog import REGISTRY
-from bot.core.commands.registry import Registry
+from bot.core.desk.catalog import REGISTRY
+from bot.core.kernel.commands import Registry
 
 # Every bot scope the code needs (tests/adapters/slack/test_slack_manifest.py derives them
 # from the Web API methods the adapter calls), asked for by the manifest and by OAuth installs.

@@ -15,7 +15,7 @@ from typing import Any
 
 from bot.adapters.slack.blocks import MAX_VIEW_BLOCKS, Block, mrkdwn, plain, render, section, within
 from bot.core.channels.setup import WEEKDAYS
-from bot.core.commands.catalog import REGISTRY
+from bot.core.desk.catalog import REGISTRY
 from bot.core.kernel.i18n import t
 from bot.core.kernel.messages import Form, Message, submit_id
 from bot.core.kernel.models import ChannelSettings

@@ -24,7 +24,7 @@ from bot.core.kernel.sentences import (
 
 PLATFORMS = ("discord", "slack", "console")
 # What each command is called on each front end, without the slash: words people type, so they
-# live with the sentences. The registry (bot/core/commands) declares the rest of a command.
+# live with the sentences. The registry (bot/core/kernel/commands.py) declares the rest.
 COMMAND_NAMES: dict[str, dict[str, str]] = {
     "explain": {"discord": "explain", "slack": "explain", "console": "explain"},
     "quiz": {"discord": "quiz", "slack": "quiz", "console": "quiz"},

@@ -195,7 +195,7 @@ class PackSource(Protocol):
 
 
 # ---------------------------------------------------------------- team packs from chat
-# (bot/core/desk_packs.py; implemented in bot/pack_tools.py, wired by bot/bootstrap.py)
+# (bot/core/desk/packs.py; implemented in bot/pack_tools.py, wired by bot/bootstrap.py)
 
 
 @dataclass(frozen=True)

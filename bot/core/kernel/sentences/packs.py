@@ -1,7 +1,7 @@
 """Sentences of team packs from chat: English and Simplified Chinese."""
 
 STRINGS: dict[str, dict[str, str]] = {
-    # team packs from chat (bot/core/desk_packs.py)
+    # team packs from chat (bot/core/desk/packs.py)
     "pack.denied": {
         "en": "Only admins can add, list, remove and export team packs.",
         "zh-CN": "只有管理员可以添加、查看、移除和导出团队题包。",

@@ -11,15 +11,33 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol
 
-from bot.core.desk_base import DeskBase, Reply
 from bot.core.kernel.i18n import COMMAND_NAMES, PLATFORMS, t
 from bot.core.kernel.models import Identity
+from bot.core.kernel.replies import Reply
 
 # A command's work: the desk (its shared steps: resolve, refuse, scope), who asked, the text
 # after the command, and the member it names (/stats @member), if any.
 Handler = Callable[[Any, Identity, str, Identity | None], Reply]
+
+
+
+class DeskSteps(Protocol):
+    """The steps every command takes at the desk (bot/core/desk), whatever it does."""
+
+    def warning(self, locale: str, key: str, **values: object) -> Reply:
+        """Return a private warning in ``locale``."""
+        ...
+
+    def locale_without_member(self, who: Identity) -> str:
+        """Return the language to refuse ``who`` in, without registering them."""
+        ...
+
+    def with_notice(self, who: Identity, reply: Reply) -> Reply:
+        """Return ``reply`` with the member's pending notice (a reminder) added, if any."""
+        ...
+
 
 OPTION_KINDS = ("text", "integer", "boolean", "choice", "member", "channel", "file")
 AUTOCOMPLETES = ("", "explain", "topics", "zones")
@@ -115,7 +133,7 @@ class Registry:
         wanted = name.removeprefix("/").lower()
         return next((c for c in self.on(platform) if c.name(platform) == wanted), None)
 
-    def dispatch(self, desk: DeskBase, who: Identity, key: str, argument: str,
+    def dispatch(self, desk: DeskSteps, who: Identity, key: str, argument: str,
                  whom: Identity | None = None) -> Reply:
         """Run the command ``key``'s handler, after the checks every command takes.
 

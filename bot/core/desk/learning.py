@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-from bot.core.commands.registry import Command, Option
-from bot.core.desk_base import DeskBase, Reply
+from bot.core.desk.base import DeskBase
+from bot.core.kernel.commands import Command, Option
 from bot.core.kernel.models import Identity
+from bot.core.kernel.replies import Reply
 
 
 def explain(desk: DeskBase, who: Identity, topic: str, _whom: Identity | None) -> Reply:

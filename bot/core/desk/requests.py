@@ -7,7 +7,7 @@ member, the channel and the locale in one storage call, applies the rules both p
 admin's settings change creates a channel; how long a command may be), calls the
 service that does the work and returns a :class:`Reply` for the adapter to render.
 
-Commands go through the registry (bot/core/commands): each is declared once, beside its
+Commands go through the registry (bot/core/kernel/commands.py): each is declared once, beside its
 handler (desk_learning.py, desk_boards.py, desk_members.py, desk_admins.py, desk_packs.py).
 The buttons the members' and admins' requests answer live in those modules too; what they all
 share (the reply model, resolving, refusals) is in desk_base.py.
@@ -20,11 +20,11 @@ from collections.abc import Mapping
 from dataclasses import replace
 
 from bot.core.channels import matching_zones
-from bot.core.commands.catalog import REGISTRY
-from bot.core.desk_admins import AdminRequests
-from bot.core.desk_base import COMMAND_CHARS, Home, Reply, SettingsView
-from bot.core.desk_members import MemberRequests
-from bot.core.desk_packs import PackReply, PackRequests
+from bot.core.desk.admins import AdminRequests
+from bot.core.desk.base import COMMAND_CHARS, Home, SettingsView
+from bot.core.desk.catalog import REGISTRY
+from bot.core.desk.members import MemberRequests
+from bot.core.desk.packs import PackReply, PackRequests
 from bot.core.kernel.i18n import t
 from bot.core.kernel.messages import (
     Button,
@@ -36,6 +36,7 @@ from bot.core.kernel.messages import (
     round_id_of,
 )
 from bot.core.kernel.models import Actor, AnswerMode, ChannelDefaults, Identity
+from bot.core.kernel.replies import Reply
 
 __all__ = ["COMMANDS", "Desk", "Home", "PackReply", "Reply", "SettingsView"]
 

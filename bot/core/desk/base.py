@@ -1,8 +1,8 @@
 """What every part of the core's front desk shares: the reply model, resolving, the refusals.
 
-bot/core/desk.py is the desk itself (buttons, forms, commands, settings); the members' own
+bot/core/desk/requests.py is the desk itself (buttons, forms, commands, settings); the members' own
 requests (privacy, reminders, forgetting) and the admins' (reports, question quality) live in
-bot/core/desk_members.py and bot/core/desk_admins.py, on this base.
+bot/core/desk/members.py and bot/core/desk/admins.py, on this base.
 """
 
 from __future__ import annotations
@@ -10,29 +10,14 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 
 from bot.core.kernel.i18n import t
-from bot.core.kernel.messages import Form, Message, Tone
+from bot.core.kernel.messages import Message, Tone
 from bot.core.kernel.models import Actor, ChannelSettings, Identity, Member, Resolved
 from bot.core.kernel.ports import PackTools
+from bot.core.kernel.replies import Reply
 from bot.core.packs import workspace_scope
 from bot.core.quiz import Quiz
 
 COMMAND_CHARS = 500  # a topic, a period or a member: anything longer is a paste gone wrong
-
-
-@dataclass(frozen=True)
-class Reply:
-    """What a chat request comes to: a message to show, or a form to open.
-
-    ``public`` asks the adapter to post for the whole channel (a shared card); otherwise the
-    message is private to the member. ``redraw_round`` names a round whose channel post shows a
-    new tally: the adapter asks for the post once (coalesced) and edits it.
-    """
-
-    locale: str
-    message: Message | None = None
-    form: Form | None = None
-    public: bool = False
-    redraw_round: int | None = None
 
 
 @dataclass(frozen=True)

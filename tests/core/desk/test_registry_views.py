@@ -11,7 +11,7 @@ import pytest
 
 from bot import registry_cli
 from bot.adapters.slack.manifest import manifest_yaml
-from bot.core.commands.catalog import REGISTRY
+from bot.core.desk.catalog import REGISTRY
 from bot.core.kernel.i18n import COMMAND_NAMES, PLATFORMS
 
 ROOT = Path(__file__).resolve().parents[3]

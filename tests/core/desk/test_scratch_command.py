@@ -13,14 +13,15 @@ from bot import registry_cli
 from bot.adapters.console.channel import ConsoleChannel
 from bot.adapters.slack.manifest import manifest, manifest_yaml
 from bot.bootstrap import build_app
-from bot.core.commands.catalog import REGISTRY
-from bot.core.commands.registry import Command, Option, Registry
 from bot.core.desk import Desk
-from bot.core.desk_base import DeskBase, Reply
+from bot.core.desk.base import DeskBase
+from bot.core.desk.catalog import REGISTRY
 from bot.core.kernel import i18n
+from bot.core.kernel.commands import Command, Option, Registry
 from bot.core.kernel.i18n import speaking_to, t
 from bot.core.kernel.messages import Message
 from bot.core.kernel.models import Identity
+from bot.core.kernel.replies import Reply
 from bot.settings import Settings
 from tests.fakes import FakeClock
 from tests.support.core import BANK, RecordingExecutor

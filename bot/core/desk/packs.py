@@ -15,12 +15,13 @@ from __future__ import annotations
 import logging
 from dataclasses import dataclass
 
-from bot.core.commands.registry import Command, Option
-from bot.core.desk_base import DeskBase, Reply
+from bot.core.desk.base import DeskBase
+from bot.core.kernel.commands import Command, Option
 from bot.core.kernel.i18n import t
 from bot.core.kernel.messages import Message, Tone
 from bot.core.kernel.models import Identity
 from bot.core.kernel.ports import PackCheck, PackConflict, PackTools, ShelvedPack
+from bot.core.kernel.replies import Reply
 from content.packs import MAX_PACK_BYTES, PACK_ID
 
 log = logging.getLogger(__name__)

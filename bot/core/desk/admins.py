@@ -7,10 +7,11 @@ Every admin request is checked here against what the platform's server said of t
 from __future__ import annotations
 
 from bot.core.channels import WEEKDAYS
-from bot.core.commands.registry import Command, Option
-from bot.core.desk_base import DeskBase, Reply
+from bot.core.desk.base import DeskBase
+from bot.core.kernel.commands import Command, Option
 from bot.core.kernel.messages import round_id_of
 from bot.core.kernel.models import Identity
+from bot.core.kernel.replies import Reply
 from bot.core.quality import Where
 
 
