@@ -240,19 +240,25 @@ class ConsoleChannel:
             "/reveal": self._reveal, "/practice": self._practice, "/weekly": self._weekly,
             "/report": self._report, "/as": self._as,
         }
+        # Commands the terminal words its own way (no buttons, no forms, no files); every other
+        # command of the registry goes to the desk as typed.
         by_key: dict[str, Callable[[str, Iterator[str]], None]] = {
-            "explain": self._explain, "quiz": self._quiz, "leaderboard": self._leaderboard,
-            "stats": self._stats, "privacy": self._privacy, "remind": self._remind,
-            "settings": self._setup, "forget-me": self._forget_me, "reports": self._reports,
-            "insights": self._insights, "pack": self._pack,
+            "quiz": self._quiz, "stats": self._stats, "settings": self._setup,
+            "forget-me": self._forget_me, "insights": self._insights, "pack": self._pack,
         }
         # Every front end's name of a command works here (a pasted chat hint too); the
         # console's own name first.
-        shared = {f"/{c.name(p)}": by_key[c.key] for p in reversed(PLATFORMS)
-                  for c in REGISTRY.on(p)}
+        shared = {f"/{c.name(p)}": by_key.get(c.key) or self._command(c.key)
+                  for p in reversed(PLATFORMS) for c in REGISTRY.on(p)}
         return {**shared, **own}
 
     # -------------------------------------------------------------- commands
+    def _command(self, key: str) -> Callable[[str, Iterator[str]], None]:
+        """Return the handler of a registry command the console takes as typed."""
+        def run(rest: str, lines: Iterator[str]) -> None:
+            self.show_reply(self.desk.command(self._who(), key, rest))
+        return run
+
     def _help(self, rest: str, lines: Iterator[str]) -> None:
         print(HELP + "\n", file=self.out, flush=True)
 
@@ -303,9 +309,6 @@ class ConsoleChannel:
         result = self.quiz.rounds.reveal_now(self.state.channel.id, self._actor())
         self.show(result if isinstance(result, Message) else result.message)
 
-    def _explain(self, rest: str, lines: Iterator[str]) -> None:
-        self.show_reply(self.desk.command(self._who(), "explain", rest))
-
     def _quiz(self, rest: str, lines: Iterator[str]) -> None:
         if rest.casefold() == "skip":  # the Skip button of chat platforms
             self.show_reply(self.desk.practice_skip(self._who()))
@@ -320,20 +323,11 @@ class ConsoleChannel:
         if code is not None:
             self.show_reply(self.desk.practice_answer(self._who(), code, AnswerMode.CODE))
 
-    def _leaderboard(self, rest: str, lines: Iterator[str]) -> None:
-        self.show_reply(self.desk.command(self._who(), "leaderboard", rest))
-
     def _weekly(self, rest: str, lines: Iterator[str]) -> None:
         self.show(self.quiz.board.weekly_post(self._refresh_channel().id).message)
 
     def _stats(self, rest: str, lines: Iterator[str]) -> None:
         self.show_reply(self.desk.command(self._who(), "stats", rest))
-
-    def _privacy(self, rest: str, lines: Iterator[str]) -> None:
-        self.show_reply(self.desk.command(self._who(), "privacy", rest))
-
-    def _remind(self, rest: str, lines: Iterator[str]) -> None:
-        self.show_reply(self.desk.command(self._who(), "remind", rest))
 
     def _setup(self, rest: str, lines: Iterator[str]) -> None:
         try:
@@ -375,9 +369,6 @@ class ConsoleChannel:
             return
         self.show_reply(self.desk.submit(self._who(), submit_id(opened.form), note.strip(),
                                          choice=reason))
-
-    def _reports(self, rest: str, lines: Iterator[str]) -> None:
-        self.show_reply(self.desk.command(self._who(), "reports", rest))
 
     def _insights(self, rest: str, lines: Iterator[str]) -> None:
         # The terminal has no buttons: "/insights unpause ID" is the unpause button's click.
