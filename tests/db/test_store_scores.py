@@ -129,9 +129,9 @@ def test_item_results_include_practice_results_oldest_first(store):
         correct=False,
         at=T0 + HOUR,
     )
-    store.record_practice_result(ada.id, "practice", 2, True, T0)
+    store.record_practice_result(ada.id, "practice", 2, True, T0, first_try=True)
     assert store.item_results(ada.id) == [
-        ItemResult("practice", True, T0),
+        ItemResult("practice", True, T0, first_try=True),
         ItemResult("daily", False, T0 + HOUR, first_try=False),
     ]
 
