@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from bot.core.channels import WEEKDAYS
 from bot.core.desk.base import DeskBase
-from bot.core.kernel.commands import Command, Option
+from bot.core.kernel.commands import Action, Command, Option
 from bot.core.kernel.messages import round_id_of
 from bot.core.kernel.models import Identity
 from bot.core.kernel.replies import Reply
@@ -73,37 +73,43 @@ INSIGHTS = Command(
     usage={"home": "", "console": "[unpause ID]"})
 
 
-class AdminRequests(DeskBase):
-    """Reports of faulty questions (filed by members, listed and closed by admins), insights."""
+def report_clicked(desk: DeskBase, who: Identity, kind: str, target: str, _key: str) -> Reply:
+    """Open the report form of a round's question (``report``) or a practice one's."""
+    round_id = round_id_of(target) if kind == "report" else None
+    _, actor = desk.resolve(who, round_id)
+    locale = actor.locale or "en"
+    form = (desk.reports.form_for_round(round_id, locale) if round_id is not None
+            else desk.reports.form_for_item(target, locale, desk.scope(who)))
+    if form is None:
+        return desk.warning(locale, "report.gone")
+    return Reply(locale, form=form)
 
-    def _report_form(self, who: Identity, kind: str, target: str) -> Reply:
-        round_id = round_id_of(target) if kind == "report" else None
-        _, actor = self.resolve(who, round_id)
-        locale = actor.locale or "en"
-        form = (self.reports.form_for_round(round_id, locale) if round_id is not None
-                else self.reports.form_for_item(target, locale, self.scope(who)))
-        if form is None:
-            return self.warning(locale, "report.gone")
-        return Reply(locale, form=form)
 
-    def _file_report(self, who: Identity, kind: str, target: str, reason: str,
-                     note: str) -> Reply:
-        round_id = round_id_of(target) if kind == "reported" else None
-        found, actor = self.resolve(who, round_id)
-        locale = actor.locale or "en"
-        where = Where(who.platform, who.workspace)
-        if round_id is not None:
-            message = self.reports.file_for_round(found.member, where, round_id, reason, note,
-                                                  locale)
-        else:
-            message = self.reports.file_for_item(found.member, where, target, reason, note,
-                                                 locale)
-        return Reply(locale, message)
+def file_report(desk: DeskBase, who: Identity, kind: str, target: str, reason: str,
+                note: str) -> Reply:
+    """File the report a member submitted (``reported``: on a round's question)."""
+    round_id = round_id_of(target) if kind == "reported" else None
+    found, actor = desk.resolve(who, round_id)
+    locale = actor.locale or "en"
+    where = Where(who.platform, who.workspace)
+    if round_id is not None:
+        message = desk.reports.file_for_round(found.member, where, round_id, reason, note,
+                                              locale)
+    else:
+        message = desk.reports.file_for_item(found.member, where, target, reason, note,
+                                             locale)
+    return Reply(locale, message)
 
-    def _unpause_click(self, who: Identity, item_id: str) -> Reply:
-        locale = self.locale_without_member(who)
-        if not who.is_admin:
-            return self.warning(locale, "insights.denied")
-        if not self.insights.bank.visible(item_id, self.scope(who)):
-            return self.warning(locale, "action.unknown")  # another workspace's pack item
-        return Reply(locale, self.insights.unpause_message(item_id, locale))
+
+def unpause_clicked(desk: DeskBase, who: Identity, _kind: str, item_id: str, _key: str) -> Reply:
+    """Let a paused question be posted again (admins only, checked here)."""
+    locale = desk.locale_without_member(who)
+    if not who.is_admin:
+        return desk.warning(locale, "insights.denied")
+    if not desk.insights.bank.visible(item_id, desk.scope(who)):
+        return desk.warning(locale, "action.unknown")  # another workspace's pack item
+    return Reply(locale, desk.insights.unpause_message(item_id, locale))
+
+
+REPORT_BUTTONS = Action(("report", "preport"), report_clicked)
+UNPAUSE_BUTTON = Action(("unpause",), unpause_clicked)

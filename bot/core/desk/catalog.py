@@ -1,13 +1,18 @@
-"""Every command the bot offers, in the order help lists show them."""
+"""Every command the bot offers, in the order help lists show them, and every button kind."""
 
 from __future__ import annotations
 
-from bot.core.desk.admins import INSIGHTS, REPORTS, SETTINGS
+from bot.core.desk.admins import INSIGHTS, REPORT_BUTTONS, REPORTS, SETTINGS, UNPAUSE_BUTTON
+from bot.core.desk.answers import ANSWER, FORMS, PRACTICE
 from bot.core.desk.boards import LEADERBOARD, STATS
-from bot.core.desk.learning import EXPLAIN, QUIZ
-from bot.core.desk.members import FORGET_ME, PRIVACY, REMIND
+from bot.core.desk.learning import EXPLAIN, QUIZ, SHARE, SKIP
+from bot.core.desk.members import FORGET_BUTTONS, FORGET_ME, PRIVACY, REMIND, REMINDER_BUTTONS
 from bot.core.desk.packs import PACK
 from bot.core.kernel.commands import Registry
 
-REGISTRY = Registry((EXPLAIN, QUIZ, LEADERBOARD, STATS, SETTINGS, FORGET_ME, REPORTS, INSIGHTS,
-                     PRIVACY, REMIND, PACK))
+REGISTRY = Registry(
+    (EXPLAIN, QUIZ, LEADERBOARD, STATS, SETTINGS, FORGET_ME, REPORTS, INSIGHTS, PRIVACY, REMIND,
+     PACK),
+    (ANSWER, PRACTICE, FORMS, SKIP, SHARE, FORGET_BUTTONS, REPORT_BUTTONS, UNPAUSE_BUTTON,
+     REMINDER_BUTTONS),
+)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from bot.core.desk.base import DeskBase
-from bot.core.kernel.commands import Command, Option
+from bot.core.kernel.commands import Action, Command, Option
 from bot.core.kernel.models import Identity
 from bot.core.kernel.replies import Reply
 
@@ -20,6 +20,23 @@ def practice(desk: DeskBase, who: Identity, topic: str, _whom: Identity | None) 
     return desk.start_practice(who, topic)
 
 
+def skip_clicked(desk: DeskBase, who: Identity, _kind: str, item_id: str, _key: str) -> Reply:
+    """Skip the practice question the Skip button was shown with (a miss), serve the next."""
+    return desk.practice_skip(who, item_id)
+
+
+def share_clicked(desk: DeskBase, who: Identity, _kind: str, card_id: str, _key: str) -> Reply:
+    """Post a concept card for the whole channel, in the language of where it is shared."""
+    _, actor = desk.resolve(who)
+    locale = actor.locale or "en"
+    card = desk.quiz.explain.share(card_id, locale, desk.scope(who))
+    if card is None:
+        return desk.warning(locale, "explain.gone")
+    return Reply(locale, card, public=True)
+
+
+SKIP = Action(("pskip",), skip_clicked)
+SHARE = Action(("share",), share_clicked)
 EXPLAIN = Command(
     "explain", help_key="help.explain", handler=explain, notice=True,
     describe={"discord": "Explain a PyTorch concept, with an example",

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from bot.core.desk.base import DeskBase
-from bot.core.kernel.commands import Command, Option
+from bot.core.kernel.commands import Action, Command, Option
 from bot.core.kernel.models import Identity
 from bot.core.kernel.replies import Reply
 
@@ -23,10 +23,10 @@ def remind(desk: DeskBase, who: Identity, argument: str, _whom: Identity | None)
                                                      locale))
 
 
-def forget(desk: MemberRequests, who: Identity, _argument: str, _whom: Identity | None) -> Reply:
+def forget(desk: DeskBase, who: Identity, _argument: str, _whom: Identity | None) -> Reply:
     """Show what forgetting the member deletes, with the button that confirms it."""
     # Only the button confirms in chat: a typed "yes" still shows what would go first.
-    return desk.forget_me(who, confirmed=False)
+    return forget_me(desk, who, confirmed=False)
 
 
 PRIVACY = Command(
@@ -54,39 +54,44 @@ REMIND = Command(
            "console": "on [HOUR]|off|snooze"})
 
 
-class MemberRequests(DeskBase):
-    """What a member asks about themselves; whatever it changes is the asker's own."""
+def reminder_clicked(desk: DeskBase, who: Identity, _kind: str, _target: str,
+                     key: str) -> Reply:
+    """Answer a review reminder's button: practise now, snooze a day, or stop reminders."""
+    if key == "start":
+        return desk.start_practice(who, "")  # the most overdue review, as /quiz gives
+    found, actor = desk.resolve(who)
+    locale = actor.locale or "en"
+    if key == "snooze":
+        return Reply(locale, desk.quiz.reminders.snooze(found.member, locale))
+    if key == "stop":
+        return Reply(locale, desk.quiz.reminders.stop(found.member, locale))
+    return desk.warning(locale, "action.unknown")
 
-    def _reminder_button(self, who: Identity, key: str) -> Reply:
-        if key == "start":
-            return self.start_practice(who, "")  # the most overdue review, as /quiz gives
-        found, actor = self.resolve(who)
-        locale = actor.locale or "en"
-        if key == "snooze":
-            return Reply(locale, self.quiz.reminders.snooze(found.member, locale))
-        if key == "stop":
-            return Reply(locale, self.quiz.reminders.stop(found.member, locale))
-        return self.warning(locale, "action.unknown")
 
-    # ------------------------------------------------------------ the member's own data
-    def forget_me(self, who: Identity, confirmed: bool) -> Reply:
-        """Say what forgetting the member deletes (with a confirm button), or delete it.
+def forget_me(desk: DeskBase, who: Identity, confirmed: bool) -> Reply:
+    """Say what forgetting the member deletes (with a confirm button), or delete it.
 
-        Whatever is deleted is the data of ``who``, the member who asked or clicked. Asking
-        creates nothing: a member the bot never stored hears that nothing is kept.
-        """
-        locale = self.locale_without_member(who)
-        if not confirmed:
-            return Reply(locale, self.people.preview(who, locale))
-        message, report = self.people.forget(who, locale)
-        redraw = report.open_rounds[0] if report is not None and report.open_rounds else None
-        return Reply(locale, message, redraw_round=redraw)
+    Whatever is deleted is the data of ``who``, the member who asked or clicked. Asking
+    creates nothing: a member the bot never stored hears that nothing is kept.
+    """
+    locale = desk.locale_without_member(who)
+    if not confirmed:
+        return Reply(locale, desk.people.preview(who, locale))
+    message, report = desk.people.forget(who, locale)
+    redraw = report.open_rounds[0] if report is not None and report.open_rounds else None
+    return Reply(locale, message, redraw_round=redraw)
 
-    def _forget_click(self, who: Identity, tag: str, key: str) -> Reply:
-        if not self.people.is_owner(who, tag):
-            # Someone else's confirmation: it deletes nothing, theirs or the clicker's.
-            return self.warning(self.locale_without_member(who), "forget.not_yours")
-        if key != "yes":
-            locale = self.locale_without_member(who)
-            return Reply(locale, self.people.cancelled(locale))
-        return self.forget_me(who, confirmed=True)
+
+def forget_clicked(desk: DeskBase, who: Identity, _kind: str, tag: str, key: str) -> Reply:
+    """Confirm or cancel forgetting, from the button only the member it was shown to owns."""
+    if not desk.people.is_owner(who, tag):
+        # Someone else's confirmation: it deletes nothing, theirs or the clicker's.
+        return desk.warning(desk.locale_without_member(who), "forget.not_yours")
+    if key != "yes":
+        locale = desk.locale_without_member(who)
+        return Reply(locale, desk.people.cancelled(locale))
+    return forget_me(desk, who, confirmed=True)
+
+
+REMINDER_BUTTONS = Action(("remind",), reminder_clicked)
+FORGET_BUTTONS = Action(("forget",), forget_clicked)

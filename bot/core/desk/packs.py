@@ -67,23 +67,26 @@ def _pack_id(text: str) -> str | None:
     return word if PACK_ID.fullmatch(word) else None
 
 
-class PackRequests(DeskBase):
-    """/quiz-pack add, list, remove and export, for a workspace's admins."""
+class PackDesk:
+    """/quiz-pack add, list, remove and export, for a workspace's admins (the desk's part)."""
+
+    def __init__(self, desk: DeskBase) -> None:
+        self.desk = desk
 
     # ------------------------------------------------------------ refusals
     def _tools(self) -> PackTools:
-        if self.pack_tools is None:  # every request is refused before (pack.off)
+        if self.desk.pack_tools is None:  # every request is refused before (pack.off)
             raise RuntimeError("team packs are not wired in this process")
-        return self.pack_tools
+        return self.desk.pack_tools
 
     def _pack_refusal(self, who: Identity) -> tuple[str, Reply | None]:
-        locale = self.locale_without_member(who)
+        locale = self.desk.locale_without_member(who)
         if not who.is_admin:
-            return locale, self.warning(locale, "pack.denied")
-        if self.pack_tools is None:
-            return locale, self.warning(locale, "pack.off")
+            return locale, self.desk.warning(locale, "pack.denied")
+        if self.desk.pack_tools is None:
+            return locale, self.desk.warning(locale, "pack.off")
         if not who.workspace:
-            return locale, self.warning(locale, "pack.no_workspace")
+            return locale, self.desk.warning(locale, "pack.no_workspace")
         return locale, None
 
     def pack_upload_refusal(self, who: Identity, filename: str | None = None,
@@ -101,9 +104,10 @@ class PackRequests(DeskBase):
         if refusal is not None or filename is None:
             return locale, refusal
         if not filename.lower().endswith(PACK_SUFFIXES):
-            return locale, self.warning(locale, "pack.bad_name")
+            return locale, self.desk.warning(locale, "pack.bad_name")
         if size > MAX_PACK_BYTES:
-            return locale, self.warning(locale, "pack.too_big", size=size, limit=MAX_PACK_BYTES)
+            return locale, self.desk.warning(locale, "pack.too_big", size=size,
+                                             limit=MAX_PACK_BYTES)
         return locale, None
 
     # ------------------------------------------------------------ add
@@ -126,17 +130,17 @@ class PackRequests(DeskBase):
         versions = shelf.versions(check.pack_id)
         if versions and versions[0].scope != scope:
             # Whose it is stays unsaid: a workspace learns nothing about another one.
-            return self.warning(locale, "pack.taken", pack=check.pack_id)
+            return self.desk.warning(locale, "pack.taken", pack=check.pack_id)
         if versions and check.version <= versions[-1].version:
-            return self.warning(locale, "pack.version_low", pack=check.pack_id,
+            return self.desk.warning(locale, "pack.version_low", pack=check.pack_id,
                                  version=versions[-1].version)
         try:
             stored = shelf.add(check, scope)
         except PackConflict:
-            return self.warning(locale, "pack.conflict", pack=check.pack_id)
+            return self.desk.warning(locale, "pack.conflict", pack=check.pack_id)
         log.info("pack %s v%d stored for %s by user=%s", stored.pack_id, stored.version, scope,
                  who.user)
-        self.quiz.library.invalidate()  # drawable here at once; other replicas within seconds
+        self.desk.quiz.library.invalidate()  # drawable here at once; other replicas within seconds
         return Reply(locale, Message(
             title=t(locale, "pack.stored.title"),
             body="\n".join((t(locale, "pack.stored", pack=stored.pack_id, version=stored.version,
@@ -161,7 +165,7 @@ class PackRequests(DeskBase):
     # ------------------------------------------------------------ list, remove, export
     def pack_command(self, who: Identity, argument: str) -> PackReply:
         """Handle ``/quiz-pack list``, ``remove ID`` and ``export ID`` (admins only)."""
-        refusal = self.command_too_long(argument, who.locale or "en")
+        refusal = self.desk.command_too_long(argument, who.locale or "en")
         if refusal is not None:
             return PackReply(refusal)
         locale, refusal = self._pack_refusal(who)
@@ -174,13 +178,13 @@ class PackRequests(DeskBase):
         if verb in ("remove", "export") and len(words) == 2:
             pack_id = _pack_id(words[1])
             if pack_id is None:
-                return PackReply(self.warning(locale, "pack.bad_id"))
+                return PackReply(self.desk.warning(locale, "pack.bad_id"))
             own = self._own_pack(who, pack_id, locale)
             if isinstance(own, Reply):
                 return PackReply(own)
             return self._pack_remove(who, own, locale) if verb == "remove" else (
                 self._pack_export(own, locale))
-        return PackReply(self.warning(locale, "pack.usage"))
+        return PackReply(self.desk.warning(locale, "pack.usage"))
 
     def _pack_list(self, who: Identity, locale: str) -> Reply:
         packs = self._tools().shelf.latest(pack_scope(who))
@@ -202,19 +206,19 @@ class PackRequests(DeskBase):
         """Return the newest version of the workspace's own pack, or the refusal to show."""
         versions = [v for v in self._tools().shelf.versions(pack_id) if not v.removed]
         if not versions:
-            return self.warning(locale, "pack.none", pack=pack_id)
+            return self.desk.warning(locale, "pack.none", pack=pack_id)
         if versions[-1].scope == SHARED_SCOPE:
-            return self.warning(locale, "pack.shared", pack=pack_id)
+            return self.desk.warning(locale, "pack.shared", pack=pack_id)
         if versions[-1].scope != pack_scope(who):
             # The same answer whoever owns it: only that it is not this workspace's.
-            return self.warning(locale, "pack.not_yours", pack=pack_id)
+            return self.desk.warning(locale, "pack.not_yours", pack=pack_id)
         return versions[-1]
 
     def _pack_remove(self, who: Identity, pack: ShelvedPack, locale: str) -> PackReply:
         if not self._tools().shelf.remove(pack.pack_id, pack_scope(who)):
-            return PackReply(self.warning(locale, "pack.none", pack=pack.pack_id))
+            return PackReply(self.desk.warning(locale, "pack.none", pack=pack.pack_id))
         log.info("pack %s removed from %s by user=%s", pack.pack_id, pack_scope(who), who.user)
-        self.quiz.library.invalidate()
+        self.desk.quiz.library.invalidate()
         return PackReply(Reply(locale, Message(body=t(locale, "pack.removed", pack=pack.pack_id),
                                                tone=Tone.SUCCESS)))
 

@@ -7,36 +7,35 @@ member, the channel and the locale in one storage call, applies the rules both p
 admin's settings change creates a channel; how long a command may be), calls the
 service that does the work and returns a :class:`Reply` for the adapter to render.
 
-Commands go through the registry (bot/core/kernel/commands.py): each is declared once, beside its
-handler (desk_learning.py, desk_boards.py, desk_members.py, desk_admins.py, desk_packs.py).
-The buttons the members' and admins' requests answer live in those modules too; what they all
-share (the reply model, resolving, refusals) is in desk_base.py.
+Commands and buttons go through the registry (bot/core/kernel/commands.py, listed in
+catalog.py): each is declared once, beside its handler, in this package's module of its
+feature (answers.py, learning.py, boards.py, members.py, admins.py, packs.py); what they all
+share (resolving, refusals) is in base.py, the reply model in the kernel.
 """
 
 from __future__ import annotations
 
 import logging
 from collections.abc import Mapping
-from dataclasses import replace
 
 from bot.core.channels import matching_zones
-from bot.core.desk.admins import AdminRequests
-from bot.core.desk.base import COMMAND_CHARS, Home, SettingsView
+from bot.core.desk import answers
+from bot.core.desk.admins import file_report
+from bot.core.desk.base import COMMAND_CHARS, DeskBase, Home, SettingsView
 from bot.core.desk.catalog import REGISTRY
-from bot.core.desk.members import MemberRequests
-from bot.core.desk.packs import PackReply, PackRequests
+from bot.core.desk.members import forget_me
+from bot.core.desk.packs import PackDesk, PackReply
 from bot.core.kernel.i18n import t
 from bot.core.kernel.messages import (
-    Button,
     Message,
     Tone,
     parse_action,
     parse_submit,
-    report_action,
-    round_id_of,
 )
 from bot.core.kernel.models import Actor, AnswerMode, ChannelDefaults, Identity
+from bot.core.kernel.ports import PackTools
 from bot.core.kernel.replies import Reply
+from bot.core.quiz import Quiz
 
 __all__ = ["COMMANDS", "Desk", "Home", "PackReply", "Reply", "SettingsView"]
 
@@ -46,39 +45,21 @@ log = logging.getLogger(__name__)
 COMMANDS = tuple(c.key for c in REGISTRY if c.handler is not None)
 
 
-class Desk(MemberRequests, AdminRequests, PackRequests):
+class Desk(DeskBase):
     """Turn chat requests into core calls; the one entry adapters use."""
+
+    def __init__(self, quiz: Quiz, packs: PackTools | None = None) -> None:
+        super().__init__(quiz, packs)
+        self.packs = PackDesk(self)
 
     # ------------------------------------------------------------ buttons and forms
     def click(self, who: Identity, action_id: str) -> Reply:
-        """Handle a click on one of our buttons (a choice, "Answer", "Share")."""
+        """Handle a click on one of our buttons, as the registry declares its kind."""
         parsed = parse_action(action_id)
         if parsed is None:
             return self.warning(who.locale or "en", "action.unknown")
         kind, target, key = parsed
-        if kind == "answer":
-            return self._answer(who, target, key, AnswerMode.BUTTON)
-        if kind == "practice":
-            return self._practice_answer(who, target, key, AnswerMode.BUTTON)
-        if kind == "pskip":
-            return self.practice_skip(who, target)
-        if kind in ("form", "pform"):
-            return self._open_form(who, kind, target)
-        if kind == "forget":
-            return self._forget_click(who, target, key)
-        if kind in ("report", "preport"):
-            return self._report_form(who, kind, target)
-        if kind == "unpause":
-            return self._unpause_click(who, target)
-        if kind == "remind":
-            return self._reminder_button(who, key)
-        # share: a card for the whole channel, in the language of where it is shared
-        _, actor = self.resolve(who)
-        locale = actor.locale or "en"
-        card = self.quiz.explain.share(target, locale, self.scope(who))
-        if card is None:
-            return self.warning(locale, "explain.gone")
-        return Reply(locale, card, public=True)
+        return REGISTRY.click(self, who, kind, target, key)
 
     def submit(self, who: Identity, submit_id: str, text: str, choice: str = "") -> Reply:
         """Handle a submitted form (its id says what it answers and how).
@@ -90,70 +71,37 @@ class Desk(MemberRequests, AdminRequests, PackRequests):
             return self.warning(who.locale or "en", "action.unknown")
         kind, target, mode_name = parsed
         if kind in ("reported", "preported"):
-            return self._file_report(who, kind, target, choice, text)
+            return file_report(self, who, kind, target, choice, text)
         mode = AnswerMode.CODE if mode_name == "code" else AnswerMode.TEXT
         if kind == "submit":
-            return self._answer(who, target, text, mode)
-        return self._practice_answer(who, target, text, mode)
+            return answers.answer_round(self, who, target, text, mode)
+        return answers.answer_practice(self, who, target, text, mode)
 
     def answer_today(self, who: Identity, response: str, mode: AnswerMode) -> Reply:
         """Answer the latest round of the member's channel (a typed answer: no button names it)."""
-        found, actor = self.resolve(who)
-        locale = actor.locale or "en"
-        if found.channel is None:
-            return self.warning(locale, "channel.no_quiz")
-        outcome = self.quiz.rounds.submit_answer(found.channel.id, actor, response, mode)
-        return Reply(locale, self._reportable(outcome.reply, outcome.round_id, outcome.recorded,
-                                              locale),
-                     redraw_round=outcome.round_id if outcome.tally_changed else None)
+        return answers.answer_today(self, who, response, mode)
 
     def practice_answer(self, who: Identity, response: str, mode: AnswerMode) -> Reply:
         """Answer the member's current practice question (a typed answer)."""
-        found, actor = self.resolve(who)
-        locale = actor.locale or "en"
-        return Reply(locale, self.quiz.practice.answer(found.member, response, locale, mode,
-                                                       workspace=who.workspace))
+        return answers.answer_practice(self, who, None, response, mode)
 
-    def _answer(self, who: Identity, target: str, response: str, mode: AnswerMode) -> Reply:
-        round_id = round_id_of(target)
-        found, actor = self.resolve(who, round_id)
-        locale = actor.locale or "en"
-        if found.round is None or found.channel is None:
-            return self.warning(locale, "answer.no_round")
-        outcome = self.quiz.rounds.answer(found.round, found.channel, actor, response, mode)
-        return Reply(locale, self._reportable(outcome.reply, outcome.round_id, outcome.recorded,
-                                              locale),
-                     redraw_round=outcome.round_id if outcome.tally_changed else None)
+    def forget_me(self, who: Identity, confirmed: bool) -> Reply:
+        """Say what forgetting the member deletes (with a confirm button), or delete it."""
+        return forget_me(self, who, confirmed)
 
-    @staticmethod
-    def _reportable(reply: Message, round_id: int | None, recorded: bool,
-                    locale: str) -> Message:
-        """Add the Report button to the private feedback on a recorded daily answer."""
-        if not recorded or round_id is None:
-            return reply
-        button = Button(report_action(round_id), t(locale, "report.button"))
-        return replace(reply, buttons=(*reply.buttons, button))
+    # ------------------------------------------------------------ team packs (a file in, or out)
+    def pack_upload_refusal(self, who: Identity, filename: str | None = None,
+                            declared_size: int = 0) -> Reply | None:
+        """Refuse an upload before its bytes are fetched (bot/core/desk/packs.py)."""
+        return self.packs.pack_upload_refusal(who, filename, declared_size)
 
-    def _practice_answer(self, who: Identity, item_id: str, response: str,
-                         mode: AnswerMode) -> Reply:
-        found, actor = self.resolve(who)
-        locale = actor.locale or "en"
-        return Reply(locale, self.quiz.practice.answer(found.member, response, locale, mode,
-                                                       item_id=item_id, workspace=who.workspace))
+    def pack_add(self, who: Identity, filename: str, data: bytes) -> Reply:
+        """Validate an uploaded pack file and store it for the admin's workspace only (slow)."""
+        return self.packs.pack_add(who, filename, data)
 
-    def _open_form(self, who: Identity, kind: str, target: str) -> Reply:
-        round_id = round_id_of(target) if kind == "form" else None
-        found, actor = self.resolve(who, round_id)
-        locale = actor.locale or "en"
-        if kind == "form":
-            form = self.quiz.rounds.answer_form(round_id, locale) if round_id else None
-            if form is None:
-                return self.warning(locale, "answer.closed")
-            return Reply(locale, form=form)
-        form = self.quiz.practice.answer_form(found.member, target, locale)
-        if form is None:
-            return self.warning(locale, "practice.nothing_pending")
-        return Reply(locale, form=form)
+    def pack_command(self, who: Identity, argument: str) -> PackReply:
+        """Answer /quiz-pack list, remove ID or export ID."""
+        return self.packs.pack_command(who, argument)
 
     # ------------------------------------------------------------ commands
     def command(self, who: Identity, name: str, argument: str = "",

@@ -39,6 +39,11 @@ class DeskSteps(Protocol):
         ...
 
 
+# A button's work: the desk, who clicked, and the parsed id's kind, target and key
+# (``tq:KIND:TARGET:KEY``, bot/core/kernel/messages.py).
+ActionHandler = Callable[[Any, Identity, str, str, str], Reply]
+
+
 OPTION_KINDS = ("text", "integer", "boolean", "choice", "member", "channel", "file")
 AUTOCOMPLETES = ("", "explain", "topics", "zones")
 
@@ -94,13 +99,42 @@ class Command:
         return next(o for o in self.options if o.name == name)
 
 
-class Registry:
-    """Every command, in the order lists show them; dispatch with the core's checks."""
+@dataclass(frozen=True)
+class Action:
+    """A kind of button (or several that share a handler), declared once beside its handler."""
 
-    def __init__(self, commands: Iterable[Command] = ()) -> None:
+    kinds: tuple[str, ...]
+    handler: ActionHandler
+
+
+class Registry:
+    """Every command and button, in the order lists show them; dispatch with the core's checks."""
+
+    def __init__(self, commands: Iterable[Command] = (), actions: Iterable[Action] = ()) -> None:
         self._commands: dict[str, Command] = {}
+        self._actions: dict[str, Action] = {}
         for command in commands:
             self.register(command)
+        for action in actions:
+            self.register_action(action)
+
+    def register_action(self, action: Action) -> None:
+        """Add the button ``action``; each kind has one handler."""
+        for kind in action.kinds:
+            if kind in self._actions:
+                raise ValueError(f"button kind {kind!r} declared twice")
+            self._actions[kind] = action
+
+    def action_kinds(self) -> list[str]:
+        """Return every button kind with a handler."""
+        return list(self._actions)
+
+    def click(self, desk: DeskSteps, who: Identity, kind: str, target: str, key: str) -> Reply:
+        """Run the handler of a button whose id parsed as (``kind``, ``target``, ``key``)."""
+        action = self._actions.get(kind)
+        if action is None:
+            return desk.warning(who.locale or "en", "action.unknown")
+        return action.handler(desk, who, kind, target, key)
 
     def register(self, command: Command) -> None:
         """Add ``command``; its key must be new and named in ``COMMAND_NAMES``."""

@@ -87,3 +87,19 @@ def test_every_command_has_a_name_on_each_platform_and_one_declaration():
         assert all(command.name(p) for p in PLATFORMS), command.key
         for platform in PLATFORMS:
             assert REGISTRY.by_name(platform, f"/{command.name(platform)}") is command
+
+
+def test_every_button_kind_the_id_parser_knows_has_one_handler():
+    from bot.core.kernel.messages import ACTION_KINDS
+
+    assert sorted(REGISTRY.action_kinds()) == sorted(ACTION_KINDS)
+
+
+def test_a_button_kind_declared_twice_is_refused():
+    from bot.core.kernel.commands import Action, Registry
+
+    def handler(desk, who, kind, target, key):
+        raise AssertionError("never called")
+
+    with pytest.raises(ValueError, match="declared twice"):
+        Registry((), (Action(("share",), handler), Action(("share", "forget"), handler)))
