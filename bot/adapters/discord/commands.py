@@ -7,7 +7,9 @@ only turns Discord's typed options into the core's argument and hands over to a 
 
 from __future__ import annotations
 
-from typing import Any
+import inspect
+from collections.abc import Callable, Coroutine
+from typing import Any, Optional
 
 import discord
 from discord import app_commands
@@ -16,7 +18,7 @@ from bot.adapters.discord.handlers import Handlers, identity, locale_of
 from bot.adapters.discord.packs import PackHandlers
 from bot.core.desk import Desk
 from bot.core.desk.catalog import REGISTRY
-from bot.core.kernel.commands import Command
+from bot.core.kernel.commands import Command, Option
 from bot.core.kernel.i18n import slash
 
 AUTOCOMPLETE_LIMIT = 25  # Discord shows at most 25 choices
@@ -55,40 +57,89 @@ def timezone_choices(current: str) -> list[app_commands.Choice[str]]:
             for z in Desk.zone_choices(current, AUTOCOMPLETE_LIMIT)]
 
 
-def register(tree: app_commands.CommandTree[discord.Client], handlers: Handlers) -> None:
-    """Add every slash command to ``tree``."""
+Suggest = Callable[[discord.Interaction[Any], str],
+                   Coroutine[Any, Any, list[app_commands.Choice[str]]]]
 
-    @tree.command(name=_name("explain"), description=_description("explain"))
-    @app_commands.describe(**_described("explain"))
-    async def explain(interaction: discord.Interaction, topic: str) -> None:
-        await handlers.command(interaction, "explain", topic)
 
-    @explain.autocomplete("topic")
-    async def explain_topics(interaction: discord.Interaction,
-                             current: str) -> list[app_commands.Choice[str]]:
+def _suggestions(handlers: Handlers) -> dict[str, Suggest]:
+    """Return the autocomplete of each kind a declaration may name (``Option.autocomplete``)."""
+
+    async def explain(interaction: discord.Interaction[Any],
+                      current: str) -> list[app_commands.Choice[str]]:
         pairs = handlers.desk.explain_choices(current, locale_of(interaction), AUTOCOMPLETE_LIMIT,
                                               identity(interaction))
         return [app_commands.Choice(name=label, value=value) for label, value in pairs]
 
-    @tree.command(name=_name("quiz"), description=_description("quiz"))
-    @app_commands.describe(**_described("quiz"))
-    async def quiz(interaction: discord.Interaction, topic: str | None = None) -> None:
-        await handlers.command(interaction, "quiz", topic or "")
+    async def topics(interaction: discord.Interaction[Any],
+                     current: str) -> list[app_commands.Choice[str]]:
+        found = handlers.desk.topic_choices(current, AUTOCOMPLETE_LIMIT, identity(interaction))
+        return [app_commands.Choice(name=tp, value=tp) for tp in found]
 
-    @quiz.autocomplete("topic")
-    async def quiz_topics(interaction: discord.Interaction,
-                          current: str) -> list[app_commands.Choice[str]]:
-        topics = handlers.desk.topic_choices(current, AUTOCOMPLETE_LIMIT, identity(interaction))
-        return [app_commands.Choice(name=tp, value=tp) for tp in topics]
+    async def zones(interaction: discord.Interaction[Any],
+                    current: str) -> list[app_commands.Choice[str]]:
+        return timezone_choices(current)
 
-    @tree.command(name=_name("leaderboard"), description=_description("leaderboard"))
-    @app_commands.describe(**_described("leaderboard"))
-    @app_commands.choices(period=_choices("leaderboard", "period"))
-    async def leaderboard(interaction: discord.Interaction,
-                          period: app_commands.Choice[str] | None = None,
-                          share: bool = False) -> None:
-        await handlers.command(interaction, "leaderboard", period.value if period else "week",
-                               share=share)
+    return {"explain": explain, "topics": topics, "zones": zones}
+
+
+def _annotation(option: Option) -> Any:
+    """Return the type discord.py reads an option's Discord type (and limits) from."""
+    if option.kind == "choice":
+        return app_commands.Choice[str]
+    if option.kind == "integer" and option.min_value is not None and option.max_value is not None:
+        return app_commands.Range[int, option.min_value, option.max_value]
+    if option.kind == "text" and option.max_value is not None:
+        return app_commands.Range[str, 1, option.max_value]
+    return {"text": str, "integer": int, "boolean": bool}[option.kind]
+
+
+def generic_command(spec: Command, handlers: Handlers,
+                    suggest: dict[str, Suggest]) -> app_commands.Command[Any, Any, Any]:
+    """Return ``spec`` as a Discord command whose options make the core's argument as typed.
+
+    The argument is the options' values joined by spaces, in declared order (a choice gives its
+    value); a boolean ``share`` posts the reply for everyone. A command that needs another
+    reading of its options (a member, a file, a default that depends on another option) keeps
+    a callback of its own in :func:`register`.
+    """
+    async def run(interaction: discord.Interaction[Any], /, **values: Any) -> None:
+        share = bool(values.pop("share", False))
+        words = [value.value if isinstance(value, app_commands.Choice) else str(value)
+                 for option in spec.options if (value := values.get(option.name)) is not None]
+        await handlers.command(interaction, spec.key, " ".join(words), share=share)
+
+    parameters = [inspect.Parameter("interaction", inspect.Parameter.POSITIONAL_OR_KEYWORD,
+                                    annotation=discord.Interaction)]
+    for option in spec.options:
+        annotation = _annotation(option)
+        parameters.append(inspect.Parameter(
+            option.name, inspect.Parameter.KEYWORD_ONLY,
+            annotation=annotation if option.required else Optional[annotation],  # noqa: UP045
+            default=inspect.Parameter.empty if option.required else None))
+    run.__signature__ = inspect.Signature(parameters)  # type: ignore[attr-defined]
+    described = app_commands.describe(**{o.name: o.description for o in spec.options})(run)
+    choices = {o.name: [app_commands.Choice(name=label, value=value) for label, value in o.choices]
+               for o in spec.options if o.kind == "choice"}
+    callback = app_commands.choices(**choices)(described) if choices else described
+    command: app_commands.Command[Any, Any, Any] = app_commands.Command(
+        name=spec.name(PLATFORM) or spec.key, description=spec.describe[PLATFORM],
+        callback=callback)
+    for option in spec.options:
+        if option.autocomplete:
+            command.autocomplete(option.name)(suggest[option.autocomplete])
+    _admins_only(command, spec)
+    return command
+
+
+def register(tree: app_commands.CommandTree[discord.Client], handlers: Handlers) -> None:
+    """Add every slash command to ``tree``: the registry's, read generically unless below."""
+    suggest = _suggestions(handlers)
+    # Commands whose options Discord types in a way of their own (a member, a file, a default
+    # that depends on another option, a channel of the server) keep a callback here.
+    own = {"stats", "remind", "settings", "reports", "pack"}
+    for spec in REGISTRY.on(PLATFORM):
+        if spec.key not in own:
+            tree.add_command(generic_command(spec, handlers, suggest))
 
     @tree.command(name=_name("stats"), description=_description("stats"))
     @app_commands.describe(**_described("stats"))
@@ -96,23 +147,6 @@ def register(tree: app_commands.CommandTree[discord.Client], handlers: Handlers)
                     share: bool = False, team: bool = False) -> None:
         await handlers.command(interaction, "stats", "team" if team else "", share=share,
                                whom=None if team else member)
-
-    @tree.command(name=_name("privacy"), description=_description("privacy"))
-    @app_commands.describe(**_described("privacy"))
-    @app_commands.choices(mode=_choices("privacy", "mode"))
-    async def quiz_privacy(interaction: discord.Interaction,
-                           mode: app_commands.Choice[str] | None = None) -> None:
-        await handlers.command(interaction, "privacy", mode.value if mode else "")
-
-    @tree.command(name=_name("forget-me"), description=_description("forget-me"))
-    async def forget_me(interaction: discord.Interaction) -> None:
-        # Private, and nothing is deleted until the member clicks the confirmation button.
-        await handlers.command(interaction, "forget-me")
-
-    @tree.command(name=_name("insights"), description=_description("insights"))
-    async def quiz_insights(interaction: discord.Interaction) -> None:
-        # Hidden from members by default; the desk checks the permission Discord computed too.
-        await handlers.command(interaction, "insights")
 
     @tree.command(name=_name("remind"), description=_description("remind"))
     @app_commands.describe(**_described("remind"))
@@ -166,14 +200,11 @@ def register(tree: app_commands.CommandTree[discord.Client], handlers: Handlers)
         await handlers.command(interaction, "reports", argument)
 
     tree.add_command(pack_group(PackHandlers(handlers)))
-    for command in (quiz_insights, quiz_settings, quiz_reports):
+    for command in (quiz_settings, quiz_reports):
         _admins_only(command, next(c for c in REGISTRY.on(PLATFORM)
                                    if c.name(PLATFORM) == command.name))
 
-    @quiz_settings.autocomplete("timezone")
-    async def zones(interaction: discord.Interaction,
-                    current: str) -> list[app_commands.Choice[str]]:
-        return timezone_choices(current)
+    quiz_settings.autocomplete("timezone")(suggest["zones"])
 
 
 def pack_group(packs: PackHandlers) -> app_commands.Group:

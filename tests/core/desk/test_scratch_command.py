@@ -115,3 +115,16 @@ def test_the_console_takes_settings_as_the_chat_hints_write_them(tmp_path):
         assert channel.state.channel.post_time.strftime("%H:%M") == "10:45"
     finally:
         app.close()
+
+
+def test_a_scratch_command_becomes_a_discord_command_with_no_discord_code(scratch):
+    # Discord renders a declaration it has no callback of its own for: names, description,
+    # options with their types and descriptions, and the Manage Server default.
+    from bot.adapters.discord.commands import ADMINS, generic_command
+
+    command = generic_command(scratch.get("version"), handlers=None, suggest={})
+    assert command.name == "quiz-version" and command.description == "Which bank version"
+    [detail] = command.parameters
+    assert (detail.name, detail.description, detail.required) == ("detail", "say more", False)
+    assert detail.type.name == "boolean"
+    assert command.default_permissions == ADMINS and command.guild_only
