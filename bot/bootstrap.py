@@ -33,7 +33,7 @@ if TYPE_CHECKING:
     from bot.adapters.discord.client import QuizBot
     from bot.adapters.slack.bot import SlackBot
     from bot.adapters.slack.installations import Installations
-    from db.store_packs import PackStore
+    from bot.pack_tools import StorePackShelf
 
 log = logging.getLogger(__name__)
 
@@ -184,18 +184,19 @@ def operator_app(settings: Settings, *, bank: Bank | None = None, migrate: bool 
                [engine.dispose], engine=engine, packs=pack_tools(bank, engine, None))
 
 
-def pack_store(settings: Settings) -> tuple[PackStore, Callable[[], object]]:
-    """Return the migrated database's pack store for `torchquiz pack`, and what closes it.
+def pack_shelf(settings: Settings) -> tuple[StorePackShelf, Callable[[], object]]:
+    """Return the migrated database's pack shelf for `torchquiz pack`, and what closes it.
 
     The operator's view of every workspace's packs (the chat's /quiz-pack sees one workspace
-    through the PackShelf port).
+    through the same shelf).
     """
+    from bot.pack_tools import StorePackShelf
     from db.store_packs import PackStore
 
     url = database_url(settings)
     upgrade(url)
     engine = make_engine(url)
-    return PackStore(engine), engine.dispose
+    return StorePackShelf(PackStore(engine)), engine.dispose
 
 
 def pack_tools(bank: Bank, engine: Engine, executor: Executor | None) -> PackTools:

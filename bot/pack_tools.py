@@ -112,7 +112,7 @@ class SandboxPackChecker:
 
 def _shelved(stored: StoredPack) -> ShelvedPack:
     return ShelvedPack(stored.pack_id, stored.version, stored.scope, stored.title,
-                       tuple(stored.locales), stored.text, stored.removed)
+                       tuple(stored.locales), stored.text, stored.removed, stored.created_at)
 
 
 class StorePackShelf:
@@ -132,14 +132,20 @@ class StorePackShelf:
             raise PackConflict(str(exc)) from exc
         return _shelved(stored)
 
-    def latest(self, workspace: str) -> list[ShelvedPack]:
-        """Return the newest version of each pack ``workspace`` sees (its own and shared)."""
+    def latest(self, workspace: str | None) -> list[ShelvedPack]:
+        """Return the newest version of each pack ``workspace`` sees (its own and shared).
+
+        ``workspace`` None: every workspace's, the operator's view (`torchquiz pack list`).
+        """
         return [_shelved(p) for p in self.store.latest(workspace)]
 
     def versions(self, pack_id: str) -> list[ShelvedPack]:
         """Return every stored version of ``pack_id`` whatever its scope, oldest first."""
         return [_shelved(p) for p in self.store.versions(pack_id)]
 
-    def remove(self, pack_id: str, workspace: str) -> bool:
-        """Hide ``workspace``'s own pack from lists and draws (history stays)."""
+    def remove(self, pack_id: str, workspace: str | None) -> bool:
+        """Hide ``workspace``'s own pack from lists and draws (history stays).
+
+        ``workspace`` None: whoever's it is (the operator's `torchquiz pack remove`).
+        """
         return self.store.remove(pack_id, workspace)

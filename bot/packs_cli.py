@@ -21,8 +21,9 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
+    from bot.core.kernel.ports import PackCheck
+    from bot.pack_tools import StorePackShelf
     from bot.settings import Settings
-    from db.store_packs import PackStore
 
 PLATFORMS = ("discord", "slack", "console")
 _WORKSPACE = re.compile(r"(discord|slack|console):[A-Za-z0-9._@-]{1,128}")
@@ -109,10 +110,13 @@ def _print_report(report: Any, as_json: bool) -> None:
     print(f"pack {verdict} ({report.items} questions, {report.cards} explain cards)")
 
 
-def _store(settings: Settings) -> tuple[PackStore, Callable[[], object]]:
-    from bot.bootstrap import pack_store
+EVERY_WORKSPACE = "*"  # a pack stored without --workspace: every workspace of the deployment
 
-    return pack_store(settings)
+
+def _shelf(settings: Settings) -> tuple[StorePackShelf, Callable[[], object]]:
+    from bot.bootstrap import pack_shelf
+
+    return pack_shelf(settings)
 
 
 def run(settings: Settings, args: argparse.Namespace) -> int:
@@ -147,29 +151,27 @@ def run(settings: Settings, args: argparse.Namespace) -> int:
         _print_report(report, getattr(args, "json", False))
         if command == "validate" or not report.ok:
             return 0 if report.ok else 1
-        pack = getattr(report, "pack", None)
-        if pack is None:
-            # Validated on a replica, which sends the report only: parse it here to store it
-            # (bounded parsing, no code run; the replica's checks passed on these very bytes).
-            from content.packs import parse_pack
+        from bot.pack_tools import as_check
 
-            pack = parse_pack(data).pack
-            if pack is None:
-                print("torchquiz pack add: the pack does not parse here", file=sys.stderr)
-                return 1
-        return _add(settings, pack, workspace)
-    store, close = _store(settings)
+        # A replica sends the report only: what is stored is read from these very bytes here,
+        # by parsing alone (no code runs; the replica's checks passed on them).
+        check = as_check(report, data)
+        if not check.ok:
+            print("torchquiz pack add: the pack does not parse here", file=sys.stderr)
+            return 1
+        return _add(settings, check, workspace)
+    shelf, close = _shelf(settings)
     try:
         if command == "list":
-            return _list(store, args.json)
+            return _list(shelf, args.json)
         if command == "remove":
-            if store.remove(args.pack_id):
+            if shelf.remove(args.pack_id, None):
                 print(f"removed pack {args.pack_id} (answers to it are kept)")
                 return 0
             print(f"torchquiz pack remove: no pack {args.pack_id[:40]!r}", file=sys.stderr)
             return 1
         if command == "export":
-            versions = store.versions(args.pack_id)
+            versions = shelf.versions(args.pack_id)
             if not versions:
                 print(f"torchquiz pack export: no pack {args.pack_id[:40]!r}", file=sys.stderr)
                 return 1
@@ -180,15 +182,13 @@ def run(settings: Settings, args: argparse.Namespace) -> int:
     return 2
 
 
-def _add(settings: Settings, pack: Any, workspace: str | None) -> int:
-    from db.store_packs import EVERY_WORKSPACE, PackRefused
+def _add(settings: Settings, check: PackCheck, workspace: str | None) -> int:
+    from bot.core.kernel.ports import PackConflict
 
-    store, close = _store(settings)
+    shelf, close = _shelf(settings)
     try:
-        stored = store.add(pack.id, pack.header.version, workspace or EVERY_WORKSPACE,
-                           pack.header.title, tuple(pack.header.locales), pack.text,
-                           pack.document)
-    except PackRefused as exc:
+        stored = shelf.add(check, workspace or EVERY_WORKSPACE)
+    except PackConflict as exc:
         print(f"torchquiz pack add: {exc}", file=sys.stderr)
         return 1
     finally:
@@ -198,12 +198,13 @@ def _add(settings: Settings, pack: Any, workspace: str | None) -> int:
     return 0
 
 
-def _list(store: PackStore, as_json: bool) -> int:
+def _list(shelf: StorePackShelf, as_json: bool) -> int:
     from safetext.inert import inert
 
     rows = [{"id": p.pack_id, "version": p.version, "scope": p.scope, "title": p.title,
-             "locales": list(p.locales), "created_at": p.created_at.isoformat()}
-            for p in store.latest()]
+             "locales": list(p.locales),
+             "created_at": p.created_at.isoformat() if p.created_at else None}
+            for p in shelf.latest(None)]
     if as_json:
         print(json.dumps(rows, ensure_ascii=True, sort_keys=True))
         return 0

@@ -333,3 +333,12 @@ def test_only_the_composition_root_builds_engines_and_stores():
         found += [f"{path.relative_to(ROOT)} imports {n}" for n in sorted(_imports(path))
                   if any(_is(n, f) for f in forbidden)]
     assert found == []
+
+
+def test_no_command_line_front_end_reaches_a_store():
+    # `torchquiz ...` asks bootstrap for a service or a port (operator_app, pack_shelf); the
+    # ports' implementations over storage (bot/pack_tools.py, bot/pack_source.py) stay apart.
+    clis = sorted([ROOT / "bot" / "cli.py", *(ROOT / "bot").glob("*_cli.py")])
+    found = [f"{path.name} imports {n}" for path in clis for n in sorted(_imports(path))
+             if n.startswith("db.store")]
+    assert len(clis) > 3 and found == []

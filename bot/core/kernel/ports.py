@@ -231,6 +231,7 @@ class ShelvedPack:
     locales: tuple[str, ...]
     text: str
     removed: bool = False
+    created_at: dt.datetime | None = None  # when this version was stored
 
 
 class PackConflict(ValueError):
