@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import datetime as dt
+import getpass
 import importlib
 import json
 import logging
@@ -20,12 +21,22 @@ from content.schema import CodeItem, ExplainCard
 log = logging.getLogger(__name__)
 
 
+def _your_name() -> str:
+    """Return the newcomer's login name for the console's boards ("me" for root or none)."""
+    try:
+        name = getpass.getuser()
+    except (KeyError, OSError):  # no passwd entry and no LOGNAME/USER: a bare container
+        return "me"
+    return name if name and name != "root" else "me"
+
+
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="torchquiz", description=__doc__)
     commands = parser.add_subparsers(dest="command", required=True)
 
     console = commands.add_parser("console", help="play in this terminal (reads stdin)")
-    console.add_argument("--as", dest="user", default="you", help="your name in the channel")
+    console.add_argument("--as", dest="user", default=_your_name(),
+                         help="your name in the channel (default: your login name)")
     console.add_argument("--channel", default="general", help="the channel to play in")
     console.add_argument("--lang", choices=("en", "zh-CN"), help="language of a new channel")
     console.add_argument("--tz", help="time zone of a new channel, e.g. Asia/Shanghai")

@@ -51,7 +51,7 @@ def test_a_hidden_member_is_on_no_console_board_and_sees_their_own_place(app, tm
                        chart_dir=charts)
     boards = text.split("Leaderboard · all time", 1)[1]
     assert "Zoe" not in boards and "Bob" in boards
-    assert boards.count("+1 members hidden") == 3  # both boards and the weekly post
+    assert boards.count("+1 member hidden") == 3  # both boards and the weekly post
     assert len(list(charts.glob("leaderboard-2026-03-02-*.png"))) == 1
     mine = run_console(app, "/as Zoe\n/leaderboard all\n/stats\n/privacy\n/quit\n",
                        chart_dir=charts)

@@ -146,16 +146,20 @@ class BoardService:
         """
         if period not in PERIODS:
             return Message(body=t(locale, "leaderboard.bad_period"), tone=Tone.WARNING)
-        table = self._table(self.rows(channel, period), period, locale)
-        note = " · ".join(n for n in (table.footer, self._hidden_note(channel, period, locale))
-                          if n)
-        return replace(table, footer=note)
+        rows = self.rows(channel, period)
+        hidden = self._hidden(channel, period)
+        table = self._table(rows, period, locale, hidden)
+        extra = self._hidden_note(hidden, locale) if rows else ""
+        return replace(table, footer=" · ".join(n for n in (table.footer, extra) if n))
 
     @staticmethod
-    def _table(rows: list[LeaderboardRow], period: str, locale: str) -> Message:
+    def _table(rows: list[LeaderboardRow], period: str, locale: str,
+               hidden: int = 0) -> Message:
         title = t(locale, f"leaderboard.title.{period}")
         if not rows:
-            return Message(title=title, body=t(locale, "leaderboard.empty"))
+            # Somebody scored, but only members who keep off the boards: not "nobody yet".
+            key = "leaderboard.only_hidden" if hidden else "leaderboard.empty"
+            return Message(title=title, body=t(locale, key, count=hidden))
         lines = [t(locale, "leaderboard.header")]
         for row in rows:
             streak = f"{row.streak}{'❄' * row.freezes}"
@@ -167,8 +171,12 @@ class BoardService:
         return Message(title=title, code="\n".join(lines), footer=legend,
                        audience=Audience.PRIVATE)
 
-    def _hidden_note(self, channel: ChannelSettings, period: str, locale: str) -> str:
-        count = self.store.hidden_with_points(channel.id, self._since(channel, period))
+    def _hidden(self, channel: ChannelSettings, period: str) -> int:
+        return self.store.hidden_with_points(channel.id, self._since(channel, period))
+
+    @staticmethod
+    def _hidden_note(count: int, locale: str) -> str:
+        # Said once: the body already counts them when only hidden members scored.
         return t(locale, "leaderboard.hidden", count=count) if count else ""
 
     def weekly_post(self, channel_id: int) -> BoardPost:
@@ -184,14 +192,16 @@ class BoardService:
         start = week_start(self.clock.now(), channel.timezone).astimezone(zone).date()
         week = week_range(start)
         rows = self.rows(channel, "week")
-        table = self._table(rows, "week", locale)
+        hidden = self._hidden(channel, "week")  # after the rows, as /leaderboard reads them
+        table = self._table(rows, "week", locale, hidden)
         # What the week's closed rounds taught: its misconception and its hardest question.
         tries = self.store.week_first_tries(channel.id, start, start + dt.timedelta(days=7))
         post = Message(title=t(locale, "leaderboard.weekly", week=week), body=table.body,
                        code=table.code, audience=Audience.CHANNEL,
                        fields=week_extras(tries, self.bank, locale),
                        footer=" · ".join(n for n in (table.footer,
-                                                      self._hidden_note(channel, "week", locale))
+                                                      self._hidden_note(hidden, locale) if rows
+                                                      else "")
                                          if n))
         if self.charts is None:
             return BoardPost(channel, post)

@@ -7,6 +7,7 @@ filled in for the front end being spoken to (:func:`speaking_to`), from :data:`C
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
@@ -69,10 +70,17 @@ for _part in (boards, channels, chat, learning, packs, people, quality, rounds):
     _STRINGS.update(_part.STRINGS)
 
 
+# A count's word: "{n|review|reviews}" reads "review" when the value n is 1, else "reviews".
+_PLURAL = re.compile(r"\{(\w+)\|([^{}|]*)\|([^{}|]*)\}")
+
+
 def t(locale: str, key: str, **values: object) -> str:
     """Return the sentence ``key`` in ``locale`` (English when missing), with values filled in."""
     variants = _STRINGS[key]
     template = variants.get(locale) or variants["en"]
+    if "|" in template:
+        template = _PLURAL.sub(
+            lambda m: m.group(2) if values.get(m.group(1)) == 1 else m.group(3), template)
     if "{/" in template:
         names = {f"/{name}": slash(name) for name in COMMAND_NAMES}
         return template.format(**names, **values)

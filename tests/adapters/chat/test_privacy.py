@@ -19,10 +19,10 @@ def test_a_hidden_member_is_absent_from_every_board_post_and_chart(chat):
         assert hidden.private and "You are now hidden" in hidden.text
         for period in ("week", "all"):
             board = await d.command("leaderboard", "bob", period=period)
-            assert "Alice" not in board.text and "+1 members hidden" in board.text
+            assert "Alice" not in board.text and "+1 member hidden" in board.text
         weekly = await d.post_board(channel)
         assert "Weekly leaderboard" in weekly.text and "王小明" in weekly.text
-        assert "Alice" not in weekly.text and "+1 members hidden" in weekly.text
+        assert "Alice" not in weekly.text and "+1 member hidden" in weekly.text
         assert weekly.image is not None and weekly.image[1][:4] == b"\x89PNG"
         for asker in ("bob", "admin"):
             theirs = await d.command("stats", asker, member="alice")

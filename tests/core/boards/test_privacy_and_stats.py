@@ -52,11 +52,24 @@ def test_a_hidden_member_is_on_no_board_and_the_others_rank_among_themselves(sto
         rows = board.rows(channel, period)
         assert [(r.rank, r.display_name) for r in rows] == [(1, "m1"), (2, "m2")]
         message = board.leaderboard(channel, period, "en")
-        assert "m0" not in message.code and message.footer == "+1 members hidden"
+        assert "m0" not in message.code and message.footer == "+1 member hidden"
     post = board.weekly_post(channel.id).message
     assert "m0" not in post.code and "m0" not in post.image_alt
-    assert post.footer == "+1 members hidden"
+    assert post.footer == "+1 member hidden"
     assert [r.display_name for r in charts.boards[-1]] == ["m1", "m2"]
+
+
+def test_a_board_whose_only_scorer_is_hidden_says_so_not_nobody_yet(store, bank, clock):
+    board = BoardService(store, bank, clock, RecordingCharts())
+    channel, (only_one,) = _board_with(store, clock, [30])
+    store.set_hidden(only_one.id, True)
+    for period in ("week", "all"):
+        message = board.leaderboard(channel, period, "en")
+        assert message.body == "Only 1 member hidden from the boards has scored so far."
+        assert "No points yet" not in message.body and message.footer == ""
+    post = board.weekly_post(channel.id).message
+    assert post.body == "Only 1 member hidden from the boards has scored so far."
+    assert board.leaderboard(channel, "week", "zh-CN").body == "目前只有 1 名已隐藏的成员得分。"
 
 
 def test_a_hidden_member_sees_their_own_place_privately(store, bank, clock):
@@ -65,7 +78,7 @@ def test_a_hidden_member_sees_their_own_place_privately(store, bank, clock):
     store.set_hidden(top.id, True)
     hidden = store.get_member(top.id)
     mine = board.leaderboard(channel, "week", "en")  # the board is the same for everyone
-    assert "m0" not in mine.code and mine.footer == "+1 members hidden"
+    assert "m0" not in mine.code and mine.footer == "+1 member hidden"
     stats = board.stats_message(channel, hidden, "en", viewer=hidden)
     assert "Rank this week: #1 of 3" in stats.body and "hidden from the boards" in stats.body
 

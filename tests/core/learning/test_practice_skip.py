@@ -16,7 +16,7 @@ def test_quiz_again_shows_the_open_question_with_its_tries_left(quiz, alice, sto
     assert "Still open · 2 tries left" in again.body and "Shape of torch.zeros" in again.body
     assert store.current_practice(alice.member.id).attempts == 1
     last = quiz.practice.answer(alice.member, "(8, 8)", "en")
-    assert "1 tries left" in last.body  # the tries go on; none came back
+    assert "1 try left" in last.body  # the tries go on; none came back
 
 
 def test_quiz_again_keeps_the_option_order(quiz, alice, store, clock):

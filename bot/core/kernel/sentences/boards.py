@@ -10,6 +10,11 @@ STRINGS: dict[str, dict[str, str]] = {
         "en": "No points yet. Answer today's question to get on the board!",
         "zh-CN": "还没有人得分。答对今天的题目就能上榜！",
     },
+    "leaderboard.only_hidden": {
+        "en": "Only {count} {count|member|members} hidden from the boards "
+              "{count|has|have} scored so far.",
+        "zh-CN": "目前只有 {count} 名已隐藏的成员得分。",
+    },
     "leaderboard.header": {
         "en": "#   Name                 Points  Solved  Streak",
         "zh-CN": "#   成员                 积分    答对    连续",
@@ -90,7 +95,7 @@ STRINGS: dict[str, dict[str, str]] = {
     },
     "stats.chart.alt.bar": {
         "en": "{topic} {pct}% ({first} of {attempted} on the first try, {solved} solved in the "
-              "end, {due} reviews due)",
+              "end, {due} {due|review|reviews} due)",
         "zh-CN": "{topic} {pct}%（{attempted} 题中首次答对 {first}，最终答对 {solved}，"
                  "待复习 {due}）",
     },
@@ -119,7 +124,7 @@ STRINGS: dict[str, dict[str, str]] = {
         "zh-CN": "❄ 持有的连续保护：可抵消一天未作答",
     },
     "leaderboard.hidden": {
-        "en": "+{count} members hidden", "zh-CN": "另有 {count} 名成员已隐藏",
+        "en": "+{count} {count|member|members} hidden", "zh-CN": "另有 {count} 名成员已隐藏",
     },
     "privacy.hidden": {
         "en": "You are now hidden from the leaderboards, the weekly post and its chart. You "
@@ -148,7 +153,7 @@ STRINGS: dict[str, dict[str, str]] = {
     },
     "weekly.misconception": {"en": "Misconception of the week", "zh-CN": "本周易错点"},
     "weekly.misconception.text": {
-        "en": "{n} members first picked “{option}” for: {prompt}",
+        "en": "{n} {n|member|members} first picked “{option}” for: {prompt}",
         "zh-CN": "{n} 位成员首次作答时在「{prompt}」中选了「{option}」",
     },
     "weekly.misconception.why": {"en": "Why it is wrong: {why}", "zh-CN": "错在哪里：{why}"},

@@ -77,7 +77,7 @@ STRINGS: dict[str, dict[str, str]] = {
         "zh-CN": "频道的发布时间与内容（管理员）",
     },
     "home.reviews_due": {
-        "en": "*{n} reviews due* · `{/quiz}` serves the most overdue first",
+        "en": "*{n} {n|review|reviews} due* · `{/quiz}` serves the most overdue first",
         "zh-CN": "*{n} 道复习题到期* · `{/quiz}` 先出最早到期的",
     },
     "home.review_due_one": {

@@ -55,7 +55,7 @@ STRINGS: dict[str, dict[str, str]] = {
         "zh-CN": "答对了！{when}后会再复习这道题。",
     },
     "practice.wrong": {
-        "en": "Not quite. {left} tries left.",
+        "en": "Not quite. {left} {left|try|tries} left.",
         "zh-CN": "不太对。还剩 {left} 次机会。",
     },
     "practice.wrong_final": {
@@ -64,7 +64,7 @@ STRINGS: dict[str, dict[str, str]] = {
     },
     "practice.skip.button": {"en": "Skip", "zh-CN": "跳过"},
     "practice.still_open": {
-        "en": "Still open · {left} tries left",
+        "en": "Still open · {left} {left|try|tries} left",
         "zh-CN": "仍未完成 · 还剩 {left} 次机会",
     },
     "practice.skipped": {

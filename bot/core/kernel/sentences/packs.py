@@ -38,8 +38,8 @@ STRINGS: dict[str, dict[str, str]] = {
     },
     "pack.invalid.title": {"en": "Pack not valid: nothing stored", "zh-CN": "题包无效：未存储"},
     "pack.invalid": {
-        "en": "{count} problem(s), each with its place in the file ({items} questions, "
-            "{cards} explain cards read):",
+        "en": "{count} {count|problem|problems}, each with its place in the file "
+              "({items} questions, {cards} explain cards read):",
         "zh-CN": "共 {count} 个问题，均标明了在文件中的位置（已读取 {items} 道题、{cards} 张"
             "概念卡）：",
     },

@@ -34,7 +34,7 @@ STRINGS: dict[str, dict[str, str]] = {
     },
     "answer.first_try": {"en": " (first-try bonus)", "zh-CN": "（首次即对奖励）"},
     "answer.wrong": {
-        "en": "Not quite. {left} tries left.",
+        "en": "Not quite. {left} {left|try|tries} left.",
         "zh-CN": "不太对。还剩 {left} 次机会。",
     },
     "answer.wrong_final": {
