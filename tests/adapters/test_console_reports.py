@@ -90,3 +90,18 @@ def test_an_admin_closes_a_report_with_the_command_the_listing_names(app):
     run(channel, out, "/report outdated uses the old API\n")
     text = run(channel, out, "/quiz-reports close 1 fixed in version 2\n/reports\n")
     assert "Report #1 is closed" in text and "No open reports" in text
+
+
+def test_report_files_the_question_the_reporting_member_was_shown_not_anothers(app):
+    channel, out = console(app)
+    store = app[0].quiz.rounds.store
+    # alice answers a practice question: its feedback's Report button was shown to her alone.
+    text = run(channel, out, "/as alice\n/quiz tensors\n/practice (9, 9, 9)\n")
+    assert "/report REASON [NOTE]" in text
+    run(channel, out, "/as bob\n/report incorrect not what I saw\n")
+    [stored] = store.reports()
+    # bob reported the question the channel showed him (today's round), not her practice one.
+    assert stored.round_id is not None and stored.item_id == "t.choice-view"
+    run(channel, out, "/as alice\n/report ambiguous mine\n")
+    practised = [r for r in store.reports() if r.round_id is None]
+    assert [r.note for r in practised] == ["mine"]

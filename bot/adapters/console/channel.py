@@ -92,7 +92,10 @@ class ConsoleChannel:
                                       defaults or ChannelDefaults(name=channel_name))
         self.state = ConsoleState(channel, user_name)
         self._tried_posting_on: dt.date | None = None
-        self._report_target = ""  # the action of the last Report button shown here
+        # The last Report button each member saw (key: the member; "": one the channel saw),
+        # with when it was shown: /report files what the reporting member was shown last.
+        self._report_targets: dict[str, tuple[int, str]] = {}
+        self._shown = 0
         self._graded_pending_at: dt.datetime | None = None
         self._again: list[str] = []  # a command line that ended code input, to run next
 
@@ -120,10 +123,13 @@ class ConsoleChannel:
 
     def show(self, message: Message) -> None:
         """Print a message the way the channel would show it (images go to files)."""
+        self._shown += 1
+        seen_by = (self.state.user_name.casefold() if message.audience == Audience.PRIVATE
+                   else "")
         for button in message.buttons:
             parsed = parse_action(button.action_id)
             if parsed is not None and parsed[0] in ("report", "preport"):
-                self._report_target = button.action_id
+                self._report_targets[seen_by] = (self._shown, button.action_id)
         image_path = None
         if message.image_png and self.chart_dir is not None:
             self.chart_dir.mkdir(parents=True, exist_ok=True)
@@ -350,8 +356,10 @@ class ConsoleChannel:
                  "keep it.")
 
     def _report(self, rest: str, lines: Iterator[str]) -> None:
-        # As a chat's Report button would: open the form of the last question shown, fill it.
-        target = self._report_target
+        # As a chat's Report button would: open the form of the last question this member was
+        # shown (privately, or in the channel), and fill it.
+        mine = self._report_targets.get(self.state.user_name.casefold(), (0, ""))
+        target = max(mine, self._report_targets.get("", (0, "")))[1]
         if not target:
             latest = self.quiz.rounds.latest_post(self.state.channel.id)
             if latest is None or latest.round_id is None:
