@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import datetime as dt
 
-from sqlalchemy import delete, exists, insert, or_, select, update
+from sqlalchemy import Select, delete, exists, insert, or_, select, update
 
 from bot.core.kernel.models import PracticeSession, Review, RoundStatus
 from db.retry import retry_on_disconnect
@@ -18,6 +18,26 @@ from db.tables import (
     ScoreTotalRow,
     WorkspaceRow,
 )
+
+
+def _open_round_items(user_id: int, platform: str, workspace: str) -> Select[str]:
+    """Select the items of the open rounds ``user_id`` may answer (see open_round_items)."""
+    here = select(WorkspaceRow.id).where(
+        WorkspaceRow.platform == platform, WorkspaceRow.external_id == workspace
+    ).scalar_subquery()
+    answered_there = exists().where(
+        ScoreTotalRow.channel_id == ChannelRow.id, ScoreTotalRow.user_id == user_id
+    )
+    return (
+        select(RoundRow.item_id)
+        .distinct()
+        .join(ChannelRow, ChannelRow.id == RoundRow.channel_id)
+        .where(
+            RoundRow.status == RoundStatus.OPEN.value,
+            ChannelRow.platform == platform,
+            or_(ChannelRow.workspace_id == here, answered_there),
+        )
+    )
 
 
 def _session(row: PracticeSessionRow) -> PracticeSession:
@@ -126,24 +146,20 @@ class PracticeStore(StoreBase):
         to several servers). One query; the few open rounds are found by the status index,
         each channel's answerer by the totals' key.
         """
-        here = select(WorkspaceRow.id).where(
-            WorkspaceRow.platform == platform, WorkspaceRow.external_id == workspace
-        ).scalar_subquery()
-        answered_there = exists().where(
-            ScoreTotalRow.channel_id == ChannelRow.id, ScoreTotalRow.user_id == user_id
-        )
-        stmt = (
-            select(RoundRow.item_id)
-            .distinct()
-            .join(ChannelRow, ChannelRow.id == RoundRow.channel_id)
-            .where(
-                RoundRow.status == RoundStatus.OPEN.value,
-                ChannelRow.platform == platform,
-                or_(ChannelRow.workspace_id == here, answered_there),
-            )
-        )
         with self._read() as db:
-            return frozenset(db.scalars(stmt))
+            return frozenset(db.scalars(_open_round_items(user_id, platform, workspace)))
+
+    @retry_on_disconnect
+    def practice_state(self, user_id: int, platform: str,
+                       workspace: str) -> tuple[PracticeSession | None, frozenset[str]]:
+        """Return the member's open practice question and ``open_round_items``, in one read.
+
+        /quiz needs both before it picks: one transaction instead of two on its hot path.
+        """
+        with self._read() as db:
+            row = db.get(PracticeSessionRow, user_id)
+            held = frozenset(db.scalars(_open_round_items(user_id, platform, workspace)))
+            return (_session(row) if row is not None else None), held
 
     @retry_on_disconnect
     def get_review(self, user_id: int, item_id: str) -> Review | None:

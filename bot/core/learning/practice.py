@@ -203,8 +203,7 @@ class PracticeService:
         asks for a topic it does not cover: then the new question says what it replaced.
         """
         now = self.clock.now()
-        held = self.store.open_round_items(member.id, member.platform, workspace)
-        session = self.store.current_practice(member.id)
+        session, held = self.store.practice_state(member.id, member.platform, workspace)
         notes: list[str] = []
         if session is not None:
             item = self.bank.question(session.item_id)

@@ -57,6 +57,11 @@ class PracticeStore(Protocol):
         """
         ...
 
+    def practice_state(self, user_id: int, platform: str,
+                       workspace: str) -> tuple[PracticeSession | None, frozenset[str]]:
+        """Return the member's open practice question and ``open_round_items``, in one read."""
+        ...
+
     def get_review(self, user_id: int, item_id: str) -> Review | None:
         """Return the member's review state for an item, if any."""
         ...

@@ -115,3 +115,13 @@ def test_a_command_over_the_length_rule_is_refused_before_any_work(quiz, channel
 def test_the_apology_needs_no_database(quiz):
     assert "wrong" in Desk.apology(member(locale="en")).body.lower()
     assert Desk.apology(member(locale="zh-CN")).body != Desk.apology(member(locale="en")).body
+
+
+def test_a_practice_question_costs_four_storage_transactions(quiz, channel, store):
+    # /quiz's hot path: the open question and the open rounds' items in one read, the cards,
+    # the results (nothing due yet), and opening the question.
+    alice = quiz.rounds.member("console", "alice", "Alice")
+    with transactions(store) as begun:
+        message = quiz.practice.start(alice, "tensors", "en", workspace="ws")
+    assert message.buttons or message.code or message.body
+    assert len(begun) == 4
