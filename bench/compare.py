@@ -79,6 +79,14 @@ def table(ref_runs: list[dict[str, float]], work_runs: list[dict[str, float]], r
     return "\n".join(lines)
 
 
+def split_argv(argv: list[str]) -> tuple[list[str], list[str]]:
+    """Split the command line at ``--``: this tool's options, then the benchmark's."""
+    if "--" not in argv:
+        return argv, []
+    cut = argv.index("--")
+    return argv[:cut], argv[cut + 1:]
+
+
 def git(*args: str, check: bool = True) -> str:
     """Run git in this checkout; return its output."""
     done = subprocess.run(["git", *args], cwd=ROOT, capture_output=True,  # noqa: S603, S607
@@ -92,10 +100,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("ref", help="the commit to compare against (e.g. HEAD~1, a tag, a sha)")
     parser.add_argument("--rounds", type=int, default=1,
                         help="runs per side, interleaved (median per figure)")
-    parser.add_argument("bench", nargs=argparse.REMAINDER,
-                        help="after --: the bench subcommand and its options")
-    args = parser.parse_args(argv)
-    bench_args = [a for a in args.bench if a != "--"] or DEFAULT_BENCH
+    own, bench_args = split_argv(sys.argv[1:] if argv is None else argv)
+    args = parser.parse_args(own)
+    bench_args = bench_args or DEFAULT_BENCH
     sha = git("rev-parse", "--verify", f"{args.ref}^{{commit}}")
     scratch = Path(tempfile.mkdtemp(prefix="tq-compare-"))
     ref_tree = scratch / "ref"

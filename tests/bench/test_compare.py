@@ -25,3 +25,11 @@ def test_a_figure_missing_on_one_side_is_left_out():
     out = table([{"x": 1.0, "only_ref": 2.0}], [{"x": 2.0}], "abc")
     assert "only_ref" not in out
     assert out.splitlines()[1].split() == ["x", "1", "2", "2.00"]
+
+
+def test_options_before_the_double_dash_are_the_tools_and_after_it_the_benchs():
+    from bench.compare import split_argv
+
+    assert split_argv(["HEAD~1", "--rounds", "2", "--", "core", "--answers", "10"]) == (
+        ["HEAD~1", "--rounds", "2"], ["core", "--answers", "10"])
+    assert split_argv(["HEAD~1"]) == (["HEAD~1"], [])
