@@ -203,7 +203,8 @@ class PracticeService:
         asks for a topic it does not cover: then the new question says what it replaced.
         """
         now = self.clock.now()
-        session, held = self.store.practice_state(member.id, member.platform, workspace)
+        session, held, cards = self.store.practice_state(member.id, member.platform, workspace)
+        known: list[Review] | None = cards  # None once a card moved: _next reads them anew
         notes: list[str] = []
         if session is not None:
             item = self.bank.question(session.item_id)
@@ -219,10 +220,12 @@ class PracticeService:
                 notes.append(t(locale, "practice.replaced", topic=item.topic))
             else:
                 # Tried and left: a miss, as a skip is, so a new topic never buys fresh tries.
+                known = None
                 notes.extend(self._close_as_miss(member, session, item, locale, now,
                                                  "practice.replaced_missed"))
         return self._next(member, topic, locale, scope, packs, held, now, notes,
-                          avoid=session.item_id if session is not None else None)
+                          avoid=session.item_id if session is not None else None,
+                          reviews=known)
 
     def skip(self, member: Member, locale: str, *, item_id: str | None = None,
              scope: str | None = None, packs: Collection[str] | None = None,
@@ -276,7 +279,8 @@ class PracticeService:
 
     def _next(self, member: Member, topic: str | None, locale: str, scope: str | None,
               packs: Collection[str] | None, held: Collection[str], now: dt.datetime,
-              notes: Sequence[str], avoid: str | None = None) -> Message:
+              notes: Sequence[str], avoid: str | None = None,
+              reviews: Sequence[Review] | None = None) -> Message:
         """Pick, open and show the member's next practice question (``notes`` go above it)."""
         eligible = self._eligible(topic, scope, None if topic else packs)
         if not eligible and not topic and packs is not None:
@@ -289,7 +293,8 @@ class PracticeService:
         reviewable -= set(held)
         if avoid is not None and len(eligible) > 1:
             eligible = [i for i in eligible if i != avoid]  # what was just closed comes later
-        reviews = [r for r in self.store.reviews(member.id) if r.item_id in reviewable]
+        cards = self.store.reviews(member.id) if reviews is None else reviews
+        reviews = [r for r in cards if r.item_id in reviewable]
         # A due review comes first whatever the member's results: read those (every answer
         # they gave, the slow read at a million answers) only to find a weakest topic.
         due = any(r.due_at <= now for r in reviews)

@@ -57,9 +57,9 @@ class PracticeStore(Protocol):
         """
         ...
 
-    def practice_state(self, user_id: int, platform: str,
-                       workspace: str) -> tuple[PracticeSession | None, frozenset[str]]:
-        """Return the member's open practice question and ``open_round_items``, in one read."""
+    def practice_state(self, user_id: int, platform: str, workspace: str
+                       ) -> tuple[PracticeSession | None, frozenset[str], list[Review]]:
+        """Return the open practice question, ``open_round_items`` and ``reviews``: one read."""
         ...
 
     def get_review(self, user_id: int, item_id: str) -> Review | None:

@@ -117,11 +117,11 @@ def test_the_apology_needs_no_database(quiz):
     assert Desk.apology(member(locale="zh-CN")).body != Desk.apology(member(locale="en")).body
 
 
-def test_a_practice_question_costs_four_storage_transactions(quiz, channel, store):
-    # /quiz's hot path: the open question and the open rounds' items in one read, the cards,
+def test_a_practice_question_costs_three_storage_transactions(quiz, channel, store):
+    # /quiz's hot path: the open question, the open rounds' items and the cards in one read,
     # the results (nothing due yet), and opening the question.
     alice = quiz.rounds.member("console", "alice", "Alice")
     with transactions(store) as begun:
         message = quiz.practice.start(alice, "tensors", "en", workspace="ws")
     assert message.buttons or message.code or message.body
-    assert len(begun) == 4
+    assert len(begun) == 3
