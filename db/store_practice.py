@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import datetime as dt
 
-from sqlalchemy import Select, delete, exists, insert, or_, select, update
+from sqlalchemy import bindparam, delete, exists, insert, or_, select, update
 
 from bot.core.kernel.models import PracticeSession, Review, RoundStatus
 from db.retry import retry_on_disconnect
@@ -19,31 +19,31 @@ from db.tables import (
     WorkspaceRow,
 )
 
-
-def _open_round_items(user_id: int, platform: str, workspace: str) -> Select[str]:
-    """Select the items of the open rounds ``user_id`` may answer (see open_round_items)."""
-    here = select(WorkspaceRow.id).where(
-        WorkspaceRow.platform == platform, WorkspaceRow.external_id == workspace
-    ).scalar_subquery()
-    answered_there = exists().where(
-        ScoreTotalRow.channel_id == ChannelRow.id, ScoreTotalRow.user_id == user_id
+# The items of the open rounds a member may answer (see open_round_items), built once: /quiz
+# runs it on every call.
+_OPEN_ROUND_ITEMS = (
+    select(RoundRow.item_id)
+    .distinct()
+    .join(ChannelRow, ChannelRow.id == RoundRow.channel_id)
+    .where(
+        RoundRow.status == RoundStatus.OPEN.value,
+        ChannelRow.platform == bindparam("platform"),
+        or_(
+            ChannelRow.workspace_id == select(WorkspaceRow.id).where(
+                WorkspaceRow.platform == bindparam("platform"),
+                WorkspaceRow.external_id == bindparam("workspace"),
+            ).scalar_subquery(),
+            exists().where(ScoreTotalRow.channel_id == ChannelRow.id,
+                           ScoreTotalRow.user_id == bindparam("user_id")),
+        ),
     )
-    return (
-        select(RoundRow.item_id)
-        .distinct()
-        .join(ChannelRow, ChannelRow.id == RoundRow.channel_id)
-        .where(
-            RoundRow.status == RoundStatus.OPEN.value,
-            ChannelRow.platform == platform,
-            or_(ChannelRow.workspace_id == here, answered_there),
-        )
-    )
+)
+_REVIEWS_OF = (select(ReviewRow).where(ReviewRow.user_id == bindparam("user_id"))
+               .order_by(ReviewRow.due_at, ReviewRow.item_id))
 
 
-def _reviews_of(user_id: int) -> Select[ReviewRow]:
-    """Select the member's review cards, soonest due first."""
-    return (select(ReviewRow).where(ReviewRow.user_id == user_id)
-            .order_by(ReviewRow.due_at, ReviewRow.item_id))
+def _held_of(user_id: int, platform: str, workspace: str) -> dict[str, object]:
+    return {"user_id": user_id, "platform": platform, "workspace": workspace}
 
 
 def _session(row: PracticeSessionRow) -> PracticeSession:
@@ -153,7 +153,7 @@ class PracticeStore(StoreBase):
         each channel's answerer by the totals' key.
         """
         with self._read() as db:
-            return frozenset(db.scalars(_open_round_items(user_id, platform, workspace)))
+            return frozenset(db.scalars(_OPEN_ROUND_ITEMS, _held_of(user_id, platform, workspace)))
 
     @retry_on_disconnect
     def practice_state(self, user_id: int, platform: str, workspace: str
@@ -165,8 +165,8 @@ class PracticeStore(StoreBase):
         """
         with self._read() as db:
             row = db.get(PracticeSessionRow, user_id)
-            held = frozenset(db.scalars(_open_round_items(user_id, platform, workspace)))
-            cards = [_review(r) for r in db.scalars(_reviews_of(user_id))]
+            held = frozenset(db.scalars(_OPEN_ROUND_ITEMS, _held_of(user_id, platform, workspace)))
+            cards = [_review(r) for r in db.scalars(_REVIEWS_OF, {"user_id": user_id})]
             return (_session(row) if row is not None else None), held, cards
 
     @retry_on_disconnect
@@ -200,4 +200,4 @@ class PracticeStore(StoreBase):
     def reviews(self, user_id: int) -> list[Review]:
         """Return all the member's review states, soonest due first."""
         with self._read() as db:
-            return [_review(row) for row in db.scalars(_reviews_of(user_id))]
+            return [_review(row) for row in db.scalars(_REVIEWS_OF, {"user_id": user_id})]
