@@ -53,7 +53,7 @@ def test_a_pack_with_many_problems_shows_the_first_fifteen_and_counts_the_rest(a
     path = tmp_path / "team.yaml"
     path.write_bytes(pack().split(b"items:\n")[0] + b"items:\n" + items)
     text = run(app, tmp_path, f"/pack add {path}")
-    assert "Pack not valid: nothing stored" in text and "20 problem(s)" in text
+    assert "Pack not valid: nothing stored" in text and "20 problems" in text
     assert "15. line " in text and "16. " not in text
     assert "…and 5 more. `torchquiz pack validate FILE` lists them all." in text
     assert app.packs.shelf.latest("console:local") == []
