@@ -47,7 +47,8 @@ test: install check-system
 	$(BIN)/mypy
 	@TORCHQUIZ_PREBUILD_IMAGES=$(if $(PYTEST_ARGS),0,1) \
 		scripts/run-tests.sh "$(PG_DIR)" "$(DOCKER_DIR)" $(BIN)/python -m pytest \
-		$(if $(filter 0,$(TEST_WORKERS)),,-n $(TEST_WORKERS) --dist loadfile) $(PYTEST_ARGS)
+		$(if $(filter 0,$(TEST_WORKERS)),,-n $(TEST_WORKERS) --dist loadfile) --durations=15 \
+		$(PYTEST_ARGS)
 
 bench: install
 	$(BIN)/torchquiz bench executor
