@@ -27,6 +27,7 @@ from bot.core.packs import channel_scope, library_of
 from bot.core.quality import week_extras
 from bot.core.questions import StreakState, rank, replay_streak, streak_window, week_start
 from content.loader import Bank
+from content.topics import topic_label
 
 PERIODS = ("week", "all")
 BOARD_ROWS = 20  # the rows a leaderboard message shows
@@ -306,8 +307,9 @@ class BoardService:
         chart = self.charts.mastery(mastery, title=title, locale=locale, show_due=not team)
         key = "stats.chart.alt.team" if team else "stats.chart.alt.bar"
         bars = "; ".join(
-            t(locale, key, topic=m.topic, pct=round(m.ratio * 100), first=m.first_try,
-              solved=m.solved, attempted=m.attempted, due=m.due) for m in mastery)
+            t(locale, key, topic=topic_label(m.topic, locale), pct=round(m.ratio * 100),
+              first=m.first_try, solved=m.solved, attempted=m.attempted, due=m.due)
+            for m in mastery)
         return replace(message, image_png=chart.png, image_name=chart.name,
                        image_alt=t(locale, "stats.chart.alt", bars=bars))
 
@@ -363,7 +365,8 @@ def mastery_table(mastery: Sequence[TopicMastery], locale: str, *, show_due: boo
     lines = [f"{_cell(topic, 22)} {_cell(accuracy, 15)} {_cell(counts, 16)} {due}"]
     for m in mastery:
         bar = "█" * round(m.ratio * 10)
-        lines.append(f"{_cell(m.topic, 22)} {bar:<10} {round(m.ratio * 100):>3}% "
+        label = topic_label(m.topic, locale)
+        lines.append(f"{_cell(label, 22)} {bar:<10} {round(m.ratio * 100):>3}% "
                      f"{_cell(f'{m.first_try}/{m.solved}/{m.attempted}', 16)} "
                      f"{m.due if show_due else ''}")
     return "\n".join(line.rstrip() for line in lines)

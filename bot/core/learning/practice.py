@@ -36,6 +36,7 @@ from bot.core.questions import (
 )
 from content.loader import Bank
 from content.schema import CodeItem, Question
+from content.topics import topic_from_name, topic_label
 
 log = logging.getLogger(__name__)
 
@@ -133,7 +134,7 @@ def why_this(chosen: PracticePick, now: dt.datetime, locale: str) -> str:
         return t(locale, "practice.kind.review", since=span(locale, now - chosen.due_at))
     if chosen.kind == "new":
         key = "practice.kind.new_weak" if chosen.tried else "practice.kind.new_untried"
-        return t(locale, key, topic=chosen.topic)
+        return t(locale, key, topic=topic_label(chosen.topic or "", locale))
     due = chosen.due_at or now
     return t(locale, "practice.kind.ahead", when=span(locale, due - now))
 
@@ -202,6 +203,7 @@ class PracticeService:
         An open question comes back as it was (its tries, its option order) unless the member
         asks for a topic it does not cover: then the new question says what it replaced.
         """
+        topic = topic_from_name(topic) if topic else topic
         now = self.clock.now()
         session, held, cards = self.store.practice_state(member.id, member.platform, workspace)
         known: list[Review] | None = cards  # None once a card moved: _next reads them anew
@@ -217,7 +219,7 @@ class PracticeService:
             elif session.attempts == 0:
                 # Nothing was tried and nothing shown beyond the question: it is only set aside.
                 self.store.finish_practice(member.id, item.id)
-                notes.append(t(locale, "practice.replaced", topic=item.topic))
+                notes.append(t(locale, "practice.replaced", topic=topic_label(item.topic, locale)))
             else:
                 # Tried and left: a miss, as a skip is, so a new topic never buys fresh tries.
                 known = None
@@ -268,7 +270,7 @@ class PracticeService:
                                          item.id, False, 0, now)
             self.store.save_review(review)
         self.store.record_practice_result(member.id, item.id, item.version, False, now)
-        lines = [t(locale, head, topic=item.topic),
+        lines = [t(locale, head, topic=topic_label(item.topic, locale)),
                  t(locale, "reveal.answer",
                    answer=posts.answer_text(item, locale, seed=session_seed(session))),
                  item.explanation.get(locale)]
@@ -305,7 +307,8 @@ class PracticeService:
         chosen = pick(eligible, reviews, results, self.bank.topics_of(), now,
                       salt=f"{member.id}|{now.date().isoformat()}")
         if chosen is None:
-            refusal = (t(locale, "practice.held", topic=topic) if topic and was_eligible else
+            refusal = (t(locale, "practice.held", topic=topic_label(topic, locale))
+                       if topic and was_eligible else
                        t(locale, "practice.none", topic=topic or "",
                          topics=", ".join(self.topics(scope))))
             return Message(body="\n".join((*notes, refusal)), tone=Tone.WARNING)
@@ -324,7 +327,7 @@ class PracticeService:
         hint = t(locale, "practice.code_hint") if isinstance(item, CodeItem) else ""
         lines = [*notes, why + "\n", body, "", t(locale, "practice.how", code_hint=hint)]
         return Message(
-            title=t(locale, "practice.title", topic=item.topic),
+            title=t(locale, "practice.title", topic=topic_label(item.topic, locale)),
             body="\n".join(lines),
             code=code,
             buttons=(*posts.choice_buttons(item, practice_action(item.id, "{key}"), seed=seed),

@@ -17,6 +17,7 @@ from bot.core.questions.answers import MAX_CODE_CHARS, MAX_TEXT_CHARS
 from bot.core.questions.scoring import BASE_POINTS
 from content.options import display_order
 from content.schema import ChoiceItem, CodeItem, ExplainCard, Question, TextItem
+from content.topics import topic_label
 
 
 def how_to_answer(item: Question, locale: str) -> str:
@@ -87,16 +88,16 @@ def round_post(
         code=code,
         buttons=buttons,
         # The tally leads the footer: chat front ends edit it in place as answers come in.
-        footer=f"{tally} · {t(locale, 'round.meta', **_meta_values(item, closes))}",
+        footer=f"{tally} · {t(locale, 'round.meta', **_meta_values(item, closes, locale))}",
         audience=Audience.CHANNEL,
         round_id=round_id,
         form=form,
     )
 
 
-def _meta_values(item: Question, closes: str) -> dict[str, object]:
+def _meta_values(item: Question, closes: str, locale: str) -> dict[str, object]:
     return {
-        "topic": item.topic,
+        "topic": topic_label(item.topic, locale),
         "difficulty": item.difficulty,
         "points": BASE_POINTS[item.difficulty],
         "closes": closes,

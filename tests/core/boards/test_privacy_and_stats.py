@@ -250,7 +250,7 @@ def test_the_mastery_chart_says_first_try_in_chinese(store, bank, clock, quiz, c
     message = BoardService(store, bank, clock, RecordingCharts()).stats_message(
         channel, alice.member, "zh-CN")
     assert message.image_alt.startswith("各主题首次作答正确率条形图")
-    assert "autograd 0%（1 题中首次答对 0，最终答对 1" in message.image_alt
+    assert "自动求导 0%（1 题中首次答对 0，最终答对 1" in message.image_alt
 
 
 def test_team_mastery_counts_first_tries_too(store, bank, clock):
