@@ -97,6 +97,23 @@ def test_reveal_closes_the_round_in_its_thread(app):
     assert "This round is closed." in text
 
 
+def test_today_after_the_reveal_shows_the_round_closed_without_asking_for_an_answer(app):
+    text = run_console(app[0], "/reveal\n/today\n/quit\n")
+    after = text.split("== Answer ·", 1)[1]
+    shown_again = after.split("== Daily PyTorch question", 1)[1]
+    assert "This round is closed: the answer and why are in the reveal." in shown_again
+    assert "Pick an option below" not in shown_again
+    assert "closes " not in shown_again and "closed" in shown_again
+    assert "[A]" not in shown_again  # no buttons on a closed round
+
+
+def test_a_restarted_console_shows_todays_question_again(app):
+    run_console(app[0], "/quit\n")
+    again = run_console(app[0], "/quit\n")
+    assert "Daily PyTorch question · 2026-03-02" in again
+    assert len(app[0].quiz.rounds.store.round_dates(1)) == 1  # shown, not posted twice
+
+
 def test_next_day_reveals_yesterday_and_posts_a_new_question(app):
     run_console(app[0], "/quit\n")
     app[1].advance(days=1)

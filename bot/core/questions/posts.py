@@ -79,16 +79,24 @@ def answer_form(item: Question, locale: str, action_id: str) -> Form | None:
 def round_post(
     item: Question, locale: str, *, title: str, closes: str, tally: str, round_id: int,
     buttons: tuple[Button, ...], seed: int | None, form: Form | None = None,
+    closed: bool = False,
 ) -> Message:
-    """Return the channel post of a daily question, its options in the order ``seed`` draws."""
+    """Return the channel post of a daily question, its options in the order ``seed`` draws.
+
+    A ``closed`` round's post (edited in place at the reveal, shown again by the console's
+    ``/today``) points to the reveal instead of asking for an answer, and says when it closed.
+    """
     body, code = question_body(item, locale, seed=seed)
+    how = t(locale, "round.closed") if closed else how_to_answer(item, locale)
+    meta = t(locale, "round.meta.closed" if closed else "round.meta",
+             **_meta_values(item, closes, locale))
     return Message(
         title=title,
-        body=f"{body}\n\n{how_to_answer(item, locale)}",
+        body=f"{body}\n\n{how}",
         code=code,
         buttons=buttons,
         # The tally leads the footer: chat front ends edit it in place as answers come in.
-        footer=f"{tally} · {t(locale, 'round.meta', **_meta_values(item, closes, locale))}",
+        footer=f"{tally} · {meta}",
         audience=Audience.CHANNEL,
         round_id=round_id,
         form=form,

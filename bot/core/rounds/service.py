@@ -310,6 +310,7 @@ class QuizService(Generic[S]):
             closes=closes, tally=self._tally_line(rnd.id, locale, tally), round_id=rnd.id,
             buttons=posts.choice_buttons(item, action, seed=seed) if is_open else (), seed=seed,
             form=posts.answer_form(item, locale, form_action(rnd.id)) if is_open else None,
+            closed=not is_open,
         )
 
     def answer_form(self, round_id: int, locale: str) -> Form | None:
