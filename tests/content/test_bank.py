@@ -228,7 +228,7 @@ def test_every_seed_ref_points_to_a_real_seed_question(bank, targets):
     dangling = [
         f"{entry.id}: {ref}"
         for entry in bank.all_entries()
-        for ref in entry.seed_refs
+        for ref in (*entry.seed_refs, *entry.related)
         if int(ref.split(":")[1]) not in questions.get(ref.split(":")[0], set())
     ]
     assert dangling == []
