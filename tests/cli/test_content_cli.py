@@ -22,7 +22,8 @@ def test_content_list_json_is_one_array_with_the_contract_fields(capsys):
     entries = json.loads(out)
     assert isinstance(entries, list) and len(entries) >= 30
     for entry in entries:
-        assert {"id", "kind", "topic", "difficulty", "locales", "seed_refs", "related"} <= entry.keys()
+        keys = {"id", "kind", "topic", "difficulty", "locales", "seed_refs", "related"}
+        assert keys <= entry.keys()
         assert entry["kind"] in KINDS
         assert entry["locales"] == ["en", "zh-CN"]
         # An item beyond the seed documents tests no seed question: its seed_refs may be empty.

@@ -110,8 +110,8 @@ def test_the_shipped_bank_exits_non_zero_exactly_when_validate_finds_problems(
     ("kind", "keys"),
     [
         ("explain", {"id", "kind", "topic", "difficulty", "locales", "seed_refs", "related"}),
-        ("choice", {"id", "kind", "topic", "topics", "difficulty", "locales", "seed_refs", "related",
-                    "version"}),
+        ("choice", {"id", "kind", "topic", "topics", "difficulty", "locales", "seed_refs",
+                    "related", "version"}),
         ("text", {"id", "kind", "topic", "topics", "difficulty", "locales", "seed_refs", "related",
                   "version"}),
         ("code", {"id", "kind", "topic", "topics", "difficulty", "locales", "seed_refs", "related",
