@@ -250,11 +250,13 @@ def listing_entry(entry: Question | ExplainCard) -> dict[str, Any]:
     """Return the `content list --json` object for one item or card (a documented contract)."""
     if isinstance(entry, ExplainCard):
         return {"id": entry.id, "kind": "explain", "topic": entry.topic, "difficulty": None,
-                "locales": ["en", "zh-CN"], "seed_refs": list(entry.seed_refs)}
+                "locales": ["en", "zh-CN"], "seed_refs": list(entry.seed_refs),
+                "related": list(entry.related)}
     data: dict[str, Any] = {
         "id": entry.id, "kind": entry.kind, "topic": entry.topic, "topics": list(entry.topics),
         "difficulty": entry.difficulty, "locales": ["en", "zh-CN"],
-        "seed_refs": list(entry.seed_refs), "version": entry.version,
+        "seed_refs": list(entry.seed_refs), "related": list(entry.related),
+        "version": entry.version,
     }
     if isinstance(entry, CodeItem):
         data["entrypoint"] = entry.code.entrypoint
