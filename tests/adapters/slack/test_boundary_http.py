@@ -185,3 +185,26 @@ def test_a_signed_well_formed_command_still_works_through_the_boundary(slack_run
         assert "detach()" in shown.shown_text
 
     slack_run(scenario)
+
+
+def test_a_settings_submission_with_nowhere_to_reply_is_one_warning_not_an_error(slack_run,
+                                                                                 caplog):
+    from tests.adapters.slack.test_boundary_property import _lazy_listeners_done
+
+    body = {"type": "view_submission", "team": {"id": "T0TORCHQZ"},
+            "user": {"id": "U0ALICE", "name": "alice", "team_id": "T0TORCHQZ"},
+            "trigger_id": "1.2.3", "api_app_id": "A0TORCHQZ",
+            "view": {"id": "V0VIEW", "hash": "1.abc", "type": "modal",
+                     "callback_id": "tq:settings", "private_metadata": "{}",
+                     "state": {"values": {}}}}
+
+    async def scenario(h):
+        with caplog.at_level(logging.WARNING):
+            status = await _post(h, _form(body), FORM)
+            await _lazy_listeners_done()
+        assert status == 200
+        _no_traceback(caplog)
+        nowhere = [r for r in caplog.records if "nowhere to reply" in r.getMessage()]
+        assert len(nowhere) == 1
+
+    slack_run(scenario)
