@@ -271,7 +271,12 @@ def discord_bot(settings: Settings, runtime: ChatRuntime | None = None,
                 **options: Any) -> QuizBot:
     """Build the Discord bot over a chat runtime (a new one from ``settings`` by default)."""
     from bot.adapters.discord.client import QuizBot
+    from bot.adapters.discord.sharding import parse_shards
 
+    shards = parse_shards(settings.discord_shards)  # checked by `torchquiz discord` first
+    if shards is not None:
+        options.setdefault("shard_ids", list(shards.ids))
+        options.setdefault("shard_count", shards.count)
     runtime = runtime or chat_runtime(settings, "discord")
     options.setdefault("health_address", (settings.health_host, settings.health_port))
     return QuizBot(runtime, guild_id=settings.discord_guild_id, **options)
