@@ -161,3 +161,28 @@ def test_practice_shows_a_packs_solution_once_its_tries_are_spent_unless_hidden(
     assert SOLUTION_LINE not in question.message.body + (question.message.code or "")
     skipped = desk.practice_skip(who("TA"), "p.my-team.row-normalise")
     assert (SOLUTION_LINE in skipped.message.body) is (shown is None)
+
+
+# ---------------------------------------------------------------- re-adding a removed pack
+class NoCheck:
+    """A checker that must not be reached: the shelf refuses the pack from its header."""
+
+    def check(self, data):
+        raise AssertionError("the sandbox check ran for a pack the shelf refuses")
+
+
+@pytest.mark.parametrize("locale, expected", [
+    ("en", "was removed at version 1"), ("zh-CN", "在第 1 版时已被移除")])
+def test_readding_a_removed_pack_from_chat_is_refused_before_the_check(
+        engine, packed, store, locale, expected):
+    from bot.core.kernel.ports import PackTools
+    from bot.pack_tools import StorePackShelf
+    from tests.support.packs import choice_pack
+
+    add_text(engine, choice_pack("team"), "slack:TA")
+    assert PackStore(engine).remove("team", "slack:TA")
+    channel = quiz_channel(packed)
+    store.update_channel(channel.id, ChannelUpdate(locale=locale))
+    desk = Desk(packed, PackTools(NoCheck(), StorePackShelf(PackStore(engine))))
+    reply = desk.pack_add(who("TA", admin=True), "team.yaml", choice_pack("team"))
+    assert expected in reply.message.body
