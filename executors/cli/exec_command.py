@@ -68,7 +68,8 @@ def _parser() -> argparse.ArgumentParser:
         prog="torchquiz exec",
         description="Run code submissions against a challenge's hidden tests in the sandbox.",
     )
-    parser.add_argument("--challenge", metavar="ID", help="code challenge id, e.g. code.one-hot")
+    parser.add_argument("--challenge", metavar="ID", help=(
+        "code challenge id, e.g. code.one-hot, or a stored team pack's p.PACK.ITEM"))
     parser.add_argument("--json", action="store_true", help="print one JSON verdict per line")
     parser.add_argument(
         "--pack", metavar="FILE",
