@@ -108,7 +108,9 @@ def main(argv: Sequence[str] | None = None) -> int:
                   "install it with: pip install -e '.[executor]'", file=sys.stderr)
             return 3
 
-        return exec_main(args_list[1:])
+        from bot.bootstrap import stored_pack_questions
+
+        return exec_main(args_list[1:], stored_pack=stored_pack_questions(settings))
     if args_list[:1] == ["commands"] or args_list[:2] == ["slack", "manifest"]:
         from bot import registry_cli  # the registry's views: no database, no platform client
 

@@ -124,9 +124,11 @@ def answer_text(item: Question, locale: str, *, seed: int | None) -> str:
 
 def reveal(
     item: Question, locale: str, *, title: str, tally: str, round_id: int, seed: int | None,
-    tries: Sequence[FirstTries] = (),
+    tries: Sequence[FirstTries] = (), solution: bool = True,
 ) -> Message:
     """Return the thread reply that reveals the answer, lettered as the round showed it.
+
+    ``solution`` False leaves a code challenge's reference solution out (its pack's choice).
 
     ``tries`` (the round's first tries) add how the members answered: every option's count
     under its shown letter, or the most common wrong texts as quotes; and a Report button.
@@ -141,7 +143,7 @@ def reveal(
             if c.why is not None and not c.correct
         )
     code = None
-    if isinstance(item, CodeItem):
+    if isinstance(item, CodeItem) and solution:
         lines += ["", t(locale, "reveal.solution")]
         code = item.code.solution
     if item.explain_links:
