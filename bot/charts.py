@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING
 from bot.core.boards.board import week_range
 from bot.core.kernel.i18n import t
 from bot.core.kernel.models import Chart, LeaderboardRow, TopicMastery
+from content.topics import topic_label
 
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
@@ -185,8 +186,8 @@ def mastery_figure(topics: Sequence[TopicMastery], *, title: str, locale: str,
     # A pale track to 100 % behind each bar: a topic at 0 % still shows where its bar would be.
     axes.barh(positions, [100] * len(shown), color="#eeeeee", height=0.4)
     axes.barh(positions, shares, color=colours, height=0.4)
-    axes.set_yticks(positions, [_cut(m.topic, _MASTERY_COLUMNS) for m in shown],
-                    fontfamily=families, fontsize=14)
+    labels = [_cut(topic_label(m.topic, locale), _MASTERY_COLUMNS) for m in shown]
+    axes.set_yticks(positions, labels, fontfamily=families, fontsize=14)
     axes.set_ylim(len(shown) - 0.5, -0.8)  # top to bottom, room above the first bar's label
     axes.set_xlim(0, 100)  # a share: the axis ends where a bar can end
     axes.set_xticks([0, 50, 100])

@@ -8,6 +8,12 @@ or an admin types can still name an old topic: ``current_topic`` reads it as the
 from __future__ import annotations
 
 from collections.abc import Iterable
+from functools import cache
+from pathlib import Path
+
+import yaml
+
+TOPIC_NAMES_FILE = Path(__file__).with_name("topic_names.yaml")
 
 RENAMED: dict[str, str] = {
     "accuracy-metrics": "accuracy",
@@ -54,3 +60,40 @@ def topic_stem(name: str) -> str:
                 break
         stems.append(word)
     return "".join(stems)
+
+
+@cache
+def _chinese_names() -> dict[str, str]:
+    names = yaml.safe_load(TOPIC_NAMES_FILE.read_text(encoding="utf-8")) or {}
+    return {str(topic): str(name) for topic, name in names.items()}
+
+
+def chinese_topic_names() -> dict[str, str]:
+    """Return every named topic's Chinese name (a copy: the table itself is shared)."""
+    return dict(_chinese_names())
+
+
+def topic_label(topic: str, locale: str) -> str:
+    """Return how ``locale`` names ``topic``: its Chinese name in zh-CN, else its id.
+
+    The id is what members type (``/quiz autograd``), so English shows the id itself; a team
+    pack's own topics have no Chinese name and show their id in both languages.
+    """
+    if locale == "zh-CN":
+        return _chinese_names().get(current_topic(topic), topic)
+    return topic
+
+
+def topic_labels(topics: Iterable[str], locale: str) -> str:
+    """Return ``topics`` named for ``locale``, joined as a list in that language."""
+    return ("、" if locale == "zh-CN" else ", ").join(topic_label(t, locale) for t in topics)
+
+
+@cache
+def _ids_by_chinese_name() -> dict[str, str]:
+    return {name.casefold(): topic for topic, name in _chinese_names().items()}
+
+
+def topic_from_name(text: str) -> str:
+    """Return the topic id a member meant: a Chinese name reads as its id, anything else as is."""
+    return _ids_by_chinese_name().get(text.strip().casefold(), text)

@@ -97,6 +97,23 @@ def test_reveal_closes_the_round_in_its_thread(app):
     assert "This round is closed." in text
 
 
+def test_today_after_the_reveal_shows_the_round_closed_without_asking_for_an_answer(app):
+    text = run_console(app[0], "/reveal\n/today\n/quit\n")
+    after = text.split("== Answer ·", 1)[1]
+    shown_again = after.split("== Daily PyTorch question", 1)[1]
+    assert "This round is closed: the answer and why are in the reveal." in shown_again
+    assert "Pick an option below" not in shown_again
+    assert "closes " not in shown_again and "closed" in shown_again
+    assert "[A]" not in shown_again  # no buttons on a closed round
+
+
+def test_a_restarted_console_shows_todays_question_again(app):
+    run_console(app[0], "/quit\n")
+    again = run_console(app[0], "/quit\n")
+    assert "Daily PyTorch question · 2026-03-02" in again
+    assert len(app[0].quiz.rounds.store.round_dates(1)) == 1  # shown, not posted twice
+
+
 def test_next_day_reveals_yesterday_and_posts_a_new_question(app):
     run_console(app[0], "/quit\n")
     app[1].advance(days=1)
@@ -104,17 +121,29 @@ def test_next_day_reveals_yesterday_and_posts_a_new_question(app):
     assert "Answer · 2026-03-02" in text and "Daily PyTorch question · 2026-03-03" in text
 
 
+_README_SCRIPT = re.compile(r"^printf '([^']*)' \| \.venv/bin/torchquiz console(.*)$", re.M)
+
+
 @pytest.mark.slow
-def test_piped_script_runs_the_real_console(tmp_path):
+def test_the_readmes_console_examples_run_as_written_one_after_the_other(tmp_path):
     env = {k: v for k, v in os.environ.items() if not k.startswith("TORCHQUIZ_")}
     env.update(TORCHQUIZ_DATA_DIR=str(tmp_path), TORCHQUIZ_EXECUTOR="none")
-    result = subprocess.run(
-        [sys.executable, "-m", "bot.cli", "console"],
-        input="/explain detach\n/leaderboard\n/quit\n", capture_output=True, text=True,
-        env=env, cwd=ROOT, timeout=120, check=True,
-    )
-    assert "detach" in result.stdout.lower()
-    assert "Leaderboard · this week" in result.stdout
+    examples = _README_SCRIPT.findall((ROOT / "README.md").read_text(encoding="utf-8"))
+    assert len(examples) == 2, "the README's English and Chinese console examples"
+    outputs = []
+    for script, arguments in examples:  # one database, in order, as a reader runs them
+        result = subprocess.run(
+            [sys.executable, "-m", "bot.cli", "console", *arguments.split()],
+            input=script.replace("\\n", "\n"), capture_output=True, text=True, env=env,
+            cwd=ROOT, timeout=120, check=True,
+        )
+        assert "Traceback" not in result.stdout + result.stderr
+        assert "Unknown command" not in result.stdout and "未知命令" not in result.stdout
+        outputs.append(result.stdout)
+    english, chinese = outputs
+    assert "== Practice · " in english and "Leaderboard · all time" in english
+    assert "== 练习 · " in chinese and "排行榜 · 总榜" in chinese
+    assert "[#学习小组]" in chinese
     assert (tmp_path / "torchquiz.sqlite3").exists()
 
 

@@ -29,6 +29,15 @@ from bot.core.kernel.models import Identity
 log = logging.getLogger(__name__)
 
 
+class NowhereToReply(RuntimeError):
+    """A request that names no place the app can answer in (no channel, no response URL).
+
+    Slack sends such requests only when forged or very odd (a signed settings submission
+    whose modal carries neither): the work is done, the member cannot be told, and that is
+    one warning line, not an error with a traceback (nor a second one for the apology).
+    """
+
+
 class ChatFront:
     """Serve one platform's parsed requests through the core's desk."""
 
@@ -183,6 +192,10 @@ class ChatFront:
                        round_id: int | None) -> None:
         try:
             await work()
+        except NowhereToReply as exc:
+            log.warning("%s %s: nowhere to reply team=%s user=%s: %s", who.platform, what,
+                        who.workspace, who.user, exc, extra=_ids(who, round_id=round_id,
+                                                                 what=what))
         except Busy:
             # Backpressure, not a fault: nothing ran, so the member may simply try again.
             log.warning("%s %s refused: busy team=%s user=%s round=%s", who.platform, what,
@@ -197,6 +210,9 @@ class ChatFront:
                           what, who.workspace, who.channel, who.user, round_id, extra=ids)
             try:
                 await apologise(self.desk.apology(replace(who, locale=self.locale(who))))
+            except NowhereToReply:
+                log.warning("could not apologise to %s user=%s: nowhere to reply",
+                            who.platform, who.user, extra=ids)
             except Exception:
                 self.runtime.metrics.error("apology")
                 log.warning("could not apologise to %s user=%s channel=%s", who.platform,

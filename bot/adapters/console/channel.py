@@ -188,11 +188,16 @@ class ConsoleChannel:
         today = self.quiz.rounds.local_date(self.state.channel)
         if today == self._tried_posting_on:
             return
+        restarted = self._tried_posting_on is None
         self._tried_posting_on = today
         post = self.quiz.rounds.post_round(self.state.channel.id)
         if post is not None:
             self.quiz.rounds.round_posted(post.round.id, f"console:{post.round.id}")
             self.show(post.message)
+        elif restarted and (current := self.quiz.rounds.latest_post(self.state.channel.id)):
+            # Today's question went out before this console started: the channel still
+            # shows it (open, or closed with its reveal), so the terminal does too.
+            self.show(current)
 
     def deliver_pending(self) -> None:
         """Grade answers that waited for an executor and print each result to its member."""

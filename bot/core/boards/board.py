@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import datetime as dt
 import unicodedata
-from collections import defaultdict
+from collections import Counter, defaultdict
 from collections.abc import Sequence
 from dataclasses import replace
 from zoneinfo import ZoneInfo
@@ -27,6 +27,7 @@ from bot.core.packs import channel_scope, library_of
 from bot.core.quality import week_extras
 from bot.core.questions import StreakState, rank, replay_streak, streak_window, week_start
 from content.loader import Bank
+from content.topics import topic_label
 
 PERIODS = ("week", "all")
 BOARD_ROWS = 20  # the rows a leaderboard message shows
@@ -306,8 +307,9 @@ class BoardService:
         chart = self.charts.mastery(mastery, title=title, locale=locale, show_due=not team)
         key = "stats.chart.alt.team" if team else "stats.chart.alt.bar"
         bars = "; ".join(
-            t(locale, key, topic=m.topic, pct=round(m.ratio * 100), first=m.first_try,
-              solved=m.solved, attempted=m.attempted, due=m.due) for m in mastery)
+            t(locale, key, topic=topic_label(m.topic, locale), pct=round(m.ratio * 100),
+              first=m.first_try, solved=m.solved, attempted=m.attempted, due=m.due)
+            for m in mastery)
         return replace(message, image_png=chart.png, image_name=chart.name,
                        image_alt=t(locale, "stats.chart.alt", bars=bars))
 
@@ -316,20 +318,22 @@ class BoardService:
 
         Weakest: the lowest share right on the first try; among equals, the most answered first.
         """
-        mastery = self._mastery(self.store.channel_item_results(channel.id), [])
+        return self._weakest_first(self.store.channel_item_results(channel.id))
+
+    def _weakest_first(self, results: Sequence[tuple[str, int, int, int]]
+                       ) -> tuple[TopicMastery, ...]:
+        mastery = self._mastery(results, [])
         return tuple(sorted(mastery, key=lambda m: (m.ratio, -m.attempted, m.topic)))
 
     def team_stats(self, channel: ChannelSettings, locale: str) -> Message:
         """Return the team's topic mastery, weakest first, with cards for the two weakest topics."""
         title = t(locale, "stats.team.title")
-        mastery = self.team_mastery(channel)
+        results = self.store.channel_item_results(channel.id)
+        mastery = self._weakest_first(results)
         if not mastery:
             return Message(title=title, body=t(locale, "stats.team.none"))
         lines = [t(locale, "stats.team.summary")]
-        # A card for each of the two weakest topics that have one (a narrow sub-topic such as
-        # "dtypes" may have none: the next weakest then gets its turn).
-        scope = channel_scope(channel)
-        cards = [found[0] for m in mastery if (found := self._cards_on(m.topic, scope))][:2]
+        cards = self._cards_for_weakest(mastery, results, channel_scope(channel))
         if cards:
             lines.append(t(locale, "stats.team.cards",
                            cards=", ".join(f"{slash('explain')} {card}" for card in cards)))
@@ -350,6 +354,39 @@ class BoardService:
         self.store.set_hidden(member.id, choice == "hidden")
         return Message(body=t(locale, f"privacy.{choice}"), tone=Tone.SUCCESS)
 
+    def _cards_for_weakest(self, mastery: Sequence[TopicMastery],
+                           results: Sequence[tuple[str, int, int, int]],
+                           scope: str | None) -> list[str]:
+        """Return a card for each of the two weakest topics: the one the team's misses point to.
+
+        A miss is a member-round not right on the first try. Each missed item's own links
+        (``explain_links``) get its misses; a topic's card is its most missed link, so weak
+        TorchScript answers bring the TorchScript card, not the topic's alphabetically first.
+        A topic whose missed items link no card the workspace sees falls back to a card on the
+        topic; one with neither (a narrow sub-topic) passes its turn to the next weakest.
+        """
+        visible = self.bank.view(scope).cards
+        misses: dict[str, Counter[str]] = defaultdict(Counter)
+        for item_id, answered, _solved, first_try in results:
+            item = self.bank.questions.get(item_id)
+            if item is None or answered <= first_try:
+                continue
+            for topic in item.topics:
+                for card in item.explain_links:
+                    if card in visible:
+                        misses[topic][card] += answered - first_try
+        chosen: list[str] = []
+        for m in mastery:
+            linked = [card for card, _ in sorted(misses[m.topic].items(),
+                                                  key=lambda kv: (-kv[1], kv[0]))]
+            found = next((c for c in [*linked, *self._cards_on(m.topic, scope)]
+                          if c not in chosen), None)
+            if found is not None:
+                chosen.append(found)
+            if len(chosen) == 2:
+                break
+        return chosen
+
     def _cards_on(self, topic: str, scope: str | None) -> list[str]:
         """Return the ids of the explain cards on ``topic`` the workspace sees, in id order."""
         cards = self.bank.view(scope).cards
@@ -363,7 +400,8 @@ def mastery_table(mastery: Sequence[TopicMastery], locale: str, *, show_due: boo
     lines = [f"{_cell(topic, 22)} {_cell(accuracy, 15)} {_cell(counts, 16)} {due}"]
     for m in mastery:
         bar = "█" * round(m.ratio * 10)
-        lines.append(f"{_cell(m.topic, 22)} {bar:<10} {round(m.ratio * 100):>3}% "
+        label = topic_label(m.topic, locale)
+        lines.append(f"{_cell(label, 22)} {bar:<10} {round(m.ratio * 100):>3}% "
                      f"{_cell(f'{m.first_try}/{m.solved}/{m.attempted}', 16)} "
                      f"{m.due if show_due else ''}")
     return "\n".join(line.rstrip() for line in lines)

@@ -19,7 +19,7 @@ from bot.core.kernel.messages import Message, Tone
 from bot.core.kernel.models import SUPPORTED_LOCALES, Actor, ChannelSettings, ChannelUpdate
 from bot.core.packs import DEFAULT_PACKS, SHIPPED, channel_scope, library_of
 from content.loader import Bank
-from content.topics import current_topics
+from content.topics import current_topics, topic_from_name
 
 WEEKDAYS = ("mon", "tue", "wed", "thu", "fri", "sat", "sun")
 KEYS = ("time", "tz", "lang", "topics", "difficulty", "enabled", "leaderboard", "packs")
@@ -113,10 +113,12 @@ def parse_packs(value: str, known_packs: Collection[str]) -> tuple[str, ...]:
 def parse_topics(value: str, known_topics: Collection[str]) -> tuple[str, ...]:
     """Return a channel's topics from ``autograd,tensors``; raise SettingError with the nearest.
 
-    A topic merged into another (``masks``) is read as the one it became (``masking``). A
-    name the bank lacks is refused with up to three near ones, never the whole list.
+    A topic merged into another (``masks``) is read as the one it became (``masking``), a
+    Chinese name (``自动求导``) as its id, and a Chinese list separator as a comma. A name the
+    bank lacks is refused with up to three near ones, never the whole list.
     """
-    typed = {p.strip().lower() for p in value.split(",") if p.strip()} - {"all"}
+    typed = {topic_from_name(p.strip()).lower()
+             for p in re.split("[,，、]", value) if p.strip()} - {"all"}
     topics = current_topics(typed)
     bad = [p for p in topics if p not in known_topics]
     if bad:

@@ -30,6 +30,7 @@ from bot.core.kernel.models import (
 from bot.core.kernel.ports import Clock
 from bot.core.learning.store import ReminderStore
 from bot.core.packs import Library
+from content.topics import topic_label
 
 log = logging.getLogger(__name__)
 
@@ -243,7 +244,7 @@ class ReminderService:
         if counts:
             ranked = sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))
             line += "\n" + t(locale, "remind.topics", topics=", ".join(
-                f"{topic} ({n})" for topic, n in ranked[:TOPICS_SHOWN * 2]))
+                f"{topic_label(topic, locale)} ({n})" for topic, n in ranked[:TOPICS_SHOWN * 2]))
         return line
 
 

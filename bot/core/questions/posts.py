@@ -17,6 +17,7 @@ from bot.core.questions.answers import MAX_CODE_CHARS, MAX_TEXT_CHARS
 from bot.core.questions.scoring import BASE_POINTS
 from content.options import display_order
 from content.schema import ChoiceItem, CodeItem, ExplainCard, Question, TextItem
+from content.topics import topic_label
 
 
 def how_to_answer(item: Question, locale: str) -> str:
@@ -81,25 +82,33 @@ def answer_form(item: Question, locale: str, action_id: str) -> Form | None:
 def round_post(
     item: Question, locale: str, *, title: str, closes: str, tally: str, round_id: int,
     buttons: tuple[Button, ...], seed: int | None, form: Form | None = None,
+    closed: bool = False,
 ) -> Message:
-    """Return the channel post of a daily question, its options in the order ``seed`` draws."""
+    """Return the channel post of a daily question, its options in the order ``seed`` draws.
+
+    A ``closed`` round's post (edited in place at the reveal, shown again by the console's
+    ``/today``) points to the reveal instead of asking for an answer, and says when it closed.
+    """
     body, code = question_body(item, locale, seed=seed)
+    how = t(locale, "round.closed") if closed else how_to_answer(item, locale)
+    meta = t(locale, "round.meta.closed" if closed else "round.meta",
+             **_meta_values(item, closes, locale))
     return Message(
         title=title,
-        body=f"{body}\n\n{how_to_answer(item, locale)}",
+        body=f"{body}\n\n{how}",
         code=code,
         buttons=buttons,
         # The tally leads the footer: chat front ends edit it in place as answers come in.
-        footer=f"{tally} · {t(locale, 'round.meta', **_meta_values(item, closes))}",
+        footer=f"{tally} · {meta}",
         audience=Audience.CHANNEL,
         round_id=round_id,
         form=form,
     )
 
 
-def _meta_values(item: Question, closes: str) -> dict[str, object]:
+def _meta_values(item: Question, closes: str, locale: str) -> dict[str, object]:
     return {
-        "topic": item.topic,
+        "topic": topic_label(item.topic, locale),
         "difficulty": item.difficulty,
         "points": BASE_POINTS[item.difficulty],
         "closes": closes,
@@ -118,9 +127,11 @@ def answer_text(item: Question, locale: str, *, seed: int | None) -> str:
 
 def reveal(
     item: Question, locale: str, *, title: str, tally: str, round_id: int, seed: int | None,
-    tries: Sequence[FirstTries] = (),
+    tries: Sequence[FirstTries] = (), solution: bool = True,
 ) -> Message:
     """Return the thread reply that reveals the answer, lettered as the round showed it.
+
+    ``solution`` False leaves a code challenge's reference solution out (its pack's choice).
 
     ``tries`` (the round's first tries) add how the members answered: every option's count
     under its shown letter, or the most common wrong texts as quotes; and a Report button.
@@ -135,7 +146,7 @@ def reveal(
             if c.why is not None and not c.correct
         )
     code = None
-    if isinstance(item, CodeItem):
+    if isinstance(item, CodeItem) and solution:
         lines += ["", t(locale, "reveal.solution")]
         code = item.code.solution
     if item.explain_links:

@@ -250,7 +250,7 @@ def test_the_mastery_chart_says_first_try_in_chinese(store, bank, clock, quiz, c
     message = BoardService(store, bank, clock, RecordingCharts()).stats_message(
         channel, alice.member, "zh-CN")
     assert message.image_alt.startswith("各主题首次作答正确率条形图")
-    assert "autograd 0%（1 题中首次答对 0，最终答对 1" in message.image_alt
+    assert "自动求导 0%（1 题中首次答对 0，最终答对 1" in message.image_alt
 
 
 def test_team_mastery_counts_first_tries_too(store, bank, clock):
@@ -264,3 +264,18 @@ def test_team_mastery_counts_first_tries_too(store, bank, clock):
     [m] = board.team_mastery(channel)
     assert (m.topic, m.first_try, m.solved, m.attempted) == ("autograd", 0, 1, 2)
     assert "  0%" in board.team_stats(channel, "en").code
+
+
+def test_team_stats_suggest_the_card_the_missed_items_link_not_the_topics_first(store, bank,
+                                                                                clock):
+    carded = _bank_with_card_topics(bank)  # detach and no-grad are both autograd cards
+    linked = carded.questions["t.text-detach"].model_copy(update={"explain_links": ["no-grad"]})
+    carded = dataclasses.replace(carded, questions={**carded.questions, linked.id: linked})
+    board = BoardService(store, carded, clock, RecordingCharts())
+    channel = make_channel(store, timezone="UTC")
+    autograd = open_round(store, channel, DAY, item="t.text-detach")
+    for n in range(3):
+        answer(store, autograd, make_member(store, f"U{n}", f"m{n}"), correct=False, points=0)
+    body = board.team_stats(channel, "en").body
+    assert "/explain no-grad" in body
+    assert "/explain detach" not in body

@@ -167,3 +167,8 @@ def test_the_admin_sees_the_suggestion_in_the_channels_language(quiz, channel, a
         admin = Actor(alice.member, is_admin=True, locale=locale)
         message = quiz.setup.apply(channel, admin, {"topics": "autogradd"})
         assert fragment in message.body, message.body
+
+
+def test_topics_may_be_typed_by_their_chinese_names_and_separators():
+    assert parse_topics("自动求导，张量", TOPICS) == ("autograd", "tensors")
+    assert parse_topics("自动求导、tensors", TOPICS) == ("autograd", "tensors")

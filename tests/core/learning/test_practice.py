@@ -116,7 +116,7 @@ def test_pick_is_empty_only_without_items():
      "Review · due since 2 days", "复习 · 已到期 2 天"),
     (PracticePick("a", "review", due_at=NOW), "Review · due now", "复习 · 现在到期"),
     (PracticePick("a", "new", topic="autograd", tried=True),
-     "New · your weakest topic: autograd", "新题 · 你最薄弱的主题：autograd"),
+     "New · your weakest topic: autograd", "新题 · 你最薄弱的主题：自动求导"),
 ])
 def test_the_reply_says_why_this_question_came(chosen, en, zh):
     assert why_this(chosen, NOW, "en") == en

@@ -106,3 +106,9 @@ def test_a_practice_solve_on_the_first_try_is_mastery(quiz, channel, alice, stor
     _practice_text(quiz, alice, store, misses=0)
     [autograd] = quiz.board.stats(channel, alice.member).mastery
     assert (autograd.first_try, autograd.solved, autograd.attempted) == (1, 1, 1)
+
+
+def test_a_chinese_channel_names_the_topic_in_chinese_and_takes_it_typed_so(quiz, alice):
+    message = quiz.practice.start(alice.member, "自动求导", "zh-CN")
+    assert message.title == "练习 · 自动求导"
+    assert "autograd" not in message.title

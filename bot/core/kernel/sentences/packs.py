@@ -143,4 +143,27 @@ STRINGS: dict[str, dict[str, str]] = {
     "pack.modal.title": {"en": "Add a team pack", "zh-CN": "添加团队题包"},
     "pack.modal.file": {"en": "Pack file (.yaml)", "zh-CN": "题包文件（`.yaml`）"},
     "pack.modal.submit": {"en": "Check and add", "zh-CN": "检查并添加"},
+    "pack.version_low_removed": {
+        "en": "Pack `{pack}` was removed at version {version}: to bring it back, raise "
+            "`version` in the file above it. Nothing was checked or stored.",
+        "zh-CN": "题包 `{pack}` 在第 {version} 版时已被移除：若要恢复，请把文件中的 `version` "
+            "调高。未检查也未存储任何内容。",
+    },
+    # an admin's preview of a pack: /quiz PACK-ID (bot/core/learning/practice.py)
+    "practice.preview.title": {"en": "Preview · pack {pack}", "zh-CN": "预览 · 题包 {pack}"},
+    "practice.preview.why": {
+        "en": "A question of pack `{pack}`, for you to try before your members do (unscored).",
+        "zh-CN": "题包 `{pack}` 中的一道题，供你在成员之前先试做（不计分）。",
+    },
+    "practice.preview.denied": {
+        "en": "Only admins can preview a team pack. `{/quiz}` without a topic draws from the "
+            "packs your channel chose.",
+        "zh-CN": "只有管理员可以预览团队题包。不带主题的 `{/quiz}` 会从频道所选的题包中出题。",
+    },
+    "practice.preview.none": {
+        "en": "Pack `{pack}` has no question to preview now (a question of a round still open "
+            "waits for its reveal).",
+        "zh-CN": "题包 `{pack}` 现在没有可预览的题目（仍在进行的轮次中的题目要等揭晓后才能"
+            "练习）。",
+    },
 }

@@ -18,6 +18,14 @@ STRINGS: dict[str, dict[str, str]] = {
         "en": "{topic} · difficulty {difficulty}/3 · {points} points · closes {closes}",
         "zh-CN": "{topic} · 难度 {difficulty}/3 · {points} 分 · {closes} 截止",
     },
+    "round.meta.closed": {
+        "en": "{topic} · difficulty {difficulty}/3 · {points} points · closed",
+        "zh-CN": "{topic} · 难度 {difficulty}/3 · {points} 分 · 已结束",
+    },
+    "round.closed": {
+        "en": "This round is closed: the answer and why are in the reveal.",
+        "zh-CN": "本轮已结束：答案和解析见揭晓消息。",
+    },
     "round.tally": {
         "en": "{solved} solved · {attempted} answered",
         "zh-CN": "{solved} 人答对 · {attempted} 人作答",
