@@ -193,17 +193,25 @@ def matching_zones(typed: str, limit: int = 25) -> list[str]:
 
 
 def describe(channel: ChannelSettings, locale: str) -> Message:
-    """Return the channel's settings as a private message."""
-    fields = (
-        ("time", channel.post_time.strftime("%H:%M")),
-        ("tz", channel.timezone),
-        ("lang", channel.locale),
-        ("topics", ", ".join(channel.topics) or "all"),
-        ("difficulty", ", ".join(map(str, channel.difficulties)) or "all"),
-        ("enabled", "on" if channel.enabled else "off"),
-        ("leaderboard", f"{WEEKDAYS[channel.leaderboard_weekday]} {channel.leaderboard_hour}"),
-        ("packs", ", ".join(channel.packs) or SHIPPED),
-    )
+    """Return the channel's settings as a private message, each named as ``/setup`` takes it."""
+    every = t(locale, "settings.value.all")
+
+    def typed(value: str) -> str:  # what an admin types as is (a zone, a pack id): code
+        return t(locale, "settings.value.code", value=value)
+
+    day = t(locale, "settings.weekdays").split()[channel.leaderboard_weekday]
+    values = {
+        "time": channel.post_time.strftime("%H:%M"),
+        "tz": typed(channel.timezone),
+        "lang": typed(channel.locale),
+        "topics": ", ".join(channel.topics) or every,
+        "difficulty": ", ".join(map(str, channel.difficulties)) or every,
+        "enabled": t(locale, "settings.value.on" if channel.enabled else "settings.value.off"),
+        "leaderboard": t(locale, "settings.value.leaderboard", day=day,
+                         hour=channel.leaderboard_hour),
+        "packs": typed(", ".join(channel.packs) or SHIPPED),
+    }
+    fields = tuple((t(locale, f"settings.field.{key}"), values[key]) for key in KEYS)
     return Message(title=t(locale, "settings.title"), fields=fields)
 
 

@@ -16,6 +16,7 @@ from bot.core.kernel.sentences import (
     boards,
     channels,
     chat,
+    console,
     learning,
     packs,
     people,
@@ -64,7 +65,7 @@ def speaking_to(platform: str) -> Iterator[None]:
 
 # One table for t(); each feature's sentences live in their own module, and no key is in two.
 _STRINGS: dict[str, dict[str, str]] = {}
-for _part in (boards, channels, chat, learning, packs, people, quality, rounds):
+for _part in (boards, channels, chat, console, learning, packs, people, quality, rounds):
     if _twice := _STRINGS.keys() & _part.STRINGS.keys():
         raise ValueError(f"sentence keys in two modules: {sorted(_twice)}")
     _STRINGS.update(_part.STRINGS)

@@ -40,10 +40,13 @@ def question_body(item: Question, locale: str, *, seed: int | None) -> tuple[str
     elif isinstance(item, CodeItem):
         spec = item.code
         lines.append("")
-        lines.append(f"{t(locale, 'round.signature')}: `{spec.signature}`")
+        lines.append(t(locale, "label.colon", label=t(locale, "round.signature"),
+                       value=f"`{spec.signature}`"))
         if spec.examples:
-            lines.append(f"{t(locale, 'round.examples')}:")
-            lines.extend(f"  {ex.call}  →  {ex.result}" for ex in spec.examples)
+            lines.append(t(locale, "label.colon", label=t(locale, "round.examples"),
+                           value="").rstrip())
+            # Calls and results are code: shown as code, in a Chinese sentence too.
+            lines.extend(f"  `{ex.call}`  →  `{ex.result}`" for ex in spec.examples)
         code = spec.starter
     return "\n".join(lines), code
 

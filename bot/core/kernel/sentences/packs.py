@@ -16,7 +16,7 @@ STRINGS: dict[str, dict[str, str]] = {
     },
     "pack.bad_name": {
         "en": "A pack is one YAML file: send a file whose name ends in .yaml or .yml.",
-        "zh-CN": "题包是一个 YAML 文件：请发送文件名以 .yaml 或 .yml 结尾的文件。",
+        "zh-CN": "题包是一个 YAML 文件：请发送文件名以 `.yaml` 或 `.yml` 结尾的文件。",
     },
     "pack.too_big": {
         "en": "That file is {size:,} bytes; a pack may be at most {limit:,} bytes. Nothing was "
@@ -25,7 +25,7 @@ STRINGS: dict[str, dict[str, str]] = {
     },
     "pack.no_file": {
         "en": "Attach one pack file (.yaml or .yml).",
-        "zh-CN": "请附上一个题包文件（.yaml 或 .yml）。",
+        "zh-CN": "请附上一个题包文件（`.yaml` 或 `.yml`）。",
     },
     "pack.download_failed": {
         "en": "The file could not be fetched from the platform; try uploading it again.",
@@ -141,7 +141,7 @@ STRINGS: dict[str, dict[str, str]] = {
         "zh-CN": "无法把文件发到你的私信中，请稍后重试。",
     },
     "pack.modal.title": {"en": "Add a team pack", "zh-CN": "添加团队题包"},
-    "pack.modal.file": {"en": "Pack file (.yaml)", "zh-CN": "题包文件（.yaml）"},
+    "pack.modal.file": {"en": "Pack file (.yaml)", "zh-CN": "题包文件（`.yaml`）"},
     "pack.modal.submit": {"en": "Check and add", "zh-CN": "检查并添加"},
     "pack.version_low_removed": {
         "en": "Pack `{pack}` was removed at version {version}: to bring it back, raise "
