@@ -11,8 +11,6 @@ import re
 from collections.abc import Iterable
 from pathlib import Path
 
-from content.loader import load_bank
-
 # A Chinese channel's test bank: the core tests' items with Chinese texts (code in backticks).
 ZH_BANK = Path(__file__).resolve().parent / "zh_bank"
 
@@ -24,14 +22,6 @@ PROPER_NOUNS = frozenset({
 })
 # The option letters of a choice question (buttons "A", "B", answers "A." in a reveal).
 OPTION_LETTERS = frozenset("ABCDEF")
-
-# Topic slugs (the bank's `topics:` and the cards' `topic:`) are shown as they are until topics
-# have Chinese names (content/topics.py: topic_label). The lead removes this allowance when
-# they do; it is the only one.
-_ZH = load_bank(ZH_BANK)
-_TOPIC_SLUGS_UNTIL_NAMED = frozenset(
-    {topic for item in _ZH.questions.values() for topic in item.topics}
-    | {card.topic for card in _ZH.cards.values()})
 
 _FENCED = re.compile(r"```.*?(?:```|\Z)", re.DOTALL)
 _CODE = re.compile(r"`[^`\n]*`")
@@ -49,7 +39,7 @@ def english_words(text: str, *, names: Iterable[str] = ()) -> list[str]:
     """
     for pattern in (_FENCED, _CODE, _URL, _MENTION, _EMOJI, _COMMAND):
         text = pattern.sub(" ", text)
-    allowed = PROPER_NOUNS | OPTION_LETTERS | _TOPIC_SLUGS_UNTIL_NAMED | set(names)
+    allowed = PROPER_NOUNS | OPTION_LETTERS | set(names)
     found = []
     for name in names:  # a name may hold a slash (a typed zone): take it out whole
         text = re.sub(rf"(?<![A-Za-z]){re.escape(name)}(?![A-Za-z])", " ", text)

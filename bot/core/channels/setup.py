@@ -13,7 +13,7 @@ from zoneinfo import ZoneInfo, available_timezones
 
 from bot.core.channels.store import ChannelStore
 from bot.core.kernel.errors import UserError
-from bot.core.kernel.i18n import t
+from bot.core.kernel.i18n import t, typed_list
 from bot.core.kernel.matching import fold, nearest
 from bot.core.kernel.messages import Message, Tone
 from bot.core.kernel.models import SUPPORTED_LOCALES, Actor, ChannelSettings, ChannelUpdate
@@ -125,8 +125,8 @@ def parse_topics(value: str, known_topics: Collection[str]) -> tuple[str, ...]:
         shown = repr(bad[0][:40])
         near = nearest(fold(bad[0]), {fold(tp): tp for tp in sorted(known_topics)})
         if near:
-            raise SettingError("settings.error.topic", topic=shown, suggestions=", ".join(near))
-        some = ", ".join(sorted(known_topics)[:8])
+            raise SettingError("settings.error.topic", topic=shown, suggestions=typed_list(near))
+        some = typed_list(sorted(known_topics)[:8])
         raise SettingError("settings.error.topic_none", topic=shown, count=len(known_topics),
                            names=some)
     return topics
@@ -204,7 +204,7 @@ def describe(channel: ChannelSettings, locale: str) -> Message:
         "time": channel.post_time.strftime("%H:%M"),
         "tz": typed(channel.timezone),
         "lang": typed(channel.locale),
-        "topics": ", ".join(channel.topics) or every,
+        "topics": typed_list(channel.topics) or every,
         "difficulty": ", ".join(map(str, channel.difficulties)) or every,
         "enabled": t(locale, "settings.value.on" if channel.enabled else "settings.value.off"),
         "leaderboard": t(locale, "settings.value.leaderboard", day=day,

@@ -8,7 +8,7 @@ filled in for the front end being spoken to (:func:`speaking_to`), from :data:`C
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
 
@@ -86,6 +86,15 @@ def t(locale: str, key: str, **values: object) -> str:
         names = {f"/{name}": slash(name) for name in COMMAND_NAMES}
         return template.format(**names, **values)
     return template.format(**values)
+
+
+def typed_list(names: Iterable[str]) -> str:
+    """Return ids a member types (topics, cards) as code, comma-joined.
+
+    They are what ``/quiz autograd`` and ``/explain detach`` take, not words of the sentence,
+    so every language shows them as they are typed, in code font.
+    """
+    return ", ".join(f"`{name}`" for name in names)
 
 
 def all_keys() -> list[str]:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from bot.core.kernel.i18n import t
+from bot.core.kernel.i18n import t, typed_list
 from bot.core.kernel.messages import Audience, Button, Form, Message, Tone, report_action
 from bot.core.kernel.models import FirstTries
 from bot.core.quality import distribution
@@ -121,7 +121,7 @@ def answer_text(item: Question, locale: str, *, seed: int | None) -> str:
         shown, choice = next((s, c) for s, c in display_order(item, seed).labelled() if c.correct)
         return f"{shown}. {choice.text.get(locale)}"
     if isinstance(item, TextItem):
-        return item.accepted[0]
+        return f"`{item.accepted[0]}`"  # a value or a call, as typed: code in any language
     return f"`{item.code.entrypoint}`"
 
 
@@ -150,7 +150,7 @@ def reveal(
         lines += ["", t(locale, "reveal.solution")]
         code = item.code.solution
     if item.explain_links:
-        lines += ["", t(locale, "reveal.more", topics=", ".join(item.explain_links))]
+        lines += ["", t(locale, "reveal.more", topics=typed_list(item.explain_links))]
     letters = ({c.key: shown for shown, c in display_order(item, seed).labelled()}
                if isinstance(item, ChoiceItem) else {})
     fields, heading, quotes = distribution(item, tries, letters, locale)
@@ -165,7 +165,8 @@ def reveal(
 
 def card(card: ExplainCard, locale: str) -> Message:
     """Return a concept card with its runnable example."""
-    footer = t(locale, "explain.see_also", topics=", ".join(card.see_also)) if card.see_also else ""
+    see_also = typed_list(card.see_also)
+    footer = t(locale, "explain.see_also", topics=see_also) if card.see_also else ""
     return Message(
         title=card.title.get(locale),
         body=card.body.get(locale),
