@@ -19,6 +19,7 @@ from bot.core.desk.catalog import REGISTRY
 from bot.core.kernel.i18n import t
 from bot.core.kernel.messages import Form, Message, submit_id
 from bot.core.kernel.models import ChannelSettings
+from content.topics import topic_label
 
 ANSWER_BLOCK = "answer"
 CHOICE_BLOCK = "choice"
@@ -157,7 +158,9 @@ def settings_modal(channel_id: str, current: ChannelSettings | None, origin: Ori
     topic_select: dict[str, Any] = {"type": "multi_external_select", "action_id": TOPICS_ACTION,
                                     "min_query_length": 0}
     if topics:
-        topic_select["initial_options"] = [option(tp, tp) for tp in topics[:MAX_OPTIONS]]
+        # Named in the channel's language; the value is the id the search options carry too.
+        topic_select["initial_options"] = [option(topic_label(tp, lang), tp)
+                                           for tp in topics[:MAX_OPTIONS]]
     on_off = [option(t(locale, "ui.settings.on"), "on"),
               option(t(locale, "ui.settings.off"), "off")]
     blocks = [

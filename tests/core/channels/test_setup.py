@@ -145,7 +145,7 @@ def test_a_mistyped_topic_is_refused_with_the_nearest_and_without_the_whole_list
     with pytest.raises(SettingError) as refused:
         parse_topics(typed, BANK_LIKE)
     english, chinese = refused.value.text("en"), refused.value.text("zh-CN")
-    assert f"Did you mean: {nearest}" in english and f"你是不是想找：{nearest}" in chinese
+    assert f"Did you mean: `{nearest}`" in english and f"你是不是想找：`{nearest}`" in chinese
     assert english.count(",") <= 2 and "topic-17" not in english  # three names at most
 
 
@@ -162,8 +162,8 @@ def test_a_merged_topic_name_is_taken_as_the_topic_it_became():
 
 
 def test_the_admin_sees_the_suggestion_in_the_channels_language(quiz, channel, alice):
-    for locale, fragment in (("en", "Did you mean: autograd?"),
-                             ("zh-CN", "你是不是想找：autograd？")):
+    for locale, fragment in (("en", "Did you mean: `autograd`?"),
+                             ("zh-CN", "你是不是想找：`autograd`？")):
         admin = Actor(alice.member, is_admin=True, locale=locale)
         message = quiz.setup.apply(channel, admin, {"topics": "autogradd"})
         assert fragment in message.body, message.body

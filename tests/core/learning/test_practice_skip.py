@@ -50,13 +50,13 @@ def test_another_topic_after_a_wrong_try_counts_the_open_question_as_missed(
     quiz.practice.answer(alice.member, "(9, 9)", "en")
     other = quiz.practice.start(alice.member, "autograd", "en")
     assert "you had tried it, so it counts as a miss" in other.body
-    assert "Answer: (2, 3)" in other.body  # it can no longer be scored: its answer shows
+    assert "Answer: `(2, 3)`" in other.body  # it can no longer be scored: its answer shows
 
 
 def test_skip_counts_as_a_miss_shows_the_answer_and_serves_the_next(quiz, alice, store, clock):
     _open(store, clock, alice.member, "t.text-shape")
     reply = quiz.practice.skip(alice.member, "en")
-    assert "Skipped: it counts as a miss" in reply.body and "Answer: (2, 3)" in reply.body
+    assert "Skipped: it counts as a miss" in reply.body and "Answer: `(2, 3)`" in reply.body
     review = store.get_review(alice.member.id, "t.text-shape")
     assert review.state == 1 and not review.last_correct  # FSRS: Again, back within minutes
     assert store.current_practice(alice.member.id).item_id != "t.text-shape"
