@@ -23,7 +23,7 @@ from typing import Any
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 
-from content.coverage import BiasRule, check_option_bias
+from content.coverage import PACK_LUCK, BiasRule, check_option_bias
 from content.loader import Bank, ContentProblem
 from content.options import option_bias
 from content.schema import LOCALES, AnyItem, ChoiceItem, CodeItem, ExplainCard, Question
@@ -395,7 +395,7 @@ def check_pack(
     own = set(pack.questions) | set(pack.cards)
     problems += [p for p in check_links(merged) if p.path in own]
     choices = [q for _, q in sorted(pack.questions.items()) if isinstance(q, ChoiceItem)]
-    problems += check_option_bias(option_bias(choices), BiasRule(enforced=True))
+    problems += check_option_bias(option_bias(choices), BiasRule(enforced=True), luck=PACK_LUCK)
     return [_placed(p, places or {}) for p in problems]
 
 
