@@ -154,7 +154,7 @@ _NAMED_ITEMS = 12
 
 
 def check_option_bias(
-    bias: OptionBias, rule: BiasRule, *, luck: float | None = None
+    bias: OptionBias, rule: BiasRule, *, luck: float | None = None, where: str = "bank"
 ) -> list[ContentProblem]:
     """Return each guessing rule that scores more than chance plus ``rule.max_excess``.
 
@@ -174,7 +174,7 @@ def check_option_bias(
         listed = ", ".join(won[:_NAMED_ITEMS]) + (f" and {len(won) - _NAMED_ITEMS} more"
                                                   if len(won) > _NAMED_ITEMS else "")
         problems.append(ContentProblem(
-            "bank", "option bias",
+            where, "option bias",
             f"always picking the {score.label} option scores {score.score:.0%}, above chance "
             f"{bias.chance:.0%} + {rule.max_excess:.0%} (a random guess does as well with "
             f"chance {odds:.2g}); it wins on {listed}"))

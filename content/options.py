@@ -103,10 +103,15 @@ class OptionBias:
         return max(self.rules, key=lambda r: r.score, default=None)
 
 
-def option_bias(items: Iterable[ChoiceItem], seeds: Sequence[int] | None = None) -> OptionBias:
+def option_bias(
+    items: Iterable[ChoiceItem],
+    seeds: Sequence[int] | None = None,
+    locales: Sequence[str] = LOCALES,
+) -> OptionBias:
     """Measure what every guessing rule scores on ``items`` (a bank's or a pack's choice items).
 
-    ``seeds`` are the display orders drawn per item (default: BIAS_DRAWS spread over them).
+    ``seeds`` are the display orders drawn per item (default: BIAS_DRAWS spread over them);
+    ``locales`` the languages the texts are written in (a pack's may be fewer than the bank's).
     """
     chosen = tuple(items)
     if not chosen:
@@ -122,7 +127,7 @@ def option_bias(items: Iterable[ChoiceItem], seeds: Sequence[int] | None = None)
     rules = [RuleScore("first shown", None, first)]
     for name, credit in locale_rules(widest):
         rules += [RuleScore(name, locale, tuple(credit(q, locale) for q in chosen))
-                  for locale in LOCALES]
+                  for locale in locales]
     return OptionBias(
         items=n,
         chance=sum(1 / len(q.choices) for q in chosen) / n,

@@ -395,7 +395,8 @@ def check_pack(
     own = set(pack.questions) | set(pack.cards)
     problems += [p for p in check_links(merged) if p.path in own]
     choices = [q for _, q in sorted(pack.questions.items()) if isinstance(q, ChoiceItem)]
-    problems += check_option_bias(option_bias(choices), BiasRule(enforced=True), luck=PACK_LUCK)
+    bias = option_bias(choices, locales=pack.header.locales)
+    problems += check_option_bias(bias, BiasRule(enforced=True), luck=PACK_LUCK, where="pack")
     return [_placed(p, places or {}) for p in problems]
 
 
