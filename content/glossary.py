@@ -28,6 +28,17 @@ class Term(BaseModel):
     required_for: tuple[str, ...] = ()
     # The English word must not stand untranslated in zh-CN prose (code spans are fine).
     translate: bool = False
+    # With ``translate``: the English words looked for (default: ``en`` itself), each also in
+    # its plural. An API name stays in code font (`backward()`); a call written bare, like
+    # backward() in a title, is code and not prose, so a word followed by "(" is not flagged.
+    words: tuple[str, ...] = ()
+
+    def untranslated(self) -> re.Pattern[str] | None:
+        """Return the pattern of this term's English words in prose, if it must be translated."""
+        if not self.translate:
+            return None
+        names = "|".join(re.escape(w) for w in (self.words or (self.en,)))
+        return re.compile(rf"(?<![A-Za-z_.])(?:{names})(?:e?s)?(?![A-Za-z_(])", re.IGNORECASE)
 
 
 class _GlossaryFile(BaseModel):
@@ -85,11 +96,12 @@ def missing_renderings(
                     problems.append(ContentProblem(
                         entry.id, name, f"the English says {said[0]!r}; zh-CN must render it "
                         f"as {term.zh_CN!r}"))
-                if term.translate and re.search(rf"(?<![A-Za-z_.]){re.escape(term.en)}"
-                                                rf"(?![A-Za-z_(])", zh, re.IGNORECASE):
+                pattern = term.untranslated()
+                found = pattern.search(zh) if pattern is not None else None
+                if found is not None:
                     problems.append(ContentProblem(
-                        entry.id, name, f"zh-CN leaves {term.en!r} untranslated; the glossary "
-                        f"renders it as {term.zh_CN!r}"))
+                        entry.id, name, f"zh-CN leaves {found.group()!r} untranslated outside "
+                        f"code font; the glossary renders it as {term.zh_CN!r}"))
     return problems
 
 

@@ -13,6 +13,7 @@ from collections import Counter
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 
+from content.guessing import RuleScore, locale_rules
 from content.schema import LOCALES, Choice, ChoiceItem
 
 # Display orders the bias report draws in all (spread over the items): enough that the "first
@@ -68,24 +69,12 @@ def display_order(item: ChoiceItem, seed: int | None) -> Display:
 # ---------------------------------------------------------------- how biased a bank's keys are
 
 
-def _longest_credit(item: ChoiceItem, locale: str) -> tuple[float, bool]:
-    """Return what "pick the longest option" scores on ``item`` and whether it is strictly right.
-
-    Ties are broken at random, so a correct option tied for longest with one other earns 1/2.
-    """
-    sizes = [len(c.text.get(locale).strip()) for c in item.choices]
-    top = max(sizes)
-    longest = [c for c, size in zip(item.choices, sizes, strict=True) if size == top]
-    right = any(c.correct for c in longest)
-    return (1 / len(longest) if right else 0.0), right and len(longest) == 1
-
-
 @dataclass(frozen=True)
 class OptionBias:
     """What a member scores on a set of choice items by rules that never read the question.
 
-    ``chance`` is what guessing scores (the mean of 1/options); the strategies should score no
-    more than that plus a little.
+    ``chance`` is what guessing scores (the mean of 1/options); every rule in ``rules`` (see
+    content/guessing.py) should score no more than that plus a little.
     """
 
     items: int
@@ -94,66 +83,79 @@ class OptionBias:
     correct_by_position: tuple[tuple[str, int], ...]
     # "Always the first stored option": what a member scored while options were shown as stored.
     first_stored: float
-    # "Always the first shown option" under the per-round shuffle, over many drawn orders.
-    first_shown: float
-    # "Always the longest option" per locale (ties broken at random), and how many items have
-    # their correct option strictly the longest.
-    longest: tuple[tuple[str, float], ...]
-    longest_strict: tuple[tuple[str, int], ...]
+    # Every guessing rule: the first option shown (under the per-round shuffle, over many drawn
+    # orders), then each rule read in each locale (length ranks, drop the longest, shared words).
+    rules: tuple[RuleScore, ...] = ()
+    # The items measured, in the order of every rule's credits.
+    measured: tuple[ChoiceItem, ...] = ()
 
     @property
-    def worst_longest(self) -> tuple[str, float]:
-        """Return the locale where picking the longest option scores best, with that score."""
-        return max(self.longest, key=lambda pair: pair[1], default=("en", 0.0))
+    def first_shown(self) -> float:
+        """Return what "always the first shown option" scores."""
+        return self.rule("first shown", None).score
+
+    def rule(self, name: str, locale: str | None) -> RuleScore:
+        """Return the score of the rule called ``name`` in ``locale``."""
+        return next(r for r in self.rules if r.rule == name and r.locale == locale)
+
+    def worst(self) -> RuleScore | None:
+        """Return the rule that scores best (the worst for fairness), if any was measured."""
+        return max(self.rules, key=lambda r: r.score, default=None)
 
 
-def option_bias(items: Iterable[ChoiceItem], seeds: Sequence[int] | None = None) -> OptionBias:
-    """Measure the position and length biases of ``items`` (a bank's or a pack's choice items).
+def option_bias(
+    items: Iterable[ChoiceItem],
+    seeds: Sequence[int] | None = None,
+    locales: Sequence[str] = LOCALES,
+) -> OptionBias:
+    """Measure what every guessing rule scores on ``items`` (a bank's or a pack's choice items).
 
-    ``seeds`` are the display orders drawn per item (default: BIAS_DRAWS spread over them).
+    ``seeds`` are the display orders drawn per item (default: BIAS_DRAWS spread over them);
+    ``locales`` the languages the texts are written in (a pack's may be fewer than the bank's).
     """
-    chosen = list(items)
+    chosen = tuple(items)
     if not chosen:
-        return OptionBias(0, 0.0, (), 0.0, 0.0, tuple((loc, 0.0) for loc in LOCALES),
-                          tuple((loc, 0) for loc in LOCALES))
+        return OptionBias(0, 0.0, (), 0.0)
     n = len(chosen)
     if seeds is None:
         seeds = range(-(-BIAS_DRAWS // n))
+    draws = max(1, len(seeds))
     widest = max(len(q.choices) for q in chosen)
     positions = Counter(q.correct_key for q in chosen)
-    shown_first = sum(
-        display_order(q, seed).choices[0].correct for q in chosen for seed in seeds
-    )
-    longest = []
-    strict = []
-    for locale in LOCALES:
-        credits = [_longest_credit(q, locale) for q in chosen]
-        longest.append((locale, sum(c for c, _ in credits) / n))
-        strict.append((locale, sum(s for _, s in credits)))
+    first = tuple(sum(display_order(q, seed).choices[0].correct for seed in seeds) / draws
+                  for q in chosen)
+    rules = [RuleScore("first shown", None, first)]
+    for name, credit in locale_rules(widest):
+        rules += [RuleScore(name, locale, tuple(credit(q, locale) for q in chosen))
+                  for locale in locales]
     return OptionBias(
         items=n,
         chance=sum(1 / len(q.choices) for q in chosen) / n,
         correct_by_position=tuple((letter(i), positions[letter(i)]) for i in range(widest)),
         first_stored=positions[letter(0)] / n,
-        first_shown=shown_first / (n * max(1, len(seeds))),
-        longest=tuple(longest),
-        longest_strict=tuple(strict),
+        rules=tuple(rules),
+        measured=chosen,
     )
 
 
 def bias_lines(bias: OptionBias) -> list[str]:
-    """Return the bias report as a few plain-text lines (for `content validate`)."""
+    """Return the bias report as plain-text lines (for `content validate`): one per rule."""
     if not bias.items:
         return ["Option bias: no choice questions"]
     positions = " · ".join(f"{key} {count}" for key, count in bias.correct_by_position)
-    longest = ", ".join(
-        f"{loc} {score:.0%} ({count} strictly longest)"
-        for (loc, score), (_, count) in zip(bias.longest, bias.longest_strict, strict=True)
-    )
-    return [
-        f"Option bias over {bias.items} choice questions (chance {bias.chance:.0%})",
+    lines = [
+        f"Option bias over {bias.items} choice questions (chance {bias.chance:.0%}; each rule's "
+        "score is its mean chance of picking the right option, ties at random)",
         f"  correct option by stored position: {positions}",
         f"  always the first stored option:   {bias.first_stored:.0%} (options are never shown so)",
         f"  always the first shown option:    {bias.first_shown:.0%} (shuffled per round)",
-        f"  always the longest option:        {longest}",
     ]
+    named: dict[str, dict[str | None, float]] = {}
+    for score in bias.rules:
+        if score.locale is not None:
+            named.setdefault(score.rule, {})[score.locale] = score.score
+    width = max(len(name) for name in named)
+    lines += [f"  {name + ':':<{width + 1}}  "
+              + ", ".join(f"{loc} {value:.0%}" for loc, value in by_locale.items())
+              for name, by_locale in named.items()]
+    return lines

@@ -23,7 +23,7 @@ from typing import Any
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 
-from content.coverage import BiasRule, check_option_bias
+from content.coverage import PACK_LUCK, BiasRule, check_option_bias
 from content.loader import Bank, ContentProblem
 from content.options import option_bias
 from content.schema import LOCALES, AnyItem, ChoiceItem, CodeItem, ExplainCard, Question
@@ -483,7 +483,8 @@ def check_pack(
     problems += [_link_problem(p, pack, bank, parsed)
                  for p in check_links(merged) if p.path in own]
     choices = [q for _, q in sorted(pack.questions.items()) if isinstance(q, ChoiceItem)]
-    problems += check_option_bias(option_bias(choices), BiasRule(enforced=True))
+    bias = option_bias(choices, locales=pack.header.locales)
+    problems += check_option_bias(bias, BiasRule(enforced=True), luck=PACK_LUCK, where="pack")
     return [p if isinstance(p, PackProblem) else _placed(p, places or {}) for p in problems]
 
 

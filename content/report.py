@@ -87,7 +87,10 @@ def bias_report(bank: Bank, targets: Targets | None) -> list[str]:
     rule = targets.option_bias if targets is not None else BiasRule()
     bias = bank_bias(bank)
     mark = "problem" if rule.enforced else "warning"
-    return bias_lines(bias) + [f"  {mark}: {p.message}" for p in check_option_bias(bias, rule)]
+    limit = [f"  limit for every rule, in each language: chance + {rule.max_excess:.0%} = "
+             f"{bias.chance + rule.max_excess:.0%}"] if bias.items else []
+    return bias_lines(bias) + limit + [f"  {mark}: {p.message}"
+                                       for p in check_option_bias(bias, rule)]
 
 
 def coverage_report(bank: Bank, targets: Targets | None) -> str:

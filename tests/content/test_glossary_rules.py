@@ -1,6 +1,9 @@
 """The glossary's pairing rules catch what a list of avoided renderings cannot."""
 
-from content.glossary import Term, missing_renderings
+import pytest
+
+from content.glossary import Term, load_glossary, missing_renderings
+from content.loader import load_bank
 from content.schema import ExplainCard
 
 
@@ -34,3 +37,36 @@ def test_a_bare_english_term_in_chinese_prose_is_flagged_but_not_in_code():
     coded = card("Autograd records ops.", "自动求导会记录运算，见 `torch.autograd.grad`。")
     assert len(missing_renderings([bare], [AUTOGRAD])) == 1
     assert missing_renderings([coded], [AUTOGRAD]) == []
+
+
+SHIPPED = {term.en: term for term in load_glossary() or ()}
+
+
+@pytest.mark.parametrize(("term", "zh"), [
+    ("buffer (module state)", "BatchNorm 的滑动统计量是 buffer。"),
+    ("buffer (module state)", "参数和 buffers 都会移动。"),
+    ("backward pass", "每次 backward 都会累加梯度。"),
+    ("dtype", "结果的 dtype 与输入一致。"),
+    ("mask", "用布尔 mask 做索引。"),
+])
+def test_the_shipped_glossary_flags_these_english_words_in_chinese_prose(term, zh):
+    problems = missing_renderings([card("English text.", zh)], [SHIPPED[term]])
+    assert len(problems) == 1
+    assert SHIPPED[term].zh_CN in problems[0].message
+
+
+@pytest.mark.parametrize("zh", [
+    "缓冲区用 `register_buffer` 注册。",
+    "调用 `loss.backward()` 做反向传播。",
+    "`torch.tensor(1, dtype=torch.int8)` 的数据类型是 int8。",
+    "写成 `x[mask]`，或者调用 `masked_fill`。",
+    "backward()、zero_grad() 与 step()",  # a call written bare is code, not a prose word
+])
+def test_api_names_in_code_font_or_called_are_not_flagged(zh):
+    terms = [SHIPPED[t] for t in ("buffer (module state)", "backward pass", "dtype", "mask")]
+    assert missing_renderings([card("English text.", zh)], terms) == []
+
+
+def test_the_shipped_bank_leaves_none_of_these_words_untranslated():
+    terms = [SHIPPED[t] for t in ("buffer (module state)", "backward pass", "dtype", "mask")]
+    assert missing_renderings(list(load_bank().all_entries()), terms) == []

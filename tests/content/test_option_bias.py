@@ -33,8 +33,10 @@ def item(item_id, correct, texts_en, texts_zh=None):
 
 
 # Hand-counted: chance = (1/3 + 1/4 + 1/3 + 1/4) / 4 = 7/24. Picking the longest English option
-# scores 1 (q.one) + 1 (q.two) + 0 (q.three) + 1/2 (q.four, a tie of two) = 2.5 of 4; every
-# Chinese option is as long as the others, so there it scores chance exactly.
+# scores 1 (q.one) + 1 (q.two) + 0 (q.three) + 1/2 (q.four, a tie of two) = 2.5 of 4; the
+# second-longest 0 + 0 (a tie of three wrong ones) + 1 + 1/2 = 1.5 of 4; the shortest 0; "drop
+# the longest and guess" 0 + 0 + 1/2 + (1 - 1/2)/3 = 2/3 of 4. Every Chinese option is as long as
+# the others, so there every rule scores chance exactly.
 SMALL = [
     item("q.one", "A", ["the long right one", "short", "tiny"]),
     item("q.two", "B", ["ab", "the longest", "cd", "ef"]),
@@ -49,11 +51,23 @@ def test_the_report_counts_positions_and_scores_each_guessing_rule():
     assert bias.chance == pytest.approx(7 / 24)
     assert bias.correct_by_position == (("A", 2), ("B", 1), ("C", 1), ("D", 0))
     assert bias.first_stored == pytest.approx(0.5)
-    assert dict(bias.longest) == pytest.approx({"en": 2.5 / 4, "zh-CN": 7 / 24})
-    assert dict(bias.longest_strict) == {"en": 2, "zh-CN": 0}
-    assert bias.worst_longest == ("en", pytest.approx(0.625))
+    en = {r.rule: r.score for r in bias.rules if r.locale == "en"}
+    assert en["longest"] == pytest.approx(2.5 / 4)
+    assert en["2nd longest"] == pytest.approx(1.5 / 4)
+    assert en["shortest"] == 0
+    assert en["drop-the-longest guess"] == pytest.approx((2 / 3) / 4)
+    assert all(r.score == pytest.approx(7 / 24) for r in bias.rules if r.locale == "zh-CN")
+    assert bias.worst() == bias.rule("longest", "en")
     # Shuffled, the first shown option is right about as often as a guess.
     assert bias.first_shown == pytest.approx(7 / 24, abs=0.02)
+
+
+def test_every_rule_is_measured_in_both_languages():
+    names = {(r.rule, r.locale) for r in option_bias(SMALL).rules}
+    expected = ["longest", "2nd longest", "3rd longest", "shortest", "2nd shortest",
+                "3rd shortest", "drop-the-longest guess", "most-words-shared-with-the-prompt"]
+    assert names == {("first shown", None)} | {(n, loc) for n in expected
+                                               for loc in ("en", "zh-CN")}
 
 
 def test_an_empty_set_of_choice_items_reports_nothing():
@@ -63,8 +77,9 @@ def test_an_empty_set_of_choice_items_reports_nothing():
 
 def test_only_rules_above_chance_plus_the_excess_are_flagged():
     problems = check_option_bias(option_bias(SMALL), BiasRule(max_excess=0.15))
-    assert [p.message for p in problems] == [
+    assert [p.message.split(" (")[0] for p in problems] == [
         "always picking the longest [en] option scores 62%, above chance 29% + 15%"]
+    assert "it wins on q.one, q.two, q.four" in problems[0].message
     assert check_option_bias(option_bias(SMALL), BiasRule(max_excess=0.34)) == []
 
 
@@ -101,16 +116,18 @@ def test_validate_warns_about_the_bias_until_the_targets_enforce_it(tmp_path):
     write_bank(tmp_path, bank, {**TARGETS, "option_bias": {"max_excess": 0.15, "enforced": True}})
     enforced = validate(bank, tmp_path, fixtures=False)
     assert enforced.warnings == []
-    assert [p.message for p in enforced.problems if p.location == "option bias"] == [
+    assert [p.message.split(" (")[0] for p in enforced.problems
+            if p.location == "option bias"] == [
         "always picking the longest [en] option scores 62%, above chance 29% + 15%"]
 
 
 def test_the_coverage_report_prints_the_bias_and_marks_a_warning():
     report = coverage_report(bank_of(*SMALL, card("card-a")), targets())
-    assert "Option bias over 4 choice questions (chance 29%)" in report
+    assert "Option bias over 4 choice questions (chance 29%;" in report
     assert "correct option by stored position: A 2 · B 1 · C 1 · D 0" in report
     assert "always the first stored option:   50%" in report
-    assert "en 62% (2 strictly longest), zh-CN 29% (0 strictly longest)" in report
+    assert "longest:" in report and "en 62%, zh-CN 29%" in report
+    assert "limit for every rule, in each language: chance + 10% = 39%" in report
     assert "  warning: always picking the longest [en] option scores 62%" in report
 
 
@@ -119,7 +136,10 @@ def test_content_validate_prints_the_shipped_banks_bias(capsys, monkeypatch):
     main(["content", "validate", "--no-fixtures"])
     out = capsys.readouterr().out
     assert "Option bias over" in out
-    assert "always the first shown option:" in out and "always the longest option:" in out
+    assert "always the first shown option:" in out
+    for rule in ("longest:", "2nd longest:", "shortest:", "drop-the-longest guess:",
+                 "most-words-shared-with-the-prompt:"):
+        assert f"  {rule}" in out
 
 
 def test_a_pack_with_unbiased_options_gets_no_warning(tmp_path):

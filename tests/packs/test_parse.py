@@ -187,11 +187,14 @@ def test_header_errors_say_which_field():
 
 
 def test_option_bias_counts_for_a_pack(bank):
-    # The correct option is always the longest: a member who never reads the question wins.
+    # The correct option is always the longest: a member who never reads the question wins, on
+    # 7 two-option items, what a guess does 1 time in 128 (a pack is refused below 1 in 100).
     parsed = parse_pack(pack_text(*(choice(id=f"q{i}").replace('"yes"', '"yes, certainly so"')
-                                    for i in range(4))))
-    problems = check_pack(parsed.pack, bank)
-    assert any("longest" in p.message for p in problems)
+                                    for i in range(7))))
+    problems = [p.message for p in check_pack(parsed.pack, bank) if p.location == "option bias"]
+    # Named by rule and items, in the pack's one language only.
+    assert [m.split(" option ")[0] for m in problems] == ["always picking the longest [en]"]
+    assert "it wins on p.team.q0, p.team.q1" in problems[0]
 
 
 def test_a_stored_pack_loads_back_the_same_from_its_json_and_its_text():
