@@ -17,6 +17,7 @@ from typing import Any, TypeVar
 
 import jinja2
 from aiohttp import web
+from aiohttp.http_exceptions import HttpProcessingError
 
 from bot.adapters.web import security
 from bot.core.desk import Desk
@@ -145,10 +146,13 @@ class WebFront:
         """Return a posted form's text fields (400 on a body that is no form)."""
         kept = request.get(FORM)
         if kept is not None:
-            return kept
+            return dict(kept)
+        # The page's forms are URL-encoded: no upload parser runs on what a browser sends.
+        if request.content_type != "application/x-www-form-urlencoded":
+            raise web.HTTPBadRequest
         try:
             posted = await request.post()
-        except (ValueError, UnicodeDecodeError, AssertionError) as exc:
+        except (ValueError, UnicodeDecodeError, HttpProcessingError) as exc:
             raise web.HTTPBadRequest from exc
         fields = {k: v for k, v in posted.items() if isinstance(v, str)}
         request[FORM] = fields

@@ -38,9 +38,12 @@ def web(desk: DeskBase, who: Identity, _argument: str, _whom: Identity | None) -
     """Reply privately with a one-time sign-in link bound to ``who`` (and their admin right)."""
     found, actor = desk.resolve(who)
     locale = actor.locale or "en"
+    # The page speaks the member's own chat language when the platform says it, else the
+    # channel's (as the link's reply does).
+    page_locale = page_language(who.locale) or locale
     grant = WebGrant(platform=who.platform, workspace=who.workspace, user=who.user,
                      display_name=found.member.display_name, channel=who.channel,
-                     locale=locale, is_admin=who.is_admin)
+                     locale=page_locale, is_admin=who.is_admin)
     url = desk.quiz.signin.link(grant)
     if url is None:
         return desk.warning(locale, "web.too_many", count=LINKS_PER_WINDOW,
@@ -49,6 +52,13 @@ def web(desk: DeskBase, who: Identity, _argument: str, _whom: Identity | None) -
         title=t(locale, "web.link.title"),
         body=t(locale, "web.link", url=url, minutes=int(LINK_TTL.total_seconds() // 60),
                hours=int(SESSION_TTL.total_seconds() // 3600))))
+
+
+def page_language(locale: str | None) -> str | None:
+    """Return the page's language for a member's chat language (None: not known)."""
+    if not locale:
+        return None
+    return "zh-CN" if locale.lower().startswith("zh") else "en"
 
 
 WEB = Command(
