@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from bot.core.kernel.models import Actor
 from tests.adapters.web.support import csrf_of, link, serve, sign_in, who
 from tests.support.core import only
@@ -117,3 +119,11 @@ def test_no_malformed_path_query_or_form_gets_a_500(quiz, channel):
         return statuses
 
     assert [(p, s) for p, s in serve(quiz, scenario) if s >= 500] == []
+
+
+def test_no_template_turns_escaping_off():
+    # Jinja2 escapes everything; `|safe` or `autoescape false` would let a member's text be markup.
+    templates = Path(__file__).resolve().parents[3] / "bot" / "adapters" / "web" / "templates"
+    found = [p.name for p in templates.glob("*.html")
+             if "|safe" in p.read_text().replace(" ", "") or "autoescape" in p.read_text()]
+    assert found == [] and len(list(templates.glob("*.html"))) >= 5
