@@ -14,6 +14,7 @@ from aiohttp import web
 
 from bot.adapters.web import security
 from bot.adapters.web.app import HERE, MAX_BODY, SESSION, WebFront, grant_of
+from bot.core.desk.web import AdminOnly
 from bot.core.signin import LINK_TTL
 
 CHANNEL = r"{channel:[0-9]{1,9}}"
@@ -41,6 +42,7 @@ class Pages:
         router.add_get(f"/channels/{CHANNEL}/board", self.board)
         router.add_get(f"/channels/{CHANNEL}/me", self.progress)
         router.add_get(f"/channels/{CHANNEL}/me/mastery.png", self.mastery_chart)
+        router.add_get(f"/channels/{CHANNEL}/settings", self.settings)
         router.add_get("/static/style.css", self.style)
 
     # ------------------------------------------------------------ signing in and out
@@ -132,6 +134,20 @@ class Pages:
             raise web.HTTPNotFound
         return front.render(request, "progress.html", progress=found,
                             chart=front.quiz.board.charts is not None and bool(found.topics))
+
+    async def settings(self, request: web.Request) -> web.StreamResponse:
+        """Show a channel's settings to an admin (403 for a member, checked every request)."""
+        front = self.front
+        grant = grant_of(request)
+        channel_id = int(request.match_info["channel"])
+        try:
+            shown = await front.call(front.web.settings, grant, channel_id)
+        except AdminOnly:
+            raise web.HTTPForbidden from None
+        if shown is None:
+            raise web.HTTPNotFound
+        channel = await front.call(front.web.channel, grant, channel_id)
+        return front.render(request, "settings.html", channel=channel, shown=shown)
 
     async def mastery_chart(self, request: web.Request) -> web.StreamResponse:
         """Answer the member's mastery chart as a PNG (404 when there is none to draw)."""

@@ -18,6 +18,7 @@ from bot.core.kernel.commands import Command
 from bot.core.kernel.i18n import t
 from bot.core.kernel.messages import Message
 from bot.core.kernel.models import (
+    Actor,
     ChannelSettings,
     Identity,
     LeaderboardRow,
@@ -174,12 +175,30 @@ class WebDesk:
                        for m in stats.mastery)
         return Progress(channel, member, stats, topics)
 
+    def settings(self, grant: WebGrant, channel_id: int) -> Message | None:
+        """Return the channel's settings as /quiz-settings shows them, for admins only.
+
+        The right is the session's (chat's, when the link was asked), checked on every call:
+        raises AdminOnly for a member. None: no such channel in the workspace.
+        """
+        channel = self.channel(grant, channel_id)
+        if channel is None:
+            return None
+        if not grant.is_admin:
+            raise AdminOnly(channel_id)
+        actor = Actor(self._member(grant), is_admin=True, locale=grant.locale)
+        return self.quiz.setup.apply(channel, actor, {})
+
     def mastery_chart(self, grant: WebGrant, channel_id: int) -> Message | None:
         """Return the member's stats message with its mastery chart (PNG and alt text)."""
         channel = self.channel(grant, channel_id)
         if channel is None:
             return None
         return self.quiz.board.stats_message(channel, self._member(grant), grant.locale)
+
+
+class AdminOnly(Exception):
+    """Raised when a session without the admin right asks for an admin's page (a 403)."""
 
 
 def _percent(solved: int, attempted: int) -> int | None:

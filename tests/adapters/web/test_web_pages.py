@@ -75,12 +75,12 @@ def test_my_progress_says_so_when_i_never_answered(quiz, channel):
     assert "You have not answered in this channel yet." in html
 
 
-@pytest.mark.parametrize("route", ["/board", "/me", "/me/mastery.png"])
+@pytest.mark.parametrize("route", ["/board", "/me", "/me/mastery.png", "/settings"])
 @pytest.mark.parametrize("elsewhere", [("slack", "W2"), ("discord", "W1")])
 def test_another_workspaces_channel_is_not_found(quiz, channel, route, elsewhere):
     platform, workspace = elsewhere
     other = quiz.rounds.channel(platform, "C9", workspace, ChannelDefaults(name="secret"))
-    status, html, _ = _page(quiz, f"/channels/{other.id}{route}")
+    status, html, _ = _page(quiz, f"/channels/{other.id}{route}", who(admin=True))
     assert status == 404 and "secret" not in html
 
 
@@ -104,3 +104,16 @@ def test_signed_out_pages_send_the_reader_home(quiz, channel):
     status, location, home_status, home = serve(quiz, scenario)
     assert (status, location, home_status) == (303, "/", 200)
     assert "/quiz-web" in home  # how to sign in, as Discord and Slack name it
+
+
+def test_an_admin_sees_the_channels_settings_as_chat_shows_them(quiz, channel):
+    status, html, _ = _page(quiz, f"/channels/{channel.id}/settings", who("ada", admin=True))
+    assert status == 200 and "Channel settings" in html
+    assert "<code>time</code></th><td>09:00" in html and "/quiz-settings" in html
+
+
+def test_a_member_gets_403_on_an_admins_page(quiz, channel):
+    status, html, _ = _page(quiz, f"/channels/{channel.id}/settings", who("bob"))
+    assert status == 403 and "Only the workspace&#39;s admins" in html
+    _, home, _ = _page(quiz, "/", who("bob"))
+    assert "/settings" not in home

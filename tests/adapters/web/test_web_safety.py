@@ -90,7 +90,8 @@ FUZZ_GETS = [
     "/channels/1/board?period=week&period=all&page=1&page=x", "/channels/1/me?x=%ff%fe",
     "/channels/1/me/mastery.png", "/login/zz", "/login/" + "a" * 200, "/login/..%2f..%2fetc",
     "/login/" + "0" * 32 + "." + "0" * 32, "/static/../app.py", "/%ff", "/channels/1/",
-    "/logout", "/channels//board", "/" + "x" * 3000,
+    "/logout", "/channels//board", "/" + "x" * 3000, "/channels/1/settings?x=<",
+    "/channels/0/settings", "/channels/1/me/mastery.png?size=%00",
 ]
 FUZZ_POSTS = [
     ("/logout", b"csrf=%ZZ%", "application/x-www-form-urlencoded"),

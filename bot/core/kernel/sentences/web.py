@@ -47,6 +47,7 @@ STRINGS: dict[str, dict[str, str]] = {
     },
     "web.channels.board": {"en": "Leaderboard", "zh-CN": "排行榜"},
     "web.channels.progress": {"en": "My progress", "zh-CN": "我的进度"},
+    "web.channels.settings": {"en": "Settings", "zh-CN": "设置"},
     "web.board.title": {"en": "Leaderboard of #{channel}", "zh-CN": "#{channel} 排行榜"},
     "web.board.period": {"en": "Period", "zh-CN": "时间范围"},
     "web.board.week": {"en": "This week", "zh-CN": "本周"},
@@ -92,6 +93,13 @@ STRINGS: dict[str, dict[str, str]] = {
     "web.progress.hidden": {
         "en": "You are hidden from the boards ({/privacy}); only you see these numbers.",
         "zh-CN": "你已在排行榜上隐藏（{/privacy}），这些数据只有你能看到。",
+    },
+    "web.settings.title": {"en": "Settings of #{channel}", "zh-CN": "#{channel} 的设置"},
+    "web.settings.setting": {"en": "Setting", "zh-CN": "设置项"},
+    "web.settings.value": {"en": "Value", "zh-CN": "当前值"},
+    "web.settings.change": {
+        "en": "Change them with {/settings} in the chat; editing them here comes later.",
+        "zh-CN": "请在聊天中使用 {/settings} 修改；稍后将支持在此处编辑。",
     },
     "web.error.title": {"en": "Something is not right", "zh-CN": "出了点问题"},
     "web.error.not_found": {"en": "There is no such page here.", "zh-CN": "这里没有这个页面。"},
