@@ -23,7 +23,7 @@ from bot.adapters.web import security
 from bot.core.desk import Desk
 from bot.core.desk.web import WebDesk
 from bot.core.kernel.i18n import speaking_to, t
-from bot.core.kernel.models import WebGrant, WebSession
+from bot.core.kernel.models import SUPPORTED_LOCALES, WebGrant, WebSession
 from bot.core.quiz import Quiz
 from safetext.inert import inert
 
@@ -88,14 +88,16 @@ class WebFront:
         """Render ``template`` in the session's language (or ``locale``), escaped."""
         session: WebSession | None = request.get(SESSION)
         grant = session.grant if session is not None else None
-        language = locale or (grant.locale if grant is not None else locale_of(request))
+        chosen = request.cookies.get(security.LANGUAGE_COOKIE, "")
+        language = locale or (chosen if chosen in SUPPORTED_LOCALES else None) or (
+            grant.locale if grant is not None else locale_of(request))
 
         def say(key: str, **fill: object) -> str:
             return t(language, key, **fill)
 
         with speaking_to(grant.platform if grant is not None else "discord"):
             html = self.templates.get_template(template).render(
-                _=say, locale=language, session=session, grant=grant,
+                _=say, locale=language, session=session, grant=grant, path=request.path_qs,
                 csrf=session.csrf if session is not None else "", **values)
         return web.Response(text=html, status=status, content_type="text/html",
                             charset="utf-8")

@@ -15,11 +15,13 @@ from aiohttp import web
 from bot.adapters.web import security
 from bot.adapters.web.app import HERE, MAX_BODY, SESSION, WebFront, grant_of
 from bot.core.desk.web import AdminOnly
+from bot.core.kernel.models import SUPPORTED_LOCALES
 from bot.core.signin import LINK_TTL
 
 CHANNEL = r"{channel:[0-9]{1,9}}"
 TOKEN = r"{token:[0-9a-f.]{1,130}}"  # noqa: S105 - a route pattern
 _PAGE = re.compile(r"[0-9]{1,4}")
+_LOCAL = re.compile(r"/(?![/\\])[A-Za-z0-9/_.?=&%-]{0,300}")
 
 
 def _page(text: str) -> int:
@@ -39,6 +41,7 @@ class Pages:
         router.add_get(f"/login/{TOKEN}", self.login_form)
         router.add_post(f"/login/{TOKEN}", self.login)
         router.add_post("/logout", self.logout)
+        router.add_post("/language", self.language)
         router.add_get(f"/channels/{CHANNEL}/board", self.board)
         router.add_get(f"/channels/{CHANNEL}/me", self.progress)
         router.add_get(f"/channels/{CHANNEL}/me/mastery.png", self.mastery_chart)
@@ -101,6 +104,21 @@ class Pages:
         response = front.render(request, "message.html", title_key="web.nav.logout",
                                 message_key="web.signed_out")
         response.del_cookie(security.SESSION_COOKIE, path="/")
+        return response
+
+    async def language(self, request: web.Request) -> web.StreamResponse:
+        """Switch the page's language (the middleware checked the CSRF token); back to ``next``."""
+        form = await self.front.form(request)
+        chosen = form.get("lang", "")
+        if chosen not in SUPPORTED_LOCALES:
+            raise web.HTTPBadRequest
+        back = form.get("next", "/")
+        # Only a path of this site: never an address elsewhere (//host, scheme:).
+        if not _LOCAL.fullmatch(back):
+            back = "/"
+        response = web.Response(status=303, headers={"Location": back})
+        security.set_cookie(response, security.LANGUAGE_COOKIE, chosen,
+                            max_age=365 * 24 * 3600, secure=self.front.signin.secure)
         return response
 
     # ------------------------------------------------------------ pages

@@ -15,6 +15,7 @@ from aiohttp import web
 
 SESSION_COOKIE = "tq_session"
 LOGIN_COOKIE = "tq_login"  # the sign-in form's nonce: its CSRF token is bound to it
+LANGUAGE_COOKIE = "tq_lang"  # the language a member chose on the page, over chat's
 CSRF_FIELD = "csrf"
 
 CSP = ("default-src 'none'; style-src 'self'; img-src 'self'; form-action 'self'; "

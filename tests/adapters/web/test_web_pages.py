@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from bot.core.kernel.models import Actor, ChannelDefaults
-from tests.adapters.web.support import link, serve, sign_in, who
+from tests.adapters.web.support import csrf_of, link, serve, sign_in, who
 from tests.support.core import only
 
 
@@ -117,3 +117,35 @@ def test_a_member_gets_403_on_an_admins_page(quiz, channel):
     assert status == 403 and "Only the workspace&#39;s admins" in html
     _, home, _ = _page(quiz, "/", who("bob"))
     assert "/settings" not in home
+
+
+def test_a_member_switches_the_pages_language(quiz, channel):
+    signin = link(quiz)
+
+    async def scenario(client):
+        await sign_in(client, signin)
+        board = await client.get(f"/channels/{channel.id}/board")
+        switched = await client.post("/language", allow_redirects=False, data={
+            "csrf": csrf_of(await board.text()), "lang": "zh-CN",
+            "next": f"/channels/{channel.id}/board?period=all"})
+        after = await client.get(switched.headers["Location"])
+        return switched.status, switched.headers["Location"], await after.text()
+
+    status, location, html = serve(quiz, scenario)
+    assert (status, location) == (303, f"/channels/{channel.id}/board?period=all")
+    assert '<html lang="zh-CN">' in html and "总榜" in html
+
+
+@pytest.mark.parametrize("back", ["//evil.example/x", "https://evil.example", "/\\evil", "x"])
+def test_switching_the_language_never_sends_the_browser_elsewhere(quiz, channel, back):
+    signin = link(quiz)
+
+    async def scenario(client):
+        await sign_in(client, signin)
+        page = await (await client.get("/")).text()
+        switched = await client.post("/language", allow_redirects=False, data={
+            "csrf": csrf_of(page), "lang": "en", "next": back})
+        bad = await client.post("/language", data={"csrf": csrf_of(page), "lang": "fr"})
+        return switched.headers["Location"], bad.status
+
+    assert serve(quiz, scenario) == ("/", 400)

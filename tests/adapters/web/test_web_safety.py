@@ -102,6 +102,7 @@ FUZZ_POSTS = [
     ("/login/zz", b"", "text/plain"),
     ("/channels/1/board", b"a=1", "application/x-www-form-urlencoded"),
     ("/", b"x" * 100_000, "application/x-www-form-urlencoded"),
+    ("/language", b"lang=zh-CN&next=%0d%0aSet-Cookie:x", "application/x-www-form-urlencoded"),
 ]
 
 

@@ -23,6 +23,8 @@ STRINGS: dict[str, dict[str, str]] = {
     "web.nav.channels": {"en": "Channels", "zh-CN": "频道"},
     "web.nav.logout": {"en": "Sign out", "zh-CN": "退出登录"},
     "web.signed_in_as": {"en": "Signed in as {name}", "zh-CN": "已登录：{name}"},
+    "web.language": {"en": "Language", "zh-CN": "语言"},
+    "web.language.apply": {"en": "Switch", "zh-CN": "切换"},
     "web.admin": {"en": "admin", "zh-CN": "管理员"},
     "web.login.title": {"en": "Sign in to torchquiz", "zh-CN": "登录 torchquiz"},
     "web.login.explain": {
