@@ -60,14 +60,14 @@ class WebFront:
     """The web front end over one core: build the application, render pages, run core calls."""
 
     def __init__(self, quiz: Quiz, *, probe: Callable[[], object] | None = None,
-                 workers: int = 8) -> None:
+                 workers: int = 8, logins_per_minute: int = LOGINS_PER_MINUTE) -> None:
         self.quiz = quiz
         self.desk = Desk(quiz)
         self.web = WebDesk(self.desk)
         self.signin = quiz.signin
         self.probe = probe
         self._pool = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="web")
-        self.logins = security.Throttle(LOGINS_PER_MINUTE, 60.0)
+        self.logins = security.Throttle(logins_per_minute, 60.0)
         self.templates = jinja2.Environment(
             loader=jinja2.FileSystemLoader(HERE / "templates"),
             autoescape=True, undefined=jinja2.StrictUndefined, trim_blocks=True,

@@ -129,3 +129,27 @@ def test_no_template_turns_escaping_off():
     found = [p.name for p in templates.glob("*.html")
              if "|safe" in p.read_text().replace(" ", "") or "autoescape" in p.read_text()]
     assert found == [] and len(list(templates.glob("*.html"))) >= 5
+
+
+def test_sign_in_attempts_from_one_address_are_throttled(quiz, channel):
+    forged = "/login/" + "0" * 32 + "." + "0" * 32
+
+    async def scenario(client):
+        return [(await client.get(forged)).status for _ in range(4)]
+
+    assert serve(quiz, scenario, logins_per_minute=3) == [410, 410, 410, 429]
+
+
+def test_a_full_board_page_stays_under_100_kb(quiz, channel):
+    channel = only(quiz, channel, "t.text-detach")
+    quiz.rounds.post_round(channel.id)
+    for n in range(60):
+        member = quiz.rounds.member("slack", f"m{n}", f"{n:02d}" + "名" * 198)
+        quiz.rounds.submit_answer(channel.id, Actor(member), "detach")
+
+    async def scenario(client):
+        await sign_in(client, link(quiz))
+        return await (await client.get(f"/channels/{channel.id}/board")).read()
+
+    body = serve(quiz, scenario)
+    assert body.count(b"<th scope=\"row\">") == 50 and len(body) < 100_000, len(body)
