@@ -88,9 +88,7 @@ class WebFront:
         """Render ``template`` in the session's language (or ``locale``), escaped."""
         session: WebSession | None = request.get(SESSION)
         grant = session.grant if session is not None else None
-        chosen = request.cookies.get(security.LANGUAGE_COOKIE, "")
-        language = locale or (chosen if chosen in SUPPORTED_LOCALES else None) or (
-            grant.locale if grant is not None else locale_of(request))
+        language = locale or self.language(request)
 
         def say(key: str, **fill: object) -> str:
             return t(language, key, **fill)
@@ -101,6 +99,15 @@ class WebFront:
                 csrf=session.csrf if session is not None else "", **values)
         return web.Response(text=html, status=status, content_type="text/html",
                             charset="utf-8")
+
+    @staticmethod
+    def language(request: web.Request) -> str:
+        """Return the language chosen on the page, else chat's, else the browser's."""
+        chosen = request.cookies.get(security.LANGUAGE_COOKIE, "")
+        if chosen in SUPPORTED_LOCALES:
+            return chosen
+        session: WebSession | None = request.get(SESSION)
+        return session.grant.locale if session is not None else locale_of(request)
 
     def problem(self, request: web.Request, status: int, key: str) -> web.Response:
         """Render an error page: what went wrong, in the member's language, never a trace."""

@@ -147,7 +147,8 @@ class Pages:
         """Show the member's own numbers in a channel."""
         front = self.front
         grant = grant_of(request)
-        found = await front.call(front.web.progress, grant, int(request.match_info["channel"]))
+        found = await front.call(front.web.progress, grant, int(request.match_info["channel"]),
+                                 front.language(request))
         if found is None:
             raise web.HTTPNotFound
         return front.render(request, "progress.html", progress=found,
@@ -159,7 +160,8 @@ class Pages:
         grant = grant_of(request)
         channel_id = int(request.match_info["channel"])
         try:
-            shown = await front.call(front.web.settings, grant, channel_id)
+            shown = await front.call(front.web.settings, grant, channel_id,
+                                     front.language(request))
         except AdminOnly:
             raise web.HTTPForbidden from None
         if shown is None:

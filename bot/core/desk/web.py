@@ -163,19 +163,25 @@ class WebDesk:
         updated = view.as_of.astimezone(ZoneInfo(channel.timezone))
         return BoardPage(channel, period, page, pages, lines, view.hidden, updated)
 
-    def progress(self, grant: WebGrant, channel_id: int) -> Progress | None:
-        """Return the member's own numbers in the channel (None: not in the workspace)."""
+    def progress(self, grant: WebGrant, channel_id: int,
+                 locale: str | None = None) -> Progress | None:
+        """Return the member's own numbers in the channel (None: not in the workspace).
+
+        ``locale``: the page's language (the session's by default), for the topics' labels.
+        """
         channel = self.channel(grant, channel_id)
         if channel is None:
             return None
         member = self._member(grant)
         stats = self.quiz.board.stats(channel, member)
-        topics = tuple(TopicLine(topic_label(m.topic, grant.locale), round(m.ratio * 100),
+        topics = tuple(TopicLine(topic_label(m.topic, locale or grant.locale),
+                                 round(m.ratio * 100),
                                  m.first_try, m.solved, m.attempted, m.due)
                        for m in stats.mastery)
         return Progress(channel, member, stats, topics)
 
-    def settings(self, grant: WebGrant, channel_id: int) -> Message | None:
+    def settings(self, grant: WebGrant, channel_id: int,
+                 locale: str | None = None) -> Message | None:
         """Return the channel's settings as /quiz-settings shows them, for admins only.
 
         The right is the session's (chat's, when the link was asked), checked on every call:
@@ -186,7 +192,7 @@ class WebDesk:
             return None
         if not grant.is_admin:
             raise AdminOnly(channel_id)
-        actor = Actor(self._member(grant), is_admin=True, locale=grant.locale)
+        actor = Actor(self._member(grant), is_admin=True, locale=locale or grant.locale)
         return self.quiz.setup.apply(channel, actor, {})
 
     def mastery_chart(self, grant: WebGrant, channel_id: int) -> Message | None:

@@ -149,3 +149,17 @@ def test_switching_the_language_never_sends_the_browser_elsewhere(quiz, channel,
         return switched.headers["Location"], bad.status
 
     assert serve(quiz, scenario) == ("/", 400)
+
+
+def test_the_chosen_language_reaches_what_the_core_words(quiz, channel):
+    signin = link(quiz, who("ada", admin=True))
+
+    async def scenario(client):
+        await sign_in(client, signin)
+        page = await (await client.get("/")).text()
+        await client.post("/language", data={"csrf": csrf_of(page), "lang": "zh-CN",
+                                             "next": "/"})
+        return await (await client.get(f"/channels/{channel.id}/settings")).text()
+
+    html = serve(quiz, scenario)
+    assert "频道设置" in html and "Channel settings" not in html
