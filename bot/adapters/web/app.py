@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import time
 from collections.abc import Awaitable, Callable
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
@@ -20,6 +21,7 @@ from aiohttp import web
 from aiohttp.http_exceptions import HttpProcessingError
 
 from bot.adapters.web import security
+from bot.adapters.web.metrics import WebMetrics
 from bot.core.desk import Desk
 from bot.core.desk.web import WebDesk
 from bot.core.kernel.i18n import speaking_to, t
@@ -31,6 +33,7 @@ log = logging.getLogger(__name__)
 
 HERE = Path(__file__).resolve().parent
 HEALTH_PATH = "/healthz"
+METRICS_PATH = "/metrics"
 DATABASE_TIMEOUT_S = 3.0
 MAX_BODY = 64 * 1024  # a form of the page is a few fields; nothing bigger is read
 LOGINS_PER_MINUTE = 30  # sign-in pages opened or posted per client address
@@ -68,6 +71,7 @@ class WebFront:
         self.probe = probe
         self._pool = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="web")
         self.logins = security.Throttle(logins_per_minute, 60.0)
+        self.metrics = WebMetrics()
         self.templates = jinja2.Environment(
             loader=jinja2.FileSystemLoader(HERE / "templates"),
             autoescape=True, undefined=jinja2.StrictUndefined, trim_blocks=True,
@@ -118,11 +122,15 @@ class WebFront:
     @web.middleware
     async def middleware(self, request: web.Request, handler: Handler) -> web.StreamResponse:
         """Load the session, check CSRF on every POST, answer errors as pages, add headers."""
+        started = time.perf_counter()
         try:
             response = await self._guarded(request, handler)
         except Exception:
             log.exception("web: %s %s failed", request.method, request.path[:200])
             response = self.problem(request, 500, "web.error.internal")
+        route = request.match_info.route.resource
+        self.metrics.request(route.canonical if route is not None else "unmatched",
+                             request.method, response.status, time.perf_counter() - started)
         security.harden(response, private=request.get(SESSION) is not None
                         or request.path.startswith("/login/"))
         return response
@@ -179,9 +187,17 @@ class WebFront:
             return web.json_response({"ok": False, "down": ["database"]}, status=503)
         return web.json_response({"ok": True})
 
+    async def metrics_page(self, _request: web.Request) -> web.Response:
+        """Answer the Prometheus text: counts and times only, no member or id."""
+        body, content_type = self.metrics.exposition()
+        response = web.Response(body=body)
+        response.headers["Content-Type"] = content_type
+        return response
+
     def add_routes(self, app: web.Application) -> None:
-        """Serve the health probe and let the worker threads go when the app stops."""
+        """Serve health and metrics; let the worker threads go when the app stops."""
         app.router.add_get(HEALTH_PATH, self.healthz)
+        app.router.add_get(METRICS_PATH, self.metrics_page)
         app.on_cleanup.append(self._cleanup)
 
     async def _cleanup(self, _app: web.Application) -> None:

@@ -80,6 +80,7 @@ class Pages:
         if not front.signin.form_token_holds(nonce, form.get(security.CSRF_FIELD, "")):
             return front.problem(request, 403, "web.error.csrf")
         redeemed = await front.call(front.signin.redeem, request.match_info["token"])
+        front.metrics.sign_in("refused" if redeemed is None else "signed_in")
         if redeemed is None:
             return front.render(request, "message.html", status=410,
                                 title_key="web.login.title", message_key="web.login.invalid")
@@ -100,6 +101,7 @@ class Pages:
         """End the session (the middleware checked its CSRF token) and forget the cookie."""
         front = self.front
         await front.call(front.signin.end, request.cookies.get(security.SESSION_COOKIE, ""))
+        front.metrics.sign_in("logout")
         request[SESSION] = None
         response = front.render(request, "message.html", title_key="web.nav.logout",
                                 message_key="web.signed_out")

@@ -153,3 +153,20 @@ def test_a_full_board_page_stays_under_100_kb(quiz, channel):
 
     body = serve(quiz, scenario)
     assert body.count(b"<th scope=\"row\">") == 50 and len(body) < 100_000, len(body)
+
+
+def test_metrics_count_requests_by_route_pattern_and_sign_ins(quiz, channel):
+    async def scenario(client):
+        await sign_in(client, link(quiz))
+        await client.get(f"/channels/{channel.id}/board")
+        await client.get("/channels/424242/board")
+        await client.get("/no/such/page")
+        return await (await client.get("/metrics")).text()
+
+    text = serve(quiz, scenario)
+    assert 'torchquiz_web_sign_ins_total{outcome="signed_in"} 1.0' in text
+    assert ('torchquiz_web_requests_total{method="GET",route="/channels/{channel}/board",'
+            'status="200"} 1.0') in text
+    assert 'route="/channels/{channel}/board",status="404"} 1.0' in text
+    assert 'route="unmatched",status="404"} 1.0' in text
+    assert "424242" not in text and "alice" not in text.lower()
