@@ -36,6 +36,7 @@ HEALTH_PATH = "/healthz"
 METRICS_PATH = "/metrics"
 DATABASE_TIMEOUT_S = 3.0
 MAX_BODY = 64 * 1024  # a form of the page is a few fields; nothing bigger is read
+BLOCK_CHARS = 8000  # a card's body or example: longer than any the bank or a pack holds
 LOGINS_PER_MINUTE = 30  # sign-in pages opened or posted per client address
 
 T = TypeVar("T")
@@ -51,6 +52,11 @@ def member_text(text: object) -> str:
     Jinja2's autoescape then makes them plain HTML text: nothing a member wrote is markup.
     """
     return inert(str(text), one_line=True, limit=200)
+
+
+def member_block(text: object) -> str:
+    """Return a block of text a member may have written (a pack's card) made inert, lines kept."""
+    return inert(str(text), limit=BLOCK_CHARS)
 
 
 def locale_of(request: web.Request) -> str:
@@ -77,6 +83,7 @@ class WebFront:
             autoescape=True, undefined=jinja2.StrictUndefined, trim_blocks=True,
             lstrip_blocks=True)
         self.templates.filters["member"] = member_text
+        self.templates.filters["member_block"] = member_block
 
     async def call(self, work: Callable[..., T], *args: Any) -> T:
         """Run a core call on a worker thread (the core and its store are synchronous)."""

@@ -19,6 +19,7 @@ from bot.core.kernel.models import SUPPORTED_LOCALES
 from bot.core.signin import LINK_TTL
 
 CHANNEL = r"{channel:[0-9]{1,9}}"
+CARD = r"{card:[A-Za-z0-9][A-Za-z0-9._-]{0,127}}"
 TOKEN = r"{token:[0-9a-f.]{1,130}}"  # noqa: S105 - a route pattern
 _PAGE = re.compile(r"[0-9]{1,4}")
 _LOCAL = re.compile(r"/(?![/\\])[A-Za-z0-9/_.?=&%-]{0,300}")
@@ -46,6 +47,8 @@ class Pages:
         router.add_get(f"/channels/{CHANNEL}/me", self.progress)
         router.add_get(f"/channels/{CHANNEL}/me/mastery.png", self.mastery_chart)
         router.add_get(f"/channels/{CHANNEL}/settings", self.settings)
+        router.add_get("/cards", self.cards)
+        router.add_get(f"/cards/{CARD}", self.card)
         router.add_get("/static/style.css", self.style)
 
     # ------------------------------------------------------------ signing in and out
@@ -170,6 +173,23 @@ class Pages:
             raise web.HTTPNotFound
         channel = await front.call(front.web.channel, grant, channel_id)
         return front.render(request, "settings.html", channel=channel, shown=shown)
+
+    async def cards(self, request: web.Request) -> web.StreamResponse:
+        """List the concept cards the workspace sees."""
+        front = self.front
+        grant = grant_of(request)
+        listed = await front.call(front.web.cards, grant, front.language(request))
+        return front.render(request, "cards.html", cards=listed)
+
+    async def card(self, request: web.Request) -> web.StreamResponse:
+        """Show one concept card (404 for a card the workspace does not see)."""
+        front = self.front
+        grant = grant_of(request)
+        shown = await front.call(front.web.card, grant, request.match_info["card"],
+                                 front.language(request))
+        if shown is None:
+            raise web.HTTPNotFound
+        return front.render(request, "card.html", card=shown)
 
     async def mastery_chart(self, request: web.Request) -> web.StreamResponse:
         """Answer the member's mastery chart as a PNG (404 when there is none to draw)."""

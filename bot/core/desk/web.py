@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import datetime as dt
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from zoneinfo import ZoneInfo
 
 from bot.core.boards import BoardView
@@ -194,6 +194,16 @@ class WebDesk:
             raise AdminOnly(channel_id)
         actor = Actor(self._member(grant), is_admin=True, locale=locale or grant.locale)
         return self.quiz.setup.apply(channel, actor, {})
+
+    def cards(self, grant: WebGrant, locale: str) -> list[tuple[str, str]]:
+        """Return (id, title) of every concept card the workspace sees: shipped and its packs'."""
+        index = self.quiz.explain.index_for(self.desk.scope(identity(grant)))
+        return [(card_id, index.card(card_id).title.get(locale)) for card_id in index.topics()]
+
+    def card(self, grant: WebGrant, card_id: str, locale: str) -> Message | None:
+        """Return one card as /explain shows it; None for an id the workspace does not see."""
+        shown = self.quiz.explain.share(card_id, locale, self.desk.scope(identity(grant)))
+        return None if shown is None else replace(shown, buttons=())
 
     def mastery_chart(self, grant: WebGrant, channel_id: int) -> Message | None:
         """Return the member's stats message with its mastery chart (PNG and alt text)."""

@@ -91,7 +91,8 @@ FUZZ_GETS = [
     "/channels/1/me/mastery.png", "/login/zz", "/login/" + "a" * 200, "/login/..%2f..%2fetc",
     "/login/" + "0" * 32 + "." + "0" * 32, "/static/../app.py", "/%ff", "/channels/1/",
     "/logout", "/channels//board", "/" + "x" * 3000, "/channels/1/settings?x=<",
-    "/channels/0/settings", "/channels/1/me/mastery.png?size=%00",
+    "/channels/0/settings", "/channels/1/me/mastery.png?size=%00", "/cards/%00", "/cards/" +
+    "a" * 500, "/cards/detach?x=%ff", "/cards/a%2f..%2fb",
 ]
 FUZZ_POSTS = [
     ("/logout", b"csrf=%ZZ%", "application/x-www-form-urlencoded"),
