@@ -28,7 +28,7 @@ COPY db /src/db
 COPY executors /src/executors
 COPY safetext /src/safetext
 # pip and setuptools only install: they do not ship in the image.
-RUN /opt/venv/bin/pip install "/src[postgres,discord,slack]" \
+RUN /opt/venv/bin/pip install "/src[postgres,discord,slack,web]" \
     && /opt/venv/bin/pip uninstall -y -q pip setuptools
 
 FROM ${BOT_BASE_IMAGE} AS bot

@@ -21,8 +21,12 @@ $(STAMP): pyproject.toml
 check-system:
 	@scripts/system-deps.sh
 
+# The web page runs beside the console on the same database (type /web for a sign-in link);
+# it stops with the console.
 demo: install check-system
 	$(BIN)/torchquiz db upgrade
+	$(BIN)/torchquiz web & web=$$!; trap 'kill $$web 2>/dev/null' EXIT; \
+	echo "the team's page: type /web in the console for your sign-in link"; \
 	$(BIN)/torchquiz console
 
 console: install

@@ -33,6 +33,7 @@ if TYPE_CHECKING:
     from bot.adapters.discord.client import QuizBot
     from bot.adapters.slack.bot import SlackBot
     from bot.adapters.slack.installations import Installations
+    from bot.adapters.web.app import WebFront
     from bot.pack_tools import StorePackShelf
 
 log = logging.getLogger(__name__)
@@ -161,9 +162,31 @@ def build_app(
     clock = clock or SystemClock()
     quiz = build_quiz(SqlStore(engine, clock=clock), bank, clock, executor, on_settings_changed,
                       charts=MatplotlibCharts(),
-                      post_lease=dt.timedelta(seconds=settings.post_lease_s))
+                      post_lease=dt.timedelta(seconds=settings.post_lease_s),
+                      **web_options(settings))
     return App(quiz, bank, settings, executor, problem, closers, engine=engine,
                packs=pack_tools(shipped, engine, executor))
+
+
+def web_options(settings: Settings) -> dict[str, Any]:
+    """Return the web page's base URL and signing secret for the core's sign-in links."""
+    secret = settings.web_secret.get_secret_value() if settings.web_secret else None
+    return {"web_url": settings.web_url, "web_secret": secret or None}
+
+
+def web_app(settings: Settings, *, clock: Clock | None = None) -> tuple[WebFront, App]:
+    """Build the web page's process: the core (no executor, no scheduler) and its front.
+
+    It shares the chat processes' database: links asked for in chat sign in here.
+    """
+    from bot.adapters.web.app import WebFront
+    from db.store_web import ping_web
+
+    settings = settings.model_copy(update={"executor": "none"})
+    app = build_app(settings, clock=clock, executor=None)
+    engine = app.engine
+    probe = functools.partial(ping_web, engine) if engine is not None else None
+    return WebFront(app.quiz, probe=probe), app
 
 
 def operator_app(settings: Settings, *, bank: Bank | None = None, migrate: bool = False,
@@ -179,7 +202,7 @@ def operator_app(settings: Settings, *, bank: Bank | None = None, migrate: bool 
     engine = make_engine(url)
     bank = bank if bank is not None else Bank()
     clock = clock or SystemClock()
-    quiz = build_quiz(SqlStore(engine, clock=clock), bank, clock)
+    quiz = build_quiz(SqlStore(engine, clock=clock), bank, clock, **web_options(settings))
     return App(quiz, bank, settings, None, "no grading in an operator's command",
                [engine.dispose], engine=engine, packs=pack_tools(bank, engine, None))
 

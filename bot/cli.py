@@ -1,4 +1,4 @@
-"""The `torchquiz` command: console, discord, slack, content, db, member, pack, exec, bench."""
+"""The `torchquiz` command: console, discord, slack, web, content, db, member, pack, exec, bench."""
 
 from __future__ import annotations
 
@@ -82,6 +82,10 @@ def _parser() -> argparse.ArgumentParser:
     slack.add_argument("--host", default="127.0.0.1",
                        help="address to listen on with --http (0.0.0.0 in a container)")
     slack.add_argument("--port", type=int, default=3000, help="port to listen on with --http")
+    web = commands.add_parser("web", help="serve the team's web page (sign in with /quiz-web)")
+    web.add_argument("--host", default="127.0.0.1",
+                     help="address to listen on (0.0.0.0 in a container)")
+    web.add_argument("--port", type=int, default=8000, help="port to listen on")
     commands.add_parser("exec", help="grade code files against a challenge", add_help=False)
     commands.add_parser("bench", help="run a benchmark: `bench executor` or `bench core`",
                         add_help=False)
@@ -153,6 +157,8 @@ def main(argv: Sequence[str] | None = None) -> int:
 
         return slack_main(settings, lambda: slack_bot(settings), http=args.http, host=args.host,
                           port=args.port)
+    if args.command == "web":
+        return _web(settings, args)
     if args.command == "content" and args.content_command == "reports":
         return reports_cli.run(settings, args)
     if args.command == "content":
@@ -213,6 +219,22 @@ def _bench(argv: list[str]) -> int:
         return 3
     run: Callable[[list[str]], int] = module.main
     return run(argv[1:])
+
+
+def _web(settings: Settings, args: argparse.Namespace) -> int:
+    try:
+        from bot.adapters.web.main import main as web_main
+    except ImportError as exc:
+        print(f"torchquiz web: the web extra is not installed ({exc.name}); "
+              "install it with: pip install -e '.[web]'", file=sys.stderr)
+        return 3
+    from bot.bootstrap import web_app
+
+    def build() -> tuple[Any, Callable[[], object]]:
+        front, app = web_app(settings)
+        return front, app.close
+
+    return web_main(settings, build, host=args.host, port=args.port)
 
 
 def _console(settings: Settings, args: argparse.Namespace) -> int:

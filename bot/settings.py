@@ -44,6 +44,10 @@ class Settings(BaseSettings):
     # Slack over HTTP serves them beside /slack/events. 0.0.0.0 in a container.
     health_host: str = "127.0.0.1"
     health_port: int = Field(default=8081, ge=0, le=65535)
+    # The web page (`torchquiz web`): the public base URL its sign-in links start with, and the
+    # secret that signs links and sessions (unset: one is generated and kept in the database).
+    web_url: str = "http://127.0.0.1:8000"
+    web_secret: SecretStr | None = None
 
     discord_token: SecretStr | None = Field(default=None, validation_alias="DISCORD_TOKEN")
     # REST base including /api/v10 (a proxy, or a local fake in tests); default: Discord's own.

@@ -31,6 +31,7 @@ from db.retry import retry_on_disconnect
 from db.store_answers import lock_channel_answers
 from db.store_base import StoreBase, rowcount
 from db.store_channels import _member
+from db.store_web import end_member_sessions
 from db.tables import (
     AnswerRow,
     Base,
@@ -277,5 +278,6 @@ class MemberStore(StoreBase):
                 for s in self.sections
             )
             session.execute(delete(UserRow).where(UserRow.id == member.id))
+            end_member_sessions(session, platform, external_id)  # the web page signs them out
         return ForgetReport(member, deleted, tuple(open_rounds), kept_anonymous=kept)
 

@@ -381,3 +381,54 @@ class TeamPackRow(Base):
     document: Mapped[str] = mapped_column(Text)
     removed: Mapped[bool] = mapped_column(Boolean, default=False)
     created_at: Mapped[dt.datetime] = mapped_column(UtcDateTime)
+
+
+class WebSecretRow(Base):
+    """The web page's signing secret when TORCHQUIZ_WEB_SECRET is unset: generated once, kept."""
+
+    __tablename__ = "web_secrets"
+
+    name: Mapped[str] = mapped_column(String(32), primary_key=True)
+    value: Mapped[str] = mapped_column(String(128))
+
+
+class WebLinkRow(Base):
+    """A one-time sign-in link asked for in chat: the SHA-256 of its token and whom it is for."""
+
+    __tablename__ = "web_links"
+    # The rate limit counts a member's recent links.
+    __table_args__ = (Index("ix_web_links_platform_user_created_at", "platform", "user",
+                            "created_at"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    token_hash: Mapped[str] = mapped_column(String(64), unique=True)
+    platform: Mapped[str] = mapped_column(String(32))
+    workspace: Mapped[str] = mapped_column(String(128))
+    user: Mapped[str] = mapped_column(String(128))
+    display_name: Mapped[str] = mapped_column(String(200))
+    channel: Mapped[str] = mapped_column(String(128))
+    locale: Mapped[str] = mapped_column(String(16))
+    is_admin: Mapped[bool] = mapped_column(Boolean)
+    created_at: Mapped[dt.datetime] = mapped_column(UtcDateTime)
+    expires_at: Mapped[dt.datetime] = mapped_column(UtcDateTime)
+    used_at: Mapped[dt.datetime | None] = mapped_column(UtcDateTime)
+
+
+class WebSessionRow(Base):
+    """A signed-in browser (server-side: deleting the row ends it), with its CSRF token."""
+
+    __tablename__ = "web_sessions"
+    __table_args__ = (Index("ix_web_sessions_platform_user", "platform", "user"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    token_hash: Mapped[str] = mapped_column(String(64), unique=True)
+    platform: Mapped[str] = mapped_column(String(32))
+    workspace: Mapped[str] = mapped_column(String(128))
+    user: Mapped[str] = mapped_column(String(128))
+    display_name: Mapped[str] = mapped_column(String(200))
+    channel: Mapped[str] = mapped_column(String(128))
+    locale: Mapped[str] = mapped_column(String(16))
+    is_admin: Mapped[bool] = mapped_column(Boolean)
+    csrf: Mapped[str] = mapped_column(String(64))
+    created_at: Mapped[dt.datetime] = mapped_column(UtcDateTime)
+    expires_at: Mapped[dt.datetime] = mapped_column(UtcDateTime)

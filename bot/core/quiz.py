@@ -16,6 +16,7 @@ from bot.core.people import PeopleService
 from bot.core.quality import InsightsService, ReportService
 from bot.core.questions import ReviewScheduler
 from bot.core.rounds import POST_LEASE, QuizService
+from bot.core.signin import DEFAULT_WEB_URL, SignInService
 from bot.core.store import QuizStore
 from content.loader import Bank
 
@@ -33,6 +34,7 @@ class Quiz:
     people: PeopleService  # a member's own data: export, forget
     reports: ReportService  # members' reports of faulty questions
     insights: InsightsService  # item statistics, paused items
+    signin: SignInService  # the web page's one-time links and sessions
 
     @property
     def library(self) -> Library:
@@ -48,11 +50,14 @@ def build_quiz(
     on_settings_changed: Callable[[ChannelSettings], None] | None = None,
     charts: ChartRenderer | None = None,
     post_lease: dt.timedelta = POST_LEASE,
+    web_url: str = DEFAULT_WEB_URL,
+    web_secret: str | None = None,
 ) -> Quiz:
     """Assemble the core from its ports (called by the composition root and by tests).
 
     Every service holds the same library (``bank``, or a library made of it): one object whose
-    content is swapped whole when packs change, never rewired.
+    content is swapped whole when packs change, never rewired. ``web_url`` and ``web_secret``
+    make the web page's sign-in links (no secret: one is generated and kept in the store).
     """
     library = library_of(bank)
     reviews = ReviewScheduler()  # one FSRS scheduler for daily answers and practice alike
@@ -68,4 +73,5 @@ def build_quiz(
         people=PeopleService(store),
         reports=ReportService(store, library, clock),
         insights=InsightsService(store, library, clock),
+        signin=SignInService(store, clock, web_url, web_secret),
     )

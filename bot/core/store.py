@@ -21,6 +21,7 @@ from bot.core.learning.store import PracticeStore, ReminderStore
 from bot.core.people.store import PeopleStore
 from bot.core.quality.store import InsightStore, ReportStore
 from bot.core.rounds.store import RoundStore
+from bot.core.signin.store import SignInStore
 
 
 class QuizStore(
@@ -32,6 +33,7 @@ class QuizStore(
     ReportStore,
     InsightStore,
     RoundStore,
+    SignInStore,
     Protocol,
 ):
     """Persist channels, members, rounds, answers and practice state.

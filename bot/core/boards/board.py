@@ -5,8 +5,8 @@ from __future__ import annotations
 import datetime as dt
 import unicodedata
 from collections import Counter, defaultdict
-from collections.abc import Sequence
-from dataclasses import replace
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, replace
 from zoneinfo import ZoneInfo
 
 from bot.core.boards.store import BoardStore
@@ -19,6 +19,7 @@ from bot.core.kernel.models import (
     LeaderboardRow,
     Member,
     Rank,
+    ScoreRow,
     Stats,
     TopicMastery,
 )
@@ -51,6 +52,16 @@ def _cell(text: str, width: int) -> str:
             break
         out += ch
     return out + " " * (width - _width(out))
+
+
+@dataclass(frozen=True)
+class BoardView:
+    """A board as a page shows it: ranked rows, rounds answered per member, hidden members."""
+
+    rows: tuple[LeaderboardRow, ...]
+    attempted: Mapping[int, int]  # per member id: rounds answered in the period
+    hidden: int  # hidden members with points in the period (never listed)
+    as_of: dt.datetime  # when it was read (UTC)
 
 
 def week_range(week_start: dt.date) -> str:
@@ -127,6 +138,10 @@ class BoardService:
 
         None returns every member with points.
         """
+        return self._ranked(channel, period, limit)[0]
+
+    def _ranked(self, channel: ChannelSettings, period: str, limit: int | None
+                ) -> tuple[list[LeaderboardRow], list[ScoreRow]]:
         since = week_start(self.clock.now(), channel.timezone) if period == "week" else None
         scores = self.store.top_scores(channel.id, since, limit)
         states = self.streak_states(channel, [s.user_id for s in scores])
@@ -134,7 +149,18 @@ class BoardService:
                   else row
                   for row in rank(scores, {uid: st.current for uid, st in states.items()})]
         # A tie at the cut came whole so that it is ordered by name; show only ``limit`` rows.
-        return ranked if limit is None else ranked[:limit]
+        return (ranked if limit is None else ranked[:limit]), scores
+
+    def board(self, channel: ChannelSettings, period: str, limit: int) -> BoardView:
+        """Return the top ``limit`` rows with each member's rounds answered, and the hidden count.
+
+        What the web page shows (bot/core/desk/web.py); hidden members are left out and
+        counted, as in /leaderboard.
+        """
+        as_of = self.clock.now()
+        rows, scores = self._ranked(channel, period, limit)
+        attempted = {s.user_id: s.attempted for s in scores}
+        return BoardView(tuple(rows), attempted, self._hidden(channel, period), as_of)
 
     def _since(self, channel: ChannelSettings, period: str) -> dt.datetime | None:
         return week_start(self.clock.now(), channel.timezone) if period == "week" else None

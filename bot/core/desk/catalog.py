@@ -8,11 +8,12 @@ from bot.core.desk.boards import LEADERBOARD, STATS
 from bot.core.desk.learning import EXPLAIN, QUIZ, SHARE, SKIP
 from bot.core.desk.members import FORGET_BUTTONS, FORGET_ME, PRIVACY, REMIND, REMINDER_BUTTONS
 from bot.core.desk.packs import PACK
+from bot.core.desk.web import WEB
 from bot.core.kernel.commands import Registry
 
 REGISTRY = Registry(
     (EXPLAIN, QUIZ, LEADERBOARD, STATS, SETTINGS, FORGET_ME, REPORTS, INSIGHTS, PRIVACY, REMIND,
-     PACK),
+     PACK, WEB),
     (ANSWER, PRACTICE, FORMS, SKIP, SHARE, FORGET_BUTTONS, REPORT_BUTTONS, UNPAUSE_BUTTON,
      REMINDER_BUTTONS),
 )

@@ -22,6 +22,7 @@ from bot.core.kernel.sentences import (
     people,
     quality,
     rounds,
+    web,
 )
 
 PLATFORMS = ("discord", "slack", "console")
@@ -40,6 +41,7 @@ COMMAND_NAMES: dict[str, dict[str, str]] = {
     "privacy": {"discord": "quiz-privacy", "slack": "quiz-privacy", "console": "privacy"},
     "remind": {"discord": "quiz-remind", "slack": "quiz-remind", "console": "remind"},
     "pack": {"discord": "quiz-pack", "slack": "quiz-pack", "console": "pack"},
+    "web": {"discord": "quiz-web", "slack": "quiz-web", "console": "web"},
 }
 # Outside a request (the scheduler's posts and reminders) no front end is set: Discord's names
 # are used, which are Slack's too except for stats, and no scheduled sentence names /stats.
@@ -65,7 +67,7 @@ def speaking_to(platform: str) -> Iterator[None]:
 
 # One table for t(); each feature's sentences live in their own module, and no key is in two.
 _STRINGS: dict[str, dict[str, str]] = {}
-for _part in (boards, channels, chat, console, learning, packs, people, quality, rounds):
+for _part in (boards, channels, chat, console, learning, packs, people, quality, rounds, web):
     if _twice := _STRINGS.keys() & _part.STRINGS.keys():
         raise ValueError(f"sentence keys in two modules: {sorted(_twice)}")
     _STRINGS.update(_part.STRINGS)

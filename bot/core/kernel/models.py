@@ -58,6 +58,12 @@ from bot.core.kernel.records import (
 from bot.core.kernel.records import (
     Value as Value,
 )
+from bot.core.kernel.records import (
+    WebGrant as WebGrant,
+)
+from bot.core.kernel.records import (
+    WebSession as WebSession,
+)
 
 SUPPORTED_LOCALES: tuple[str, ...] = ("en", "zh-CN")
 

@@ -222,3 +222,32 @@ class ItemTally:
     sum_y: float = 0.0
     sum_yy: float = 0.0
     sum_xy: float = 0.0
+
+
+@dataclass(frozen=True)
+class WebGrant:
+    """Who a web sign-in (a one-time link, then a session) is for, as chat established it.
+
+    The platform's own ids: the workspace (server, team) every page is scoped to, the member,
+    the channel the link was asked in (the page opens there), the member's language, and the
+    admin right the platform's server reported when the link was asked for.
+    """
+
+    platform: str
+    workspace: str
+    user: str
+    display_name: str
+    channel: str = ""
+    locale: str = "en"
+    is_admin: bool = False
+
+
+@dataclass(frozen=True)
+class WebSession:
+    """A signed-in browser, kept server-side: its grant, its CSRF token and when it ends."""
+
+    id: int
+    grant: WebGrant
+    csrf: str
+    created_at: dt.datetime
+    expires_at: dt.datetime

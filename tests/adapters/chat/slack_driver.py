@@ -260,6 +260,8 @@ class SlackDriver(Harness[FakeSlack]):
             text, slash = "", "/quiz-forget-me"
         elif name == "insights":
             text, slash = "", "/quiz-insights"
+        elif name == "web":
+            text, slash = "", "/quiz-web"
         elif name == "reports":
             close = args.get("close")
             text = f"close {close} {args.get('reason') or ''}".strip() if close else ""

@@ -1,0 +1,216 @@
+"""The pages: signing in and out, the workspace's channels, a channel's board, my progress.
+
+Each handler parses what the browser sent (bounded: ids are short digit strings, anything else
+is not found), asks the desk once on a worker thread, and renders a template. Whatever the
+desk does not find in the session's workspace is a 404.
+"""
+
+from __future__ import annotations
+
+import re
+import secrets
+
+from aiohttp import web
+
+from bot.adapters.web import security
+from bot.adapters.web.app import HERE, MAX_BODY, SESSION, WebFront, grant_of
+from bot.core.desk.web import AdminOnly
+from bot.core.kernel.models import SUPPORTED_LOCALES
+from bot.core.signin import LINK_TTL
+
+CHANNEL = r"{channel:[0-9]{1,9}}"
+CARD = r"{card:[A-Za-z0-9][A-Za-z0-9._-]{0,127}}"
+TOKEN = r"{token:[0-9a-f.]{1,130}}"  # noqa: S105 - a route pattern
+_PAGE = re.compile(r"[0-9]{1,4}")
+_LOCAL = re.compile(r"/(?![/\\])[A-Za-z0-9/_.?=&%-]{0,300}")
+
+
+def _page(text: str) -> int:
+    return int(text) if _PAGE.fullmatch(text) else 1
+
+
+class Pages:
+    """Render the page's routes over one front."""
+
+    def __init__(self, front: WebFront) -> None:
+        self.front = front
+
+    def add_routes(self, app: web.Application) -> None:
+        """Add every page's route."""
+        router = app.router
+        router.add_get("/", self.home)
+        router.add_get(f"/login/{TOKEN}", self.login_form)
+        router.add_post(f"/login/{TOKEN}", self.login)
+        router.add_post("/logout", self.logout)
+        router.add_post("/language", self.language)
+        router.add_get(f"/channels/{CHANNEL}/board", self.board)
+        router.add_get(f"/channels/{CHANNEL}/me", self.progress)
+        router.add_get(f"/channels/{CHANNEL}/me/mastery.png", self.mastery_chart)
+        router.add_get(f"/channels/{CHANNEL}/settings", self.settings)
+        router.add_get("/cards", self.cards)
+        router.add_get(f"/cards/{CARD}", self.card)
+        router.add_get("/static/style.css", self.style)
+
+    # ------------------------------------------------------------ signing in and out
+    async def login_form(self, request: web.Request) -> web.StreamResponse:
+        """Show the sign-in button of a valid link (opening the link signs nobody in).
+
+        Link previews and scanners fetch links: only the button's POST uses it.
+        """
+        front = self.front
+        if not front.logins.allow(request.remote or ""):
+            return front.problem(request, 429, "web.error.busy")
+        token = request.match_info["token"]
+        grant = await front.call(front.signin.pending, token)
+        if grant is None:
+            return front.render(request, "message.html", status=410,
+                                title_key="web.login.title", message_key="web.login.invalid")
+        nonce = secrets.token_hex(16)
+        response = front.render(request, "login.html", locale=grant.locale, link_grant=grant,
+                                token=token, form_token=front.signin.form_token(nonce))
+        security.set_cookie(response, security.LOGIN_COOKIE, nonce,
+                            max_age=int(LINK_TTL.total_seconds()), secure=front.signin.secure,
+                            path="/login/")
+        return response
+
+    async def login(self, request: web.Request) -> web.StreamResponse:
+        """Use the link once: open the session, set its cookie, go to the link's channel."""
+        front = self.front
+        if not front.logins.allow(request.remote or ""):
+            return front.problem(request, 429, "web.error.busy")
+        form = await front.form(request)
+        nonce = request.cookies.get(security.LOGIN_COOKIE, "")
+        if not front.signin.form_token_holds(nonce, form.get(security.CSRF_FIELD, "")):
+            return front.problem(request, 403, "web.error.csrf")
+        redeemed = await front.call(front.signin.redeem, request.match_info["token"])
+        front.metrics.sign_in("refused" if redeemed is None else "signed_in")
+        if redeemed is None:
+            return front.render(request, "message.html", status=410,
+                                title_key="web.login.title", message_key="web.login.invalid")
+        cookie, session = redeemed
+        target = "/"
+        channels = await front.call(front.web.channels, session.grant)
+        here = next((c for c in channels if c.external_id == session.grant.channel), None)
+        if here is not None:
+            target = f"/channels/{here.id}/board"
+        response = web.Response(status=303, headers={"Location": target})
+        lifetime = int((session.expires_at - session.created_at).total_seconds())
+        security.set_cookie(response, security.SESSION_COOKIE, cookie, max_age=lifetime,
+                            secure=front.signin.secure)
+        response.del_cookie(security.LOGIN_COOKIE, path="/login/")
+        return response
+
+    async def logout(self, request: web.Request) -> web.StreamResponse:
+        """End the session (the middleware checked its CSRF token) and forget the cookie."""
+        front = self.front
+        await front.call(front.signin.end, request.cookies.get(security.SESSION_COOKIE, ""))
+        front.metrics.sign_in("logout")
+        request[SESSION] = None
+        response = front.render(request, "message.html", title_key="web.nav.logout",
+                                message_key="web.signed_out")
+        response.del_cookie(security.SESSION_COOKIE, path="/")
+        return response
+
+    async def language(self, request: web.Request) -> web.StreamResponse:
+        """Switch the page's language (the middleware checked the CSRF token); back to ``next``."""
+        form = await self.front.form(request)
+        chosen = form.get("lang", "")
+        if chosen not in SUPPORTED_LOCALES:
+            raise web.HTTPBadRequest
+        back = form.get("next", "/")
+        # Only a path of this site: never an address elsewhere (//host, scheme:).
+        if not _LOCAL.fullmatch(back):
+            back = "/"
+        response = web.Response(status=303, headers={"Location": back})
+        security.set_cookie(response, security.LANGUAGE_COOKIE, chosen,
+                            max_age=365 * 24 * 3600, secure=self.front.signin.secure)
+        return response
+
+    # ------------------------------------------------------------ pages
+    async def home(self, request: web.Request) -> web.StreamResponse:
+        """List the workspace's quiz channels; signed out: say how to sign in."""
+        front = self.front
+        session = request.get(SESSION)
+        if session is None:
+            return front.render(request, "message.html", title_key="web.login.title",
+                                message_key="web.signed_out")
+        channels = await front.call(front.web.channels, session.grant)
+        return front.render(request, "channels.html", channels=channels)
+
+    async def board(self, request: web.Request) -> web.StreamResponse:
+        """Show one page of a channel's board: this week or all time."""
+        front = self.front
+        grant = grant_of(request)
+        period = request.query.get("period", "week")
+        found = await front.call(front.web.board, grant, int(request.match_info["channel"]),
+                                 period, _page(request.query.get("page", "1")))
+        if found is None:
+            raise web.HTTPNotFound
+        return front.render(request, "board.html", board=found)
+
+    async def progress(self, request: web.Request) -> web.StreamResponse:
+        """Show the member's own numbers in a channel."""
+        front = self.front
+        grant = grant_of(request)
+        found = await front.call(front.web.progress, grant, int(request.match_info["channel"]),
+                                 front.language(request))
+        if found is None:
+            raise web.HTTPNotFound
+        return front.render(request, "progress.html", progress=found,
+                            chart=front.quiz.board.charts is not None and bool(found.topics))
+
+    async def settings(self, request: web.Request) -> web.StreamResponse:
+        """Show a channel's settings to an admin (403 for a member, checked every request)."""
+        front = self.front
+        grant = grant_of(request)
+        channel_id = int(request.match_info["channel"])
+        try:
+            shown = await front.call(front.web.settings, grant, channel_id,
+                                     front.language(request))
+        except AdminOnly:
+            raise web.HTTPForbidden from None
+        if shown is None:
+            raise web.HTTPNotFound
+        channel = await front.call(front.web.channel, grant, channel_id)
+        return front.render(request, "settings.html", channel=channel, shown=shown)
+
+    async def cards(self, request: web.Request) -> web.StreamResponse:
+        """List the concept cards the workspace sees."""
+        front = self.front
+        grant = grant_of(request)
+        listed = await front.call(front.web.cards, grant, front.language(request))
+        return front.render(request, "cards.html", cards=listed)
+
+    async def card(self, request: web.Request) -> web.StreamResponse:
+        """Show one concept card (404 for a card the workspace does not see)."""
+        front = self.front
+        grant = grant_of(request)
+        shown = await front.call(front.web.card, grant, request.match_info["card"],
+                                 front.language(request))
+        if shown is None:
+            raise web.HTTPNotFound
+        return front.render(request, "card.html", card=shown)
+
+    async def mastery_chart(self, request: web.Request) -> web.StreamResponse:
+        """Answer the member's mastery chart as a PNG (404 when there is none to draw)."""
+        front = self.front
+        grant = grant_of(request)
+        message = await front.call(front.web.mastery_chart, grant,
+                                   int(request.match_info["channel"]))
+        if message is None or not message.image_png:
+            raise web.HTTPNotFound
+        return web.Response(body=message.image_png, content_type="image/png")
+
+    async def style(self, _request: web.Request) -> web.StreamResponse:
+        """Answer the one stylesheet."""
+        response = web.FileResponse(HERE / "static" / "style.css")
+        response.headers["Cache-Control"] = "public, max-age=3600"
+        return response
+
+
+def application(front: WebFront) -> web.Application:
+    """Return the page's aiohttp application: every route, behind the front's middleware."""
+    app = web.Application(middlewares=[front.middleware], client_max_size=MAX_BODY)
+    Pages(front).add_routes(app)
+    front.add_routes(app)
+    return app

@@ -1,0 +1,221 @@
+"""The web page at the desk: /quiz-web's one-time link, and what each page reads.
+
+The page (bot/adapters/web) is one more front end: it turns a session's grant into an
+Identity and asks here. Every read is scoped to the session's workspace: a channel of another
+workspace (or platform) is not found, whatever id the browser sends.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import math
+from dataclasses import dataclass, replace
+from zoneinfo import ZoneInfo
+
+from bot.core.boards import BoardView
+from bot.core.desk.base import DeskBase
+from bot.core.kernel.commands import Command
+from bot.core.kernel.i18n import t
+from bot.core.kernel.messages import Message
+from bot.core.kernel.models import (
+    Actor,
+    ChannelSettings,
+    Identity,
+    LeaderboardRow,
+    Member,
+    Stats,
+    WebGrant,
+)
+from bot.core.kernel.replies import Reply
+from bot.core.signin import LINK_TTL, LINK_WINDOW, LINKS_PER_WINDOW, SESSION_TTL
+from content.topics import topic_label
+
+BOARD_PAGE_ROWS = 50
+BOARD_MAX_ROWS = 500  # the top of the board the page lists, 50 rows a page
+BOARD_PERIODS = ("week", "all")
+
+
+def web(desk: DeskBase, who: Identity, _argument: str, _whom: Identity | None) -> Reply:
+    """Reply privately with a one-time sign-in link bound to ``who`` (and their admin right)."""
+    found, actor = desk.resolve(who)
+    locale = actor.locale or "en"
+    # The page speaks the member's own chat language when the platform says it, else the
+    # channel's (as the link's reply does).
+    page_locale = page_language(who.locale) or locale
+    grant = WebGrant(platform=who.platform, workspace=who.workspace, user=who.user,
+                     display_name=found.member.display_name, channel=who.channel,
+                     locale=page_locale, is_admin=who.is_admin)
+    url = desk.quiz.signin.link(grant)
+    if url is None:
+        return desk.warning(locale, "web.too_many", count=LINKS_PER_WINDOW,
+                            minutes=int(LINK_WINDOW.total_seconds() // 60))
+    return Reply(locale, Message(
+        title=t(locale, "web.link.title"),
+        body=t(locale, "web.link", url=url, minutes=int(LINK_TTL.total_seconds() // 60),
+               hours=int(SESSION_TTL.total_seconds() // 3600))))
+
+
+def page_language(locale: str | None) -> str | None:
+    """Return the page's language for a member's chat language (None: not known)."""
+    if not locale:
+        return None
+    return "zh-CN" if locale.lower().startswith("zh") else "en"
+
+
+WEB = Command(
+    "web", help_key="help.web", handler=web,
+    describe={"discord": "A private sign-in link to the team's web page",
+              "slack": "A private sign-in link to the team's web page"},
+    usage={"slack": "", "home": "", "console": ""})
+
+
+@dataclass(frozen=True)
+class BoardLine:
+    """One row of the web board: the ranked row, its accuracy, and whether it is the viewer's."""
+
+    row: LeaderboardRow
+    accuracy: int | None  # percent of the rounds answered that were solved
+    mine: bool
+
+
+@dataclass(frozen=True)
+class BoardPage:
+    """One page of a channel's board as the web page shows it."""
+
+    channel: ChannelSettings
+    period: str
+    page: int
+    pages: int
+    lines: tuple[BoardLine, ...]
+    hidden: int
+    updated_at: dt.datetime  # in the channel's zone
+
+
+@dataclass(frozen=True)
+class TopicLine:
+    """One topic of a member's mastery, labelled in their language."""
+
+    label: str
+    percent: int
+    first_try: int
+    solved: int
+    attempted: int
+    due: int
+
+
+@dataclass(frozen=True)
+class Progress:
+    """A member's own numbers in one channel, for the page only they see."""
+
+    channel: ChannelSettings
+    member: Member
+    stats: Stats
+    topics: tuple[TopicLine, ...]
+
+
+def identity(grant: WebGrant) -> Identity:
+    """Return the Identity a session acts as: what chat established when the link was asked."""
+    return Identity(platform=grant.platform, workspace=grant.workspace, channel=grant.channel,
+                    user=grant.user, display_name=grant.display_name, locale=grant.locale,
+                    is_admin=grant.is_admin)
+
+
+class WebDesk:
+    """What the web page reads, each read scoped to the session's workspace."""
+
+    def __init__(self, desk: DeskBase) -> None:
+        self.desk = desk
+        self.quiz = desk.quiz
+
+    def channels(self, grant: WebGrant) -> list[ChannelSettings]:
+        """Return the quiz channels of the session's workspace."""
+        return self.quiz.rounds.workspace_channels(grant.platform, grant.workspace)
+
+    def channel(self, grant: WebGrant, channel_id: int) -> ChannelSettings | None:
+        """Return the channel if it belongs to the session's workspace, else None (a 404)."""
+        channel = self.desk.store.get_channel(channel_id)
+        if (channel is None or channel.platform != grant.platform
+                or channel.workspace_external_id != grant.workspace):
+            return None
+        return channel
+
+    def _member(self, grant: WebGrant) -> Member:
+        return self.desk.member(identity(grant))
+
+    def board(self, grant: WebGrant, channel_id: int, period: str,
+              page: int) -> BoardPage | None:
+        """Return one page of the channel's board (None: no such channel in the workspace).
+
+        ``period`` week or all (anything else reads as week); ``page`` is clamped to the pages
+        there are. Hidden members never appear; they are counted, as in chat.
+        """
+        channel = self.channel(grant, channel_id)
+        if channel is None:
+            return None
+        period = period if period in BOARD_PERIODS else "week"
+        view: BoardView = self.quiz.board.board(channel, period, BOARD_MAX_ROWS)
+        me = self._member(grant).id
+        pages = max(1, math.ceil(len(view.rows) / BOARD_PAGE_ROWS))
+        page = min(max(page, 1), pages)
+        shown = view.rows[(page - 1) * BOARD_PAGE_ROWS:page * BOARD_PAGE_ROWS]
+        lines = tuple(BoardLine(row, _percent(row.solved, view.attempted.get(row.user_id, 0)),
+                                row.user_id == me) for row in shown)
+        updated = view.as_of.astimezone(ZoneInfo(channel.timezone))
+        return BoardPage(channel, period, page, pages, lines, view.hidden, updated)
+
+    def progress(self, grant: WebGrant, channel_id: int,
+                 locale: str | None = None) -> Progress | None:
+        """Return the member's own numbers in the channel (None: not in the workspace).
+
+        ``locale``: the page's language (the session's by default), for the topics' labels.
+        """
+        channel = self.channel(grant, channel_id)
+        if channel is None:
+            return None
+        member = self._member(grant)
+        stats = self.quiz.board.stats(channel, member)
+        topics = tuple(TopicLine(topic_label(m.topic, locale or grant.locale),
+                                 round(m.ratio * 100),
+                                 m.first_try, m.solved, m.attempted, m.due)
+                       for m in stats.mastery)
+        return Progress(channel, member, stats, topics)
+
+    def settings(self, grant: WebGrant, channel_id: int,
+                 locale: str | None = None) -> Message | None:
+        """Return the channel's settings as /quiz-settings shows them, for admins only.
+
+        The right is the session's (chat's, when the link was asked), checked on every call:
+        raises AdminOnly for a member. None: no such channel in the workspace.
+        """
+        channel = self.channel(grant, channel_id)
+        if channel is None:
+            return None
+        if not grant.is_admin:
+            raise AdminOnly(channel_id)
+        actor = Actor(self._member(grant), is_admin=True, locale=locale or grant.locale)
+        return self.quiz.setup.apply(channel, actor, {})
+
+    def cards(self, grant: WebGrant, locale: str) -> list[tuple[str, str]]:
+        """Return (id, title) of every concept card the workspace sees: shipped and its packs'."""
+        index = self.quiz.explain.index_for(self.desk.scope(identity(grant)))
+        return [(card_id, index.card(card_id).title.get(locale)) for card_id in index.topics()]
+
+    def card(self, grant: WebGrant, card_id: str, locale: str) -> Message | None:
+        """Return one card as /explain shows it; None for an id the workspace does not see."""
+        shown = self.quiz.explain.share(card_id, locale, self.desk.scope(identity(grant)))
+        return None if shown is None else replace(shown, buttons=())
+
+    def mastery_chart(self, grant: WebGrant, channel_id: int) -> Message | None:
+        """Return the member's stats message with its mastery chart (PNG and alt text)."""
+        channel = self.channel(grant, channel_id)
+        if channel is None:
+            return None
+        return self.quiz.board.stats_message(channel, self._member(grant), grant.locale)
+
+
+class AdminOnly(Exception):
+    """Raised when a session without the admin right asks for an admin's page (a 403)."""
+
+
+def _percent(solved: int, attempted: int) -> int | None:
+    return round(100 * solved / attempted) if attempted else None
