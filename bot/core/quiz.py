@@ -11,6 +11,7 @@ from bot.core.channels import SetupService
 from bot.core.kernel.models import ChannelSettings
 from bot.core.kernel.ports import ChartRenderer, Clock, Executor
 from bot.core.learning import ExplainService, PracticeService, ReminderService
+from bot.core.live import LiveService
 from bot.core.packs import Library, library_of
 from bot.core.people import PeopleService
 from bot.core.quality import InsightsService, ReportService
@@ -33,6 +34,7 @@ class Quiz:
     people: PeopleService  # a member's own data: export, forget
     reports: ReportService  # members' reports of faulty questions
     insights: InsightsService  # item statistics, paused items
+    live: LiveService  # live sessions: a timed quiz for the team meeting
 
     @property
     def library(self) -> Library:
@@ -68,4 +70,5 @@ def build_quiz(
         people=PeopleService(store),
         reports=ReportService(store, library, clock),
         insights=InsightsService(store, library, clock),
+        live=LiveService(store, library, clock, reviews),
     )

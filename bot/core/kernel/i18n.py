@@ -17,6 +17,7 @@ from bot.core.kernel.sentences import (
     channels,
     chat,
     learning,
+    live,
     packs,
     people,
     quality,
@@ -39,6 +40,7 @@ COMMAND_NAMES: dict[str, dict[str, str]] = {
     "privacy": {"discord": "quiz-privacy", "slack": "quiz-privacy", "console": "privacy"},
     "remind": {"discord": "quiz-remind", "slack": "quiz-remind", "console": "remind"},
     "pack": {"discord": "quiz-pack", "slack": "quiz-pack", "console": "pack"},
+    "live": {"discord": "quiz-live", "slack": "quiz-live", "console": "live"},
 }
 # Outside a request (the scheduler's posts and reminders) no front end is set: Discord's names
 # are used, which are Slack's too except for stats, and no scheduled sentence names /stats.
@@ -64,7 +66,7 @@ def speaking_to(platform: str) -> Iterator[None]:
 
 # One table for t(); each feature's sentences live in their own module, and no key is in two.
 _STRINGS: dict[str, dict[str, str]] = {}
-for _part in (boards, channels, chat, learning, packs, people, quality, rounds):
+for _part in (boards, channels, chat, learning, live, packs, people, quality, rounds):
     if _twice := _STRINGS.keys() & _part.STRINGS.keys():
         raise ValueError(f"sentence keys in two modules: {sorted(_twice)}")
     _STRINGS.update(_part.STRINGS)
