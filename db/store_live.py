@@ -42,7 +42,8 @@ def _session(row: LiveSessionRow) -> LiveSession:
         id=row.id, channel_id=row.channel_id, status=LiveStatus(row.status),
         question_count=row.question_count, current=row.current,
         lobby_ends_at=row.lobby_ends_at, created_at=row.created_at,
-        topics=tuple(row.topics or ()), ended_at=row.ended_at, counted=row.counted)
+        topics=tuple(row.topics or ()), ended_at=row.ended_at, counted=row.counted,
+        lobby_posted=row.lobby_posted)
 
 
 def _question(row: LiveQuestionRow) -> LiveQuestion:
@@ -83,7 +84,7 @@ class LiveStore(StoreBase):
                     channel_id=draft.channel_id, active_channel_id=draft.channel_id,
                     status=LiveStatus.LOBBY.value, question_count=len(draft.questions),
                     current=-1, topics=list(draft.topics), lobby_ends_at=draft.lobby_ends_at,
-                    created_at=draft.created_at)
+                    created_at=draft.created_at, lobby_posted=False)
                 session.add(row)
                 session.flush()
                 session.add_all(
@@ -196,6 +197,13 @@ class LiveStore(StoreBase):
                         index_elements=["session_id", "position", "user_id"])
                     .returning(LiveAnswerRow.id))
             return session.connection().execute(stmt).first() is not None
+
+    def claim_live_lobby(self, session_id: int) -> bool:
+        """Claim the posting of the session's lobby; False when it was claimed already."""
+        with self._transaction() as session:
+            return rowcount(session, update(LiveSessionRow).where(
+                LiveSessionRow.id == session_id, LiveSessionRow.lobby_posted.is_(False),
+            ).values(lobby_posted=True)) > 0
 
     def open_live_question(self, session_id: int, position: int, opened_at: dt.datetime,
                            closes_at: dt.datetime) -> bool:

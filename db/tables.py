@@ -407,6 +407,7 @@ class LiveSessionRow(Base):
     created_at: Mapped[dt.datetime] = mapped_column(UtcDateTime)
     ended_at: Mapped[dt.datetime | None] = mapped_column(UtcDateTime)
     counted: Mapped[bool | None] = mapped_column(Boolean)  # enough players for a board
+    lobby_posted: Mapped[bool] = mapped_column(Boolean)  # claimed by the replica that posts it
 
 
 class LiveQuestionRow(Base):

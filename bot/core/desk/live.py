@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from bot.core.desk.base import DeskBase
 from bot.core.kernel.commands import Action, Command, Option
-from bot.core.kernel.messages import Audience, Message, Tone, live_target_of, round_id_of
+from bot.core.kernel.messages import Message, Tone, live_target_of, round_id_of
 from bot.core.kernel.models import AnswerMode, Identity
 from bot.core.kernel.replies import Reply
 from bot.core.live import OptionError, parse_options
@@ -27,8 +27,7 @@ def live(desk: DeskBase, who: Identity, argument: str, _whom: Identity | None) -
             options = parse_options(rest.split())
         except OptionError as exc:
             return Reply(locale, Message(body=exc.text(locale), tone=Tone.WARNING))
-        message = service.start(channel, actor, options)
-        return Reply(locale, message, public=message.audience is Audience.CHANNEL)
+        return Reply(locale, service.start(channel, actor, options))
     if verb == "join":
         return Reply(locale, service.join(channel, actor.member, locale))
     if verb == "answer":

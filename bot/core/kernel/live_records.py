@@ -34,6 +34,7 @@ class LiveSession:
     topics: tuple[str, ...] = ()  # what the host asked for (empty: the channel's choice)
     ended_at: dt.datetime | None = None
     counted: bool | None = None  # set at the end: enough human players to count on a board
+    lobby_posted: bool = False  # the lobby post went out (claimed by one replica)
 
 
 @dataclass(frozen=True)

@@ -73,7 +73,11 @@ class LiveService:
 
     # ---------------------------------------------------------------- the host
     def start(self, channel: ChannelSettings, actor: Actor, options: LiveOptions) -> Message:
-        """Open a session in ``channel`` and return its lobby post (or why not, privately)."""
+        """Open a session in ``channel``; say so (or why not) privately.
+
+        The lobby post goes out with the session's next advance, like every other post of
+        the session: through the publisher (or the console's tick), claimed once.
+        """
         locale = actor.locale or channel.locale
         if not actor.is_admin:
             return _warning(locale, "live.denied")
@@ -97,8 +101,7 @@ class LiveService:
             return _warning(locale, "live.running")
         log.info("live session opened: session=%s channel=%s questions=%s",
                  session.id, channel.id, len(drawn))
-        players = self.store.live_players(session.id)
-        return compose.lobby(session, channel, players, channel.locale)
+        return Message(body=t(locale, "live.opened", questions=len(drawn)), tone=Tone.SUCCESS)
 
     def _eligible(self, channel: ChannelSettings, topics: Collection[str]) -> list[Question]:
         """Return what the session may draw: the channel's packs, topics and difficulties."""
@@ -250,11 +253,15 @@ class LiveService:
         if session.status is LiveStatus.ENDING:
             return self._finish(session, channel, now)
         questions = self.store.live_questions(session.id)
-        if session.status is LiveStatus.LOBBY:
-            if now < session.lobby_ends_at:
-                return []
-            return self._open(session, channel, questions, 0, now)
         made: list[LivePost] = []
+        if session.status is LiveStatus.LOBBY:
+            if not session.lobby_posted and self.store.claim_live_lobby(session.id):
+                players = self.store.live_players(session.id)
+                made.append(LivePost(channel, compose.lobby(session, channel, players, locale),
+                                     session.id))
+            if now < session.lobby_ends_at:
+                return made
+            return made + self._open(session, channel, questions, 0, now)
         current = questions[session.current]
         answers = self.store.live_answers(session.id)
         players = self.store.live_players(session.id)

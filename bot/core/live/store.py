@@ -65,6 +65,10 @@ class LiveStore(Protocol):
         """
         ...
 
+    def claim_live_lobby(self, session_id: int) -> bool:
+        """Claim the posting of the session's lobby; False when it was claimed already."""
+        ...
+
     def open_live_question(self, session_id: int, position: int, opened_at: dt.datetime,
                            closes_at: dt.datetime) -> bool:
         """Post question ``position`` (the one after the session's current); False: lost."""

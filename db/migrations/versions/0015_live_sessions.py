@@ -42,6 +42,7 @@ def upgrade() -> None:
         sa.Column("created_at", _AT, nullable=False),
         sa.Column("ended_at", _AT, nullable=True),
         sa.Column("counted", sa.Boolean(), nullable=True),
+        sa.Column("lobby_posted", sa.Boolean(), nullable=False),
         sa.ForeignKeyConstraint(["channel_id"], ["channels.id"],
                                 name="fk_live_sessions_channel_id_channels"),
         sa.PrimaryKeyConstraint("id", name="pk_live_sessions"),

@@ -48,7 +48,8 @@ SETTING_OPTIONS = {"time": "time", "timezone": "timezone", "language": "language
                    "enabled": "enabled", "packs": "packs"}
 COMMANDS = {"explain": "explain", "quiz": "quiz", "leaderboard": "leaderboard",
             "stats": "stats", "settings": "quiz-settings", "forget_me": "quiz-forget-me",
-            "reports": "quiz-reports", "privacy": "quiz-privacy", "insights": "quiz-insights"}
+            "reports": "quiz-reports", "privacy": "quiz-privacy", "insights": "quiz-insights",
+            "live": "quiz-live"}
 
 
 def build(harness: DiscordDriver, *, guild_id: int | None = None) -> tuple[Any, QuizBot]:

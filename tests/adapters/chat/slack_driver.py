@@ -260,6 +260,9 @@ class SlackDriver(Harness[FakeSlack]):
             text, slash = "", "/quiz-forget-me"
         elif name == "insights":
             text, slash = "", "/quiz-insights"
+        elif name == "live":
+            text = f"{args.get('action') or ''} {args.get('options') or ''}".strip()
+            slash = "/quiz-live"
         elif name == "reports":
             close = args.get("close")
             text = f"close {close} {args.get('reason') or ''}".strip() if close else ""

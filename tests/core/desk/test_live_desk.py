@@ -29,17 +29,19 @@ def _running(desk, quiz, channel, item="t.choice-view", **extra):
     only(quiz, channel, item)
     opened = desk.command(who(admin=True), "live", "start lobby=0 " +
                           " ".join(f"{k}={v}" for k, v in extra.items()))
-    assert opened.public and opened.message.buttons, opened.message.body
+    assert "lobby is posted" in opened.message.body, opened.message.body
     session = quiz.live.store.active_live(channel.id)
     quiz.live.advance("console")
     return session
 
 
-def test_start_is_a_public_lobby_post_and_a_member_is_refused(desk, quiz, channel):
+def test_start_is_said_privately_and_a_member_is_refused(desk, quiz, channel):
     refused = desk.command(who("U2", name="Bob"), "live", "start")
     assert not refused.public and "Only an admin" in refused.message.body
     opened = desk.command(who(admin=True), "live", "start")
-    assert opened.public and "opened a live quiz" in opened.message.body
+    assert not opened.public and "lobby is posted in the channel" in opened.message.body
+    lobby = quiz.live.advance("console")[0].message
+    assert "opened a live quiz" in lobby.body
 
 
 def test_the_join_button_joins_once_and_a_double_click_is_told(desk, quiz, channel):

@@ -26,22 +26,28 @@ def carol(quiz):
 
 def _open(quiz, channel, host, item=CHOICE, **options):
     channel = only(quiz, channel, item)
-    lobby = quiz.live.start(channel, host, LiveOptions(**{"lobby": 0, **options}))
+    said = quiz.live.start(channel, host, LiveOptions(**{"lobby": 0, **options}))
     session = quiz.live.store.active_live(channel.id)
-    assert session is not None, lobby.body
-    return channel, session, lobby
+    assert session is not None, said.body
+    return channel, session, said
 
 
 def _answer(quiz, channel, actor, response, mode=AnswerMode.BUTTON, **named):
     return quiz.live.answer(channel, actor.member, response, mode, "en", **named)
 
 
-def test_start_posts_a_lobby_with_a_join_button_for_the_channel(quiz, channel, host):
-    _, session, lobby = _open(quiz, channel, host, questions=1, lobby=60)
+def test_start_says_so_privately_and_the_lobby_is_posted_once(quiz, channel, host, store, bank,
+                                                              clock):
+    _, session, said = _open(quiz, channel, host, questions=1, lobby=60)
+    assert said.audience is Audience.PRIVATE and "lobby is posted" in said.body
+    other = build_quiz(store, bank, clock).live  # a second replica on the same database
+    posts = quiz.live.advance("console") + other.advance("console")
+    assert len(posts) == 1
+    lobby = posts[0].message
     assert lobby.audience is Audience.CHANNEL
     assert [b.action_id for b in lobby.buttons] == [live_join_action(session.id)]
     assert "Alice opened a live quiz: 1 questions" in lobby.body
-    assert session.status is LiveStatus.LOBBY
+    assert quiz.live.store.get_live(session.id).status is LiveStatus.LOBBY
 
 
 def test_only_an_admin_may_start_a_session(quiz, channel, bob):
@@ -67,7 +73,7 @@ def test_questions_are_choice_and_short_text_only_never_code(quiz, channel, host
 
 def test_the_first_question_is_posted_once_at_the_lobbys_end(quiz, channel, host, clock):
     channel, session, _ = _open(quiz, channel, host, lobby=30)
-    assert quiz.live.advance("console") == []
+    assert [p.message.title for p in quiz.live.advance("console")] == ["Live quiz"]
     clock.advance(seconds=30)
     posts = quiz.live.advance("console")
     assert [p.message.title for p in posts] == ["Live · question 1/1 · tensors"]
@@ -81,7 +87,7 @@ def test_two_replicas_advancing_one_session_post_each_question_once(quiz, channe
     other = build_quiz(store, bank, clock).live  # a second replica on the same database
     _open(quiz, channel, host)
     made = quiz.live.advance("console") + other.advance("console")
-    assert len(made) == 1
+    assert [p.message.title for p in made] == ["Live quiz", "Live · question 1/1 · tensors"]
 
 
 def test_an_answer_is_locked_in_privately_once(quiz, channel, host):

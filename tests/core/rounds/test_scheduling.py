@@ -231,6 +231,7 @@ def test_the_live_sweep_posts_a_sessions_due_question_once_across_replicas(quiz,
         await QuizScheduler(quiz, second, "discord").advance_live()
 
     asyncio.run(scenario())
-    assert [m.title.split(" · ")[:2] for _, m in first.live] == [["Live", "question 1/1"]]
-    assert first.live[0][1].buttons or first.live[0][1].form
+    titles = [m.title.split(" · ")[:2] for _, m in first.live]
+    assert titles == [["Live quiz"], ["Live", "question 1/1"]]
+    assert first.live[0][1].buttons and (first.live[1][1].buttons or first.live[1][1].form)
     assert second.live == []

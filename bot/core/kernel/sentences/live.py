@@ -16,6 +16,11 @@ STRINGS: dict[str, dict[str, str]] = {
                  "{/live} join、{/live} answer 答案、{/live} skip、{/live} end；"
                  "只输入 {/live} 查看当前状态。",
     },
+    "live.opened": {
+        "en": "Live session opened with {questions} questions: its lobby is posted in the "
+              "channel.",
+        "zh-CN": "竞答已开启，共 {questions} 道题：大厅已发到频道。",
+    },
     "live.denied": {
         "en": "Only an admin can start a live session in this channel.",
         "zh-CN": "只有管理员可以在本频道开启竞答。",
