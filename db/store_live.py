@@ -141,24 +141,25 @@ class LiveStore(StoreBase):
         """Return who joined the session, in the order they joined."""
         with self._read() as session:
             rows = session.execute(
-                select(LivePlayerRow, UserRow.display_name)
+                select(LivePlayerRow, UserRow.display_name, UserRow.hidden)
                 .join(UserRow, UserRow.id == LivePlayerRow.user_id)
                 .where(LivePlayerRow.session_id == session_id)
                 .order_by(LivePlayerRow.joined_at, LivePlayerRow.user_id))
-            return [LivePlayer(p.session_id, p.user_id, name, p.joined_at, p.host)
-                    for p, name in rows]
+            return [LivePlayer(p.session_id, p.user_id, name, p.joined_at, p.host, hidden)
+                    for p, name, hidden in rows]
 
     @retry_on_disconnect
     def live_answers(self, session_id: int) -> list[LiveAnswer]:
         """Return every answer of the session, by question then time."""
         with self._read() as session:
             rows = session.execute(
-                select(LiveAnswerRow, UserRow.display_name)
+                select(LiveAnswerRow, UserRow.display_name, UserRow.hidden)
                 .join(UserRow, UserRow.id == LiveAnswerRow.user_id)
                 .where(LiveAnswerRow.session_id == session_id)
                 .order_by(LiveAnswerRow.position, LiveAnswerRow.answered_at, LiveAnswerRow.id))
             return [LiveAnswer(a.session_id, a.position, a.user_id, a.response, a.correct,
-                               a.points, a.answered_at, a.elapsed_ms, name) for a, name in rows]
+                               a.points, a.answered_at, a.elapsed_ms, name, hidden)
+                    for a, name, hidden in rows]
 
     def join_live(self, session_id: int, user_id: int, at: dt.datetime) -> bool:
         """Add the member to the session's players; False when they had joined already."""

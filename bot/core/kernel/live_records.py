@@ -60,6 +60,7 @@ class LivePlayer:
     display_name: str
     joined_at: dt.datetime
     host: bool = False
+    hidden: bool = False  # kept off public boards (/privacy hidden): no name in the tables
 
 
 @dataclass(frozen=True)
@@ -78,6 +79,7 @@ class LiveAnswer:
     answered_at: dt.datetime
     elapsed_ms: int  # from the question's post to the answer
     display_name: str = ""
+    hidden: bool = False  # the member keeps off public boards
 
 
 @dataclass(frozen=True)

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import datetime as dt
 from collections import Counter, defaultdict
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from zoneinfo import ZoneInfo
 
 from bot.core.kernel.i18n import t
@@ -62,9 +62,20 @@ def standings(answers: Sequence[LiveAnswer], players: Sequence[LivePlayer]
     return sorted(rows, key=lambda r: (-r[2], -r[3], order[r[0]]))
 
 
-def _table(rows: Sequence[tuple[int, str, int, int]], limit: int, locale: str) -> list[str]:
-    return [t(locale, "live.row", rank=i, name=name, points=points, right=right)
-            for i, (_, name, points, right) in enumerate(rows[:limit], start=1)]
+def _table(rows: Sequence[tuple[int, str, int, int]], limit: int, locale: str,
+           hidden: Collection[int] = ()) -> list[str]:
+    """Return the public table: members who keep off the boards are left out, and counted."""
+    shown = [r for r in rows if r[0] not in hidden]
+    lines = [t(locale, "live.row", rank=i, name=name, points=points, right=right)
+             for i, (_, name, points, right) in enumerate(shown[:limit], start=1)]
+    left_out = len(rows) - len(shown)
+    if lines and left_out:
+        lines.append(t(locale, "live.hidden", count=left_out))
+    return lines
+
+
+def _hidden(players: Sequence[LivePlayer], answers: Sequence[LiveAnswer]) -> set[int]:
+    return {p.user_id for p in players if p.hidden} | {a.user_id for a in answers if a.hidden}
 
 
 def lobby(session: LiveSession, channel: ChannelSettings, players: Sequence[LivePlayer],
@@ -125,7 +136,8 @@ def reveal(session: LiveSession, question: LiveQuestion, item: Question,
         right = sum(a.correct for a in these)
         lines.append(t(locale, "live.reveal.right", right=right, answered=len(these)))
     lines += ["", item.explanation.get(locale), "", t(locale, "live.reveal.top")]
-    lines += _table(standings(answers, players), TOP_REVEAL, locale) or [t(locale, "live.none_yet")]
+    lines += (_table(standings(answers, players), TOP_REVEAL, locale, _hidden(players, answers))
+              or [t(locale, "live.none_yet")])
     return Message(
         title=t(locale, "live.reveal.title", number=question.position + 1,
                 count=session.question_count),
@@ -138,8 +150,10 @@ def podium(session: LiveSession, questions: Sequence[LiveQuestion], bank: Bank,
     """Return the final board: top 10, the fastest right answer, the team's weak topics."""
     lines = [t(locale, "live.end.idle")] if idle else []
     rows = standings(answers, players)
-    lines += _table(rows, PODIUM, locale) or [t(locale, "live.none_yet")]
-    fastest = min((a for a in answers if a.correct), key=lambda a: a.elapsed_ms, default=None)
+    hidden = _hidden(players, answers)
+    lines += _table(rows, PODIUM, locale, hidden) or [t(locale, "live.none_yet")]
+    fastest = min((a for a in answers if a.correct and a.user_id not in hidden),
+                  key=lambda a: a.elapsed_ms, default=None)
     if fastest is not None:
         lines += ["", t(locale, "live.end.fastest", name=fastest.display_name,
                         seconds=f"{fastest.elapsed_ms / 1000:.1f}",
@@ -208,7 +222,8 @@ def state(session: LiveSession, questions: Sequence[LiveQuestion],
     rows = standings(answers, players)
     mine = next((i for i, r in enumerate(rows, start=1) if r[0] == member_id), None)
     if answers:
-        lines += ["", t(locale, "live.reveal.top"), *_table(rows, TOP_REVEAL, locale)]
+        lines += ["", t(locale, "live.reveal.top"),
+                  *_table(rows, TOP_REVEAL, locale, _hidden(players, answers))]
     if mine is not None and answers:
         lines.append(t(locale, "live.state.rank", rank=mine, of=len(rows),
                        points=rows[mine - 1][2]))

@@ -265,3 +265,18 @@ def test_a_restarted_process_reveals_what_came_due_and_goes_on(quiz, channel, ho
     restarted = LiveService(store, bank, clock)
     titles = [p.message.title for p in restarted.advance("console")]
     assert titles == ["Live · answer to question 1/2", "Live · question 2/2 · autograd"]
+
+
+def test_a_member_who_keeps_off_the_boards_is_left_out_of_the_live_tables(quiz, channel, host,
+                                                                          bob, carol, store):
+    store.set_hidden(bob.member.id, True)
+    channel, _, _ = _open(quiz, channel, host)
+    for actor in (bob, carol):
+        quiz.live.join(channel, actor.member, "en")
+    quiz.live.advance("console")
+    for actor, key in ((bob, "B"), (host, "B"), (carol, "A")):
+        _answer(quiz, channel, actor, key)
+    reveal, board = (p.message.body for p in quiz.live.advance("console"))
+    for text in (reveal, board):
+        assert "Bob" not in text and "+1 player keeping off the boards" in text
+    assert "Fastest right answer: Alice" in board

@@ -135,6 +135,10 @@ STRINGS: dict[str, dict[str, str]] = {
         "en": "{rank}. {name}: {points} pts ({right} right)",
         "zh-CN": "{rank}. {name}：{points} 分（答对 {right} 题）",
     },
+    "live.hidden": {
+        "en": "+{count} {count|player|players} keeping off the boards",
+        "zh-CN": "另有 {count} 名玩家选择不上榜",
+    },
     "live.none_yet": {"en": "Nobody has scored yet.", "zh-CN": "还没有人得分。"},
     "live.end.title": {"en": "Live quiz · final board", "zh-CN": "现场竞答 · 最终排名"},
     "live.end.idle": {
