@@ -34,7 +34,8 @@ from db.tables import (
     UserRow,
 )
 
-_NOT_ENDED = (LiveStatus.LOBBY.value, LiveStatus.RUNNING.value, LiveStatus.ENDING.value)
+_NOT_ENDED = (LiveStatus.LOBBY.value, LiveStatus.RUNNING.value, LiveStatus.PAUSED.value,
+              LiveStatus.ENDING.value)
 
 
 def _session(row: LiveSessionRow) -> LiveSession:
@@ -43,7 +44,7 @@ def _session(row: LiveSessionRow) -> LiveSession:
         question_count=row.question_count, current=row.current,
         lobby_ends_at=row.lobby_ends_at, created_at=row.created_at,
         topics=tuple(row.topics or ()), ended_at=row.ended_at, counted=row.counted,
-        lobby_posted=row.lobby_posted)
+        lobby_posted=row.lobby_posted, paused_at=row.paused_at)
 
 
 def _question(row: LiveQuestionRow) -> LiveQuestion:
@@ -249,12 +250,50 @@ class LiveStore(StoreBase):
                 LiveQuestionRow.closes_at > at,
             ).values(closes_at=at)) > 0
 
+    def pause_live(self, session_id: int, at: dt.datetime) -> bool:
+        """Stop the open question's clock, keeping its time left; False: nothing to pause."""
+        with self._transaction() as session:
+            row = self._locked(session, session_id)
+            if row is None or row.status != LiveStatus.RUNNING.value:
+                return False
+            question = session.scalars(select(LiveQuestionRow).where(
+                LiveQuestionRow.session_id == session_id,
+                LiveQuestionRow.position == row.current).with_for_update()).one()
+            if question.closed_at is not None or question.closes_at is None \
+                    or question.closes_at <= at:
+                return False
+            row.status = LiveStatus.PAUSED.value
+            row.paused_at = at
+            row.paused_left_ms = int((question.closes_at - at).total_seconds() * 1000)
+            return True
+
+    def resume_live(self, session_id: int, at: dt.datetime) -> bool:
+        """Start the paused question's clock again with its time left; False: not paused."""
+        with self._transaction() as session:
+            row = self._locked(session, session_id)
+            if row is None or row.status != LiveStatus.PAUSED.value:
+                return False
+            closes_at = at + dt.timedelta(milliseconds=row.paused_left_ms or 0)
+            session.execute(update(LiveQuestionRow).where(
+                LiveQuestionRow.session_id == session_id,
+                LiveQuestionRow.position == row.current).values(closes_at=closes_at))
+            row.status = LiveStatus.RUNNING.value
+            row.paused_at = None
+            row.paused_left_ms = None
+            return True
+
+    @staticmethod
+    def _locked(session: Session, session_id: int) -> LiveSessionRow | None:
+        return session.scalars(select(LiveSessionRow).where(
+            LiveSessionRow.id == session_id).with_for_update()).one_or_none()
+
     def request_live_end(self, session_id: int) -> bool:
         """Mark a session to end at its next advance; False when it is ending already."""
         with self._transaction() as session:
             return rowcount(session, update(LiveSessionRow).where(
                 LiveSessionRow.id == session_id,
-                LiveSessionRow.status.in_((LiveStatus.LOBBY.value, LiveStatus.RUNNING.value)),
+                LiveSessionRow.status.in_((LiveStatus.LOBBY.value, LiveStatus.RUNNING.value,
+                                           LiveStatus.PAUSED.value)),
             ).values(status=LiveStatus.ENDING.value)) > 0
 
     def finish_live(self, session_id: int, at: dt.datetime, counted: bool) -> bool:

@@ -408,6 +408,9 @@ class LiveSessionRow(Base):
     ended_at: Mapped[dt.datetime | None] = mapped_column(UtcDateTime)
     counted: Mapped[bool | None] = mapped_column(Boolean)  # enough players for a board
     lobby_posted: Mapped[bool] = mapped_column(Boolean)  # claimed by the replica that posts it
+    # While paused: since when, and the open question's time left (its deadline on resume).
+    paused_at: Mapped[dt.datetime | None] = mapped_column(UtcDateTime)
+    paused_left_ms: Mapped[int | None] = mapped_column(Integer)
 
 
 class LiveQuestionRow(Base):

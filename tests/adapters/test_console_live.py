@@ -142,3 +142,16 @@ def test_a_chinese_channel_runs_its_session_in_chinese(app):
     shown = terminal.type("/setup lang=zh-CN", "/live start questions=1 lobby=0", "/live")
     assert "== 现场竞答 ==" in shown and "[加入]" in shown
     assert "竞答 · 第 1/1 题" in shown
+
+
+def test_the_host_pauses_and_resumes_from_the_console(app):
+    terminal = Terminal(app[0])
+    terminal.type("/live start questions=1 lobby=0 seconds=10", "/live")
+    shown = terminal.type("/live pause", "/live")
+    assert "Paused: the question's clock stopped." in shown and "Paused at question 1/1." in shown
+    app[1].advance(minutes=2)
+    assert "answer to question" not in terminal.type("/live")
+    shown = terminal.type("/live resume")
+    assert "Resumed" in shown
+    app[1].advance(seconds=10)
+    assert "== Live · answer to question 1/1 ==" in terminal.type("/live")

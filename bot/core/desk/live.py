@@ -35,6 +35,10 @@ def live(desk: DeskBase, who: Identity, argument: str, _whom: Identity | None) -
                                             locale))
     if verb == "skip":
         return Reply(locale, service.skip(channel, actor))
+    if verb == "pause":
+        return Reply(locale, service.pause(channel, actor))
+    if verb == "resume":
+        return Reply(locale, service.resume(channel, actor))
     if verb == "end":
         return Reply(locale, service.end(channel, actor))
     return desk.warning(locale, "live.usage")
@@ -80,17 +84,19 @@ def form_clicked(desk: DeskBase, who: Identity, _kind: str, target: str, _key: s
 
 LIVE = Command(
     "live", help_key="help.live", handler=live,
-    describe={"discord": "A live quiz for the team meeting: start, join, skip, end",
-              "slack": "A live quiz for the team meeting (start, join, skip, end)"},
+    describe={"discord": "A live quiz for the team meeting: start, join, skip, pause, end",
+              "slack": "A live quiz for the team meeting (start, join, skip, pause, end)"},
     options=(Option("action", "choice", "what to do (nothing: the session's state)",
                     choices=(("start", "start"), ("join", "join"), ("skip", "skip"),
-                             ("end", "end"), ("status", "status"))),
+                             ("pause", "pause"), ("resume", "resume"), ("end", "end"),
+                             ("status", "status"))),
              Option("options", "text", "for start: questions=N seconds=S lobby=S topics=a,b",
                     max_value=200)),
-    usage={"slack": "start [questions=N seconds=S lobby=S topics=a,b] | join | skip | end",
-           "home": "start|join|skip|end",
+    usage={"slack": "start [questions=N seconds=S lobby=S topics=a,b] | join | skip | pause "
+                    "| resume | end",
+           "home": "start|join|skip|pause|resume|end",
            "console": "[start [questions=N] [seconds=S] [lobby=S] [topics=...]|join|"
-                      "answer TEXT|skip|end]"})
+                      "answer TEXT|skip|pause|resume|end]"})
 LIVE_BUTTONS = Action(("live",), option_clicked)
 LIVE_JOIN = Action(("ljoin",), join_clicked)
 LIVE_FORM = Action(("lform",), form_clicked)

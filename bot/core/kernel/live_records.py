@@ -16,6 +16,7 @@ class LiveStatus(StrEnum):
 
     LOBBY = "lobby"  # players join; the first question is posted at ``lobby_ends_at``
     RUNNING = "running"  # question ``current`` is open, or revealed and the next is due
+    PAUSED = "paused"  # the host paused the open question: its time left is kept
     ENDING = "ending"  # the host or an admin ended it: the next advance posts the podium
     ENDED = "ended"
 
@@ -35,6 +36,7 @@ class LiveSession:
     ended_at: dt.datetime | None = None
     counted: bool | None = None  # set at the end: enough human players to count on a board
     lobby_posted: bool = False  # the lobby post went out (claimed by one replica)
+    paused_at: dt.datetime | None = None  # while paused: since when
 
 
 @dataclass(frozen=True)

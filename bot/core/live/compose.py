@@ -204,7 +204,10 @@ def state(session: LiveSession, questions: Sequence[LiveQuestion],
           channel: ChannelSettings, locale: str) -> Message:
     """Return where the session stands, privately: its question, players, the member's rank."""
     lines: list[str] = []
-    if session.current < 0:
+    if session.paused_at is not None:
+        lines.append(t(locale, "live.state.paused", number=session.current + 1,
+                       count=session.question_count))
+    elif session.current < 0:
         lines.append(t(locale, "live.state.lobby", at=clock_time(session.lobby_ends_at, channel)))
     else:
         question = questions[session.current]

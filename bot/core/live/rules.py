@@ -15,6 +15,7 @@ KINDS = tuple(DEFAULT_SECONDS)  # code questions are not offered in live session
 DEFAULT_LOBBY, MAX_LOBBY = 60, 600
 MIN_PLAYERS_TO_COUNT = 3  # fewer human players: a warm-up, it counts toward no board
 IDLE_QUESTIONS = 2  # this many questions in a row without an answer end a session
+MAX_PAUSE_S = 30 * 60  # a session paused this long ends itself
 TOP_REVEAL, PODIUM = 5, 10
 MAX_TOPICS = 20
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 import datetime as dt
 import logging
 import random
-from collections.abc import Collection, Sequence
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass, replace
 
 from bot.core.kernel.i18n import t
@@ -37,6 +37,7 @@ from bot.core.live.rules import (
     DEFAULT_SECONDS,
     IDLE_QUESTIONS,
     KINDS,
+    MAX_PAUSE_S,
     MIN_PLAYERS_TO_COUNT,
     LiveOptions,
     live_points,
@@ -129,6 +130,28 @@ class LiveService:
             return _warning(locale, "live.nothing_to_skip")
         return Message(body=t(locale, "live.skipped"), tone=Tone.SUCCESS)
 
+    def pause(self, channel: ChannelSettings, actor: Actor) -> Message:
+        """Stop the open question's clock (the host's or an admin's); answers wait."""
+        return self._steer(channel, actor, self.store.pause_live, "live.paused_now",
+                           "live.nothing_to_pause")
+
+    def resume(self, channel: ChannelSettings, actor: Actor) -> Message:
+        """Start a paused question's clock again, with the time it had left."""
+        return self._steer(channel, actor, self.store.resume_live, "live.resumed",
+                           "live.not_paused")
+
+    def _steer(self, channel: ChannelSettings, actor: Actor,
+               change: Callable[[int, dt.datetime], bool], done: str, refused: str) -> Message:
+        locale = actor.locale or channel.locale
+        session = self.store.active_live(channel.id)
+        if session is None or session.status is LiveStatus.ENDING:
+            return _warning(locale, "live.none")
+        if not self._may_steer(session, actor):
+            return _warning(locale, "live.not_host")
+        if not change(session.id, self.clock.now()):
+            return _warning(locale, refused)
+        return Message(body=t(locale, done), tone=Tone.SUCCESS)
+
     def end(self, channel: ChannelSettings, actor: Actor) -> Message:
         """End the session at once, with its final board: the host's or any admin's."""
         locale = actor.locale or channel.locale
@@ -166,6 +189,8 @@ class LiveService:
         answer); a button names its session and question, so an old one is told it closed.
         """
         session = self._session(channel, session_id)
+        if session is not None and session.status is LiveStatus.PAUSED:
+            return _warning(locale, "live.paused")
         if session is None or session.status is not LiveStatus.RUNNING:
             return _warning(locale, "live.over" if session_id else "live.no_question")
         questions = self.store.live_questions(session.id)
@@ -252,6 +277,11 @@ class LiveService:
         locale = channel.locale
         if session.status is LiveStatus.ENDING:
             return self._finish(session, channel, now)
+        if session.status is LiveStatus.PAUSED:
+            paused_at = session.paused_at or now
+            if (now - paused_at).total_seconds() < MAX_PAUSE_S:
+                return []
+            return self._finish(session, channel, now, idle=True)
         questions = self.store.live_questions(session.id)
         made: list[LivePost] = []
         if session.status is LiveStatus.LOBBY:

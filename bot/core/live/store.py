@@ -82,6 +82,14 @@ class LiveStore(Protocol):
         """Bring the lobby's end, or the open question's deadline, forward to ``at``."""
         ...
 
+    def pause_live(self, session_id: int, at: dt.datetime) -> bool:
+        """Stop the open question's clock, keeping its time left; False: nothing to pause."""
+        ...
+
+    def resume_live(self, session_id: int, at: dt.datetime) -> bool:
+        """Start the paused question's clock again with its time left; False: not paused."""
+        ...
+
     def request_live_end(self, session_id: int) -> bool:
         """Mark a session to end at its next advance; False when it is ending already."""
         ...

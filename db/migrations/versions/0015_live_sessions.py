@@ -43,6 +43,8 @@ def upgrade() -> None:
         sa.Column("ended_at", _AT, nullable=True),
         sa.Column("counted", sa.Boolean(), nullable=True),
         sa.Column("lobby_posted", sa.Boolean(), nullable=False),
+        sa.Column("paused_at", _AT, nullable=True),
+        sa.Column("paused_left_ms", sa.Integer(), nullable=True),
         sa.ForeignKeyConstraint(["channel_id"], ["channels.id"],
                                 name="fk_live_sessions_channel_id_channels"),
         sa.PrimaryKeyConstraint("id", name="pk_live_sessions"),

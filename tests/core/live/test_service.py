@@ -280,3 +280,41 @@ def test_a_member_who_keeps_off_the_boards_is_left_out_of_the_live_tables(quiz, 
     for text in (reveal, board):
         assert "Bob" not in text and "+1 player keeping off the boards" in text
     assert "Fastest right answer: Alice" in board
+
+
+def test_a_paused_question_keeps_its_time_left_and_takes_no_answer(quiz, channel, host, bob,
+                                                                  clock):
+    channel, _, _ = _open(quiz, channel, host, seconds=20)
+    quiz.live.join(channel, bob.member, "en")
+    quiz.live.advance("console")
+    clock.advance(seconds=5)
+    assert "Paused" in quiz.live.pause(channel, host).body
+    assert "no open question to pause" in quiz.live.pause(channel, host).body  # a second one
+    clock.advance(minutes=5)
+    assert quiz.live.advance("console") == []
+    assert "paused" in _answer(quiz, channel, bob, "B").body
+    assert "Resumed" in quiz.live.resume(channel, host).body
+    assert "Locked in" in _answer(quiz, channel, bob, "B").body
+    clock.advance(seconds=14)
+    assert quiz.live.advance("console") == []  # 15 s were left
+    clock.advance(seconds=1)
+    assert quiz.live.advance("console")[0].message.title == "Live · answer to question 1/1"
+
+
+def test_a_session_left_paused_for_half_an_hour_ends_itself(quiz, channel, host, clock):
+    channel, _, _ = _open(quiz, channel, host)
+    quiz.live.advance("console")
+    quiz.live.pause(channel, host)
+    clock.advance(minutes=29)
+    assert quiz.live.advance("console") == []
+    clock.advance(minutes=1)
+    board = quiz.live.advance("console")[-1].message.body
+    assert "ended itself" in board
+    assert quiz.live.store.active_live(channel.id) is None
+
+
+def test_only_the_host_or_an_admin_may_pause(quiz, channel, host, bob):
+    channel, _, _ = _open(quiz, channel, host)
+    quiz.live.advance("console")
+    assert "Only the host" in quiz.live.pause(channel, bob).body
+    assert "not paused" in quiz.live.resume(channel, host).body

@@ -10,11 +10,11 @@ STRINGS: dict[str, dict[str, str]] = {
     },
     "live.usage": {
         "en": "Use {/live} start [questions=N] [seconds=S] [lobby=S] [topics=a,b], "
-              "{/live} join, {/live} answer TEXT, {/live} skip, {/live} end, or {/live} alone "
-              "for the session's state.",
+              "{/live} join, {/live} answer TEXT, {/live} skip, {/live} pause, {/live} resume, "
+              "{/live} end, or {/live} alone for the session's state.",
         "zh-CN": "用法：{/live} start [questions=N] [seconds=S] [lobby=S] [topics=a,b]、"
-                 "{/live} join、{/live} answer 答案、{/live} skip、{/live} end；"
-                 "只输入 {/live} 查看当前状态。",
+                 "{/live} join、{/live} answer 答案、{/live} skip、{/live} pause、"
+                 "{/live} resume、{/live} end；只输入 {/live} 查看当前状态。",
     },
     "live.opened": {
         "en": "Live session opened with {questions} questions: its lobby is posted in the "
@@ -55,6 +55,30 @@ STRINGS: dict[str, dict[str, str]] = {
     "live.skipped": {
         "en": "Skipped: the answer is revealed now.",
         "zh-CN": "已跳过：马上公布答案。",
+    },
+    "live.paused_now": {
+        "en": "Paused: the question's clock stopped. {/live} resume starts it again.",
+        "zh-CN": "已暂停：本题倒计时已停止。用 {/live} resume 继续。",
+    },
+    "live.resumed": {
+        "en": "Resumed: the question has the time it had left.",
+        "zh-CN": "已继续：本题剩余时间照旧。",
+    },
+    "live.nothing_to_pause": {
+        "en": "There is no open question to pause right now.",
+        "zh-CN": "现在没有可暂停的题目。",
+    },
+    "live.not_paused": {
+        "en": "The session is not paused.",
+        "zh-CN": "竞答没有暂停。",
+    },
+    "live.paused": {
+        "en": "The session is paused; answer once the host resumes it.",
+        "zh-CN": "竞答已暂停，请等主持人继续后再作答。",
+    },
+    "live.state.paused": {
+        "en": "Paused at question {number}/{count}.",
+        "zh-CN": "暂停于第 {number}/{count} 题。",
     },
     "live.ending": {
         "en": "The session ends now; the final board follows.",
@@ -142,8 +166,9 @@ STRINGS: dict[str, dict[str, str]] = {
     "live.none_yet": {"en": "Nobody has scored yet.", "zh-CN": "还没有人得分。"},
     "live.end.title": {"en": "Live quiz · final board", "zh-CN": "现场竞答 · 最终排名"},
     "live.end.idle": {
-        "en": "Nobody answered the last questions: the session ended itself.",
-        "zh-CN": "最近几道题无人作答，竞答已自动结束。",
+        "en": "Nobody answered the last questions, or it stayed paused for half an hour: "
+              "the session ended itself.",
+        "zh-CN": "最近几道题无人作答，或暂停已达半小时，竞答已自动结束。",
     },
     "live.end.fastest": {
         "en": "Fastest right answer: {name}, {seconds} s on question {number}.",
