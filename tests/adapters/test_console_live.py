@@ -2,6 +2,11 @@
 
 import datetime as dt
 import io
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
 
 import pytest
 
@@ -10,6 +15,8 @@ from bot.bootstrap import build_app
 from bot.settings import Settings
 from tests.fakes import FakeClock
 from tests.support.core import BANK, RecordingExecutor
+
+ROOT = Path(__file__).resolve().parents[2]
 
 
 @pytest.fixture
@@ -155,3 +162,35 @@ def test_the_host_pauses_and_resumes_from_the_console(app):
     assert "Resumed" in shown
     app[1].advance(seconds=10)
     assert "== Live · answer to question 1/1 ==" in terminal.type("/live")
+
+
+@pytest.mark.slow
+def test_a_session_survives_a_kill_9_of_the_console_between_two_questions(tmp_path):
+    # Real processes on one database: the first is killed (SIGKILL, nothing cleaned up) with
+    # question 1 open; its deadline passes; a fresh console reveals it and posts question 2.
+    env = {k: v for k, v in os.environ.items() if not k.startswith("TORCHQUIZ_")}
+    env.update(TORCHQUIZ_DATA_DIR=str(tmp_path), TORCHQUIZ_EXECUTOR="none",
+               TORCHQUIZ_CONTENT_DIR=str(BANK), PYTHONPATH=str(ROOT))
+    command = [sys.executable, "-m", "bot.cli", "console"]
+    first = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                             stderr=subprocess.STDOUT, text=True, env=env, cwd=ROOT)
+    try:
+        assert first.stdin is not None and first.stdout is not None
+        first.stdin.write("/live start questions=2 lobby=0 seconds=5\n/as Bob\n/live join\n")
+        first.stdin.flush()
+        seen = ""
+        while "You're in" not in seen:
+            line = first.stdout.readline()
+            assert line, seen  # the console ended before Bob joined
+            seen += line
+        assert "== Live · question 1/2" in seen
+    finally:
+        first.kill()  # SIGKILL
+        first.wait(timeout=60)
+    time.sleep(5.5)  # question 1's deadline passes while no process runs
+    again = subprocess.run(command, input="/live\n/quit\n", capture_output=True, text=True,
+                           env=env, cwd=ROOT, timeout=120, check=True)
+    assert "Traceback" not in again.stdout + again.stderr
+    assert "== Live · answer to question 1/2 ==" in again.stdout
+    assert "== Live · question 2/2" in again.stdout
+    assert "Players (2): me, Bob" in again.stdout
