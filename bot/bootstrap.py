@@ -199,6 +199,29 @@ def pack_shelf(settings: Settings) -> tuple[StorePackShelf, Callable[[], object]
     return StorePackShelf(PackStore(engine)), engine.dispose
 
 
+def stored_pack_questions(settings: Settings) -> Callable[[str], dict[str, Any] | None]:
+    """Return what `torchquiz exec` asks for a ``p.PACK.ITEM`` challenge: the pack's questions.
+
+    Read once, when asked, from the migrated database: the newest version that loads, with
+    the items only older versions hold (as the bot resolves them), removed packs too (an
+    operator may still grade against one). Parsing only: nothing of the pack runs here.
+    """
+    def load(pack_id: str) -> dict[str, Any] | None:
+        from bot.pack_source import scoped
+        from db.store_packs import PackStore
+
+        url = database_url(settings)
+        upgrade(url)
+        engine = make_engine(url)
+        try:
+            found = scoped(PackStore(engine).versions(pack_id))
+        finally:
+            engine.dispose()
+        return None if found is None else {**found.history, **found.questions}
+
+    return load
+
+
 def pack_tools(bank: Bank, engine: Engine, executor: Executor | None) -> PackTools:
     """Return /quiz-pack's checker and shelf: the CLI's validation path, the pack store.
 
@@ -271,7 +294,12 @@ def discord_bot(settings: Settings, runtime: ChatRuntime | None = None,
                 **options: Any) -> QuizBot:
     """Build the Discord bot over a chat runtime (a new one from ``settings`` by default)."""
     from bot.adapters.discord.client import QuizBot
+    from bot.adapters.discord.sharding import parse_shards
 
+    shards = parse_shards(settings.discord_shards)  # checked by `torchquiz discord` first
+    if shards is not None:
+        options.setdefault("shard_ids", list(shards.ids))
+        options.setdefault("shard_count", shards.count)
     runtime = runtime or chat_runtime(settings, "discord")
     options.setdefault("health_address", (settings.health_host, settings.health_port))
     return QuizBot(runtime, guild_id=settings.discord_guild_id, **options)

@@ -108,7 +108,9 @@ def main(argv: Sequence[str] | None = None) -> int:
                   "install it with: pip install -e '.[executor]'", file=sys.stderr)
             return 3
 
-        return exec_main(args_list[1:])
+        from bot.bootstrap import stored_pack_questions
+
+        return exec_main(args_list[1:], stored_pack=stored_pack_questions(settings))
     if args_list[:1] == ["commands"] or args_list[:2] == ["slack", "manifest"]:
         from bot import registry_cli  # the registry's views: no database, no platform client
 
@@ -250,11 +252,13 @@ def listing_entry(entry: Question | ExplainCard) -> dict[str, Any]:
     """Return the `content list --json` object for one item or card (a documented contract)."""
     if isinstance(entry, ExplainCard):
         return {"id": entry.id, "kind": "explain", "topic": entry.topic, "difficulty": None,
-                "locales": ["en", "zh-CN"], "seed_refs": list(entry.seed_refs)}
+                "locales": ["en", "zh-CN"], "seed_refs": list(entry.seed_refs),
+                "related": list(entry.related)}
     data: dict[str, Any] = {
         "id": entry.id, "kind": entry.kind, "topic": entry.topic, "topics": list(entry.topics),
         "difficulty": entry.difficulty, "locales": ["en", "zh-CN"],
-        "seed_refs": list(entry.seed_refs), "version": entry.version,
+        "seed_refs": list(entry.seed_refs), "related": list(entry.related),
+        "version": entry.version,
     }
     if isinstance(entry, CodeItem):
         data["entrypoint"] = entry.code.entrypoint

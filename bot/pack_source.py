@@ -77,7 +77,8 @@ def scoped(versions: list[StoredPack]) -> ScopedPack | None:
                 history[item_id] = question
                 known.add(item_id)
     return ScopedPack(chosen.pack_id, chosen.version, chosen.title, chosen.scope,
-                      chosen.removed, newest.questions, newest.cards, history)
+                      chosen.removed, newest.questions, newest.cards, history,
+                      show_solutions=newest.header.show_solutions)
 
 
 class StoredPackSource:

@@ -48,13 +48,33 @@ def validate_pack_bytes(data: bytes, bank: Bank) -> Any:
     except SandboxUnavailable as exc:
         zygote.close()
         report = validate_pack(data, bank, None)
-        return PackReport(False, (*report.errors, f"the sandbox is unavailable ({exc}): "
-                                  "a pack's code runs nowhere else"), report.items, report.cards,
-                          report.pack)
+        why = f"the sandbox is unavailable ({exc}): a pack's code runs nowhere else"
+        return PackReport(False, (*report.errors, why), report.items, report.cards,
+                          report.pack, (*report.problems, {"line": None, "column": None,
+                                                           "item": None, "field": None,
+                                                           "message": why}))
     try:
         return validate_pack(data, bank, zygote)
     finally:
         zygote.close()
+
+
+def store_refusal(versions: list[ShelvedPack], pack_id: str, version: int, scope: str) -> str:
+    """Return why a shelf holding ``versions`` of ``pack_id`` would refuse this one, or "".
+
+    Read from the file's header before its code is checked (a check holds a sandbox for up
+    to a minute): the same rules as db/store_packs.py's ``add``, which still decides.
+    """
+    if not versions:
+        return ""
+    if versions[0].scope != scope:
+        return f"pack id {pack_id!r} belongs to another workspace; choose another id"
+    newest = versions[-1]
+    if version <= newest.version:
+        removed = " (removed; a higher version brings it back)" if newest.removed else ""
+        return (f"pack {pack_id!r} already has version {newest.version}{removed}; "
+                "raise 'version' above it")
+    return ""
 
 
 def as_check(report: Any, data: bytes = b"") -> PackCheck:

@@ -1,12 +1,15 @@
 """`torchquiz pack new|validate|add|list|remove|export`: team question packs, for operators.
 
 ``validate`` exits 0 when the pack is valid and 1 when not; with ``--json`` it prints one object
-``{"ok", "errors", "items", "cards"}``. Code from a pack (generators, reference solutions) runs
-only in a sandbox: the executor service's replicas when ``TORCHQUIZ_EXECUTOR_URLS`` is set (as
-``torchquiz exec`` and the bot grade there; the bot image has no sandbox), else this machine's;
+``{"ok", "errors", "problems", "items", "cards"}``. Code from a pack (generators, reference
+solutions) runs only in a sandbox: the executor service's replicas when
+``TORCHQUIZ_EXECUTOR_URLS`` is set (as ``torchquiz exec`` and the bot grade there; the bot image
+has no sandbox), else this machine's;
 ``--local`` insists on this machine's. When no sandbox can take the pack, it is not valid
 (exit 1) and nothing of it has run. ``add`` validates, then stores the pack for one workspace
-(``--workspace PLATFORM:ID``) or for every workspace of this deployment. Exit 2: a malformed
+(``--workspace PLATFORM:ID``) or for every workspace of this deployment; a pack the store
+would refuse (its id another workspace's, its version not above the stored one, a removed
+pack's too) is refused before any of its code runs. Exit 2: a malformed
 argument; an unreadable file is a pack that is not valid (exit 1).
 """
 
@@ -123,16 +126,7 @@ def run(settings: Settings, args: argparse.Namespace) -> int:
     """Run one `pack` subcommand; return the exit status."""
     command = args.pack_command
     if command == "new":
-        from content.packs import SCAFFOLD
-
-        target = Path(args.dir) / PACK_FILE
-        if target.exists():
-            print(f"torchquiz pack new: {target} exists; not overwritten", file=sys.stderr)
-            return 2
-        target.parent.mkdir(parents=True, exist_ok=True)
-        target.write_text(SCAFFOLD, encoding="utf-8")
-        print(f"wrote {target}; check it with: torchquiz pack validate {target}")
-        return 0
+        return _new(Path(args.dir))
     if command in ("validate", "add"):
         workspace = getattr(args, "workspace", None)
         if workspace is not None and not _WORKSPACE.fullmatch(workspace):
@@ -145,8 +139,15 @@ def run(settings: Settings, args: argparse.Namespace) -> int:
             # Not valid, as the contract counts it: exit 1, with the one object under --json.
             from executors.service.protocol import PackCheck
 
-            report = PackCheck(False, (f"cannot read {args.file}: {exc.strerror}",), 0, 0)
+            why = f"cannot read {args.file}: {exc.strerror}"
+            report = PackCheck(False, (why,), 0, 0, (_problem(why),))
         else:
+            refused = _refused_before_check(settings, data, workspace) if command == "add" else ""
+            if refused:
+                # Refused by what the store holds: no sandbox is started for a pack that
+                # could not be stored anyway (up to a minute of checking, for nothing).
+                print(f"torchquiz pack add: {refused}", file=sys.stderr)
+                return 1
             report = validate_bytes(data, settings, local=args.local)
         _print_report(report, getattr(args, "json", False))
         if command == "validate" or not report.ok:
@@ -180,6 +181,49 @@ def run(settings: Settings, args: argparse.Namespace) -> int:
     finally:
         close()
     return 2
+
+
+def _problem(message: str) -> dict[str, Any]:
+    return {"line": None, "column": None, "item": None, "field": None, "message": message}
+
+
+def _new(target: Path) -> int:
+    """Write the scaffold: into DIR/pack.yaml, or to the file named when it ends in .yaml."""
+    from content.packs import SCAFFOLD
+
+    if target.suffix.lower() not in (".yaml", ".yml") or target.is_dir():
+        target = target / PACK_FILE
+    if target.exists():
+        print(f"torchquiz pack new: {target} exists; not overwritten", file=sys.stderr)
+        return 2
+    try:
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_text(SCAFFOLD, encoding="utf-8")
+    except OSError as exc:
+        print(f"torchquiz pack new: cannot write {target}: {exc.strerror or exc} (give a folder "
+              f"to create, or a new .yaml file name)", file=sys.stderr)
+        return 2
+    print(f"wrote {target}; check it with: torchquiz pack validate {target}")
+    return 0
+
+
+def _refused_before_check(settings: Settings, data: bytes, workspace: str | None) -> str:
+    """Return why the store would refuse this pack (its id or version), read from its header.
+
+    Parsing runs no pack code; a file that does not parse goes on to the full report.
+    """
+    from bot.pack_tools import store_refusal
+    from content.packs import parse_pack
+
+    pack = parse_pack(data).pack
+    if pack is None:
+        return ""
+    shelf, close = _shelf(settings)
+    try:
+        return store_refusal(shelf.versions(pack.id), pack.id, int(pack.header.version),
+                             workspace or EVERY_WORKSPACE)
+    finally:
+        close()
 
 
 def _add(settings: Settings, check: PackCheck, workspace: str | None) -> int:

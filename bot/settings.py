@@ -51,6 +51,9 @@ class Settings(BaseSettings):
     # Sync slash commands to this one server (instant updates while developing) instead of
     # globally.
     discord_guild_id: int | None = Field(default=None, validation_alias="DISCORD_GUILD_ID")
+    # The gateway shards this process runs, "IDS/TOTAL" (e.g. "0,1/4"); "" runs all of them
+    # (bot/adapters/discord/sharding.py).
+    discord_shards: str = ""
     slack_bot_token: SecretStr | None = Field(default=None, validation_alias="SLACK_BOT_TOKEN")
     slack_signing_secret: SecretStr | None = Field(
         default=None, validation_alias="SLACK_SIGNING_SECRET"

@@ -180,23 +180,31 @@ def check_sizes(bank: Bank, targets: Targets) -> list[ContentProblem]:
 
 
 def seed_counts(bank: Bank, targets: Targets) -> dict[str, int]:
-    """Return, for every seed question the targets name, how many questions cite it."""
+    """Return, for every seed question the targets name, how many questions test it.
+
+    A question counts for the seed questions in its ``seed_refs`` only, never for ``related``.
+    """
     counts = {f"{doc}:{n}": 0 for doc, total in sorted(targets.seeds.items())
               for n in range(1, total + 1)}
     for q in bank.questions.values():
-        for ref in set(q.seed_refs):
+        for ref in {_normal_ref(r) for r in q.seed_refs}:
             if ref in counts:
                 counts[ref] += 1
     return counts
 
 
 def check_seed_coverage(bank: Bank, targets: Targets) -> list[ContentProblem]:
-    """Return seed questions cited by too few questions, and refs to no seed question."""
+    """Return seed questions cited by too few questions, and refs to no seed question.
+
+    Only ``seed_refs`` (what an item really tests) count towards coverage; ``related`` refs
+    (what it only touches) are checked to name a seed question and counted nowhere.
+    """
     counts = seed_counts(bank, targets)
     problems = [
-        ContentProblem(entry.id, "seed_refs", f"{ref} is not a seed question")
+        ContentProblem(entry.id, name, f"{ref} is not a seed question")
         for entry in bank.all_entries()
-        for ref in entry.seed_refs
+        for name, refs in (("seed_refs", entry.seed_refs), ("related", entry.related))
+        for ref in refs
         if _normal_ref(ref) not in counts
     ]
     problems += [

@@ -48,6 +48,36 @@ _FAST_SAFE_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 _LOCALIZED = ("prompt", "explanation", "title", "body")
 
 
+@dataclass(frozen=True)
+class PackProblem(ContentProblem):
+    """One problem of a pack file: where it is, the item (its id as written) and the field."""
+
+    item: str = ""
+    field_name: str = ""  # a dotted path inside the item ("choices", "code.solution")
+
+
+_PLACE = re.compile(r"line (\d+), column (\d+)")
+_PYDANTIC_PREFIXES = ("Value error, ", "Assertion failed, ")
+
+
+def problem_json(problem: ContentProblem) -> dict[str, Any]:
+    """Return a problem as ``pack validate --json`` lists it under ``problems``."""
+    found = _PLACE.fullmatch(problem.location) if problem.location else None
+    return {"line": int(found.group(1)) if found else None,
+            "column": int(found.group(2)) if found else None,
+            "item": getattr(problem, "item", "") or None,
+            "field": getattr(problem, "field_name", "") or None,
+            "message": problem.message}
+
+
+def _clean(message: str) -> str:
+    """Drop pydantic's own prefix ("Value error, ...") from a validator's message."""
+    for prefix in _PYDANTIC_PREFIXES:
+        if message.startswith(prefix):
+            return message[len(prefix):]
+    return message
+
+
 class PackFormatError(ValueError):
     """Raise when a pack file cannot be read as bounded, plain-data YAML."""
 
@@ -154,6 +184,9 @@ class PackHeader(BaseModel):
     title: str = Field(min_length=1, max_length=100)
     version: int = Field(ge=1, le=1_000_000)
     locales: list[str] = Field(min_length=1)
+    # False: chat never shows the reference solutions of this pack's code challenges (by
+    # default they show once nobody can score with them: the round closed, the tries spent).
+    show_solutions: bool = True
 
     def model_post_init(self, _context: Any) -> None:
         """Refuse locales the bot does not speak, and the id that names the shipped bank."""
@@ -274,11 +307,26 @@ def _where(root: Any, path: list[Any]) -> str:
 
 @dataclass(frozen=True)
 class Parsed:
-    """What parsing found: the pack (None when it could not be built) and every problem."""
+    """What parsing found: the pack (None when it could not be built) and every problem.
+
+    ``items`` and ``cards`` count what the file holds, built or not (an item that failed its
+    schema still counts); ``root`` and ``indexes`` place a field of an item in the file.
+    """
 
     pack: Pack | None
     problems: tuple[ContentProblem, ...]
     places: dict[str, str] = field(default_factory=dict)  # item id -> where it starts
+    items: int = 0
+    cards: int = 0
+    root: Any = None
+    indexes: dict[str, int] = field(default_factory=dict)  # item id -> its index in 'items'
+
+    def place(self, item_id: str, field_path: str = "") -> str:
+        """Return where ``field_path`` (dotted) of item ``item_id`` is, else where it starts."""
+        index = self.indexes.get(item_id)
+        if index is None or self.root is None or not field_path:
+            return self.places.get(item_id, "")
+        return _where(self.root, ["items", index, *field_path.split(".")])
 
 
 def parse_pack(data: bytes) -> Parsed:
@@ -314,20 +362,30 @@ def load_stored_pack(text: str, document: str = "") -> Pack:
     return parsed.pack
 
 
+def _counts(raw_items: Any) -> tuple[int, int]:
+    """Return (questions, cards) the file holds, built or not: a failed item counts too."""
+    if not isinstance(raw_items, list) or len(raw_items) > MAX_ITEMS:
+        return 0, 0
+    cards = sum(1 for r in raw_items if isinstance(r, dict) and r.get("kind") == "explain")
+    return len(raw_items) - cards, cards
+
+
 def _build(document: Any, root: Any, text: str) -> Parsed:
     problems: list[ContentProblem] = []
     if not isinstance(document, dict) or set(document) != {"pack", "items"}:
         return Parsed(None, (ContentProblem(
             "pack", _where(root, []),
             "expected a mapping with exactly two keys: 'pack' (the header) and 'items'"),))
+    n_items, n_cards = _counts(document["items"])
     try:
         header = PackHeader.model_validate(document["pack"])
     except ValidationError as exc:
         for err in exc.errors():
             path: list[Any] = ["pack", *err["loc"]]
-            problems.append(ContentProblem("pack", _where(root, path),
-                                           f"{'.'.join(map(str, path))}: {err['msg']}"))
-        return Parsed(None, tuple(problems))
+            problems.append(PackProblem("pack", _where(root, path),
+                                        f"{'.'.join(map(str, path))}: {_clean(err['msg'])}",
+                                        field_name=".".join(map(str, path))))
+        return Parsed(None, tuple(problems), items=n_items, cards=n_cards)
     raw_items = document["items"]
     if not isinstance(raw_items, list) or not raw_items:
         return Parsed(None, (ContentProblem("pack", _where(root, ["items"]),
@@ -341,6 +399,7 @@ def _build(document: Any, root: Any, text: str) -> Parsed:
     cards: dict[str, ExplainCard] = {}
     seen: dict[str, int] = {}
     places: dict[str, str] = {}
+    indexes: dict[str, int] = {}
     for index, raw in enumerate(raw_items):
         here = ["items", index]
         if not isinstance(raw, dict):
@@ -348,44 +407,72 @@ def _build(document: Any, root: Any, text: str) -> Parsed:
             continue
         local = raw.get("id")
         if not isinstance(local, str) or not LOCAL_ID.match(local):
-            problems.append(ContentProblem(
+            problems.append(PackProblem(
                 "pack", _where(root, [*here, "id"]),
                 f"items[{index}].id {local!r}: use 1-36 of a-z 0-9 . - (starting with a letter "
-                "or digit); the pack's id is added in front"))
+                "or digit); the pack's id is added in front",
+                item=local if isinstance(local, str) else "", field_name="id"))
             continue
         try:
             entry = _ITEM.validate_python(_prepare(raw, prefix, local_ids))
         except ValidationError as exc:
-            for err in exc.errors():
-                loc = list(err["loc"])
-                path = [*here, *loc]
-                field_name = ".".join(str(p) for p in loc)
-                problems.append(ContentProblem("pack", _where(root, path),
-                                               f"items[{index}] ({local}) {field_name}: "
-                                               f"{err['msg']}"))
+            problems += _item_problems(exc, raw, root, here, index, local)
             continue
         if entry.id in seen:
-            problems.append(ContentProblem(
+            problems.append(PackProblem(
                 "pack", _where(root, [*here, "id"]),
-                f"items[{index}]: duplicate id {local!r} (first at items[{seen[entry.id]}])"))
+                f"items[{index}]: duplicate id {local!r} (first at items[{seen[entry.id]}])",
+                item=local, field_name="id"))
             continue
         seen[entry.id] = index
         places[entry.id] = _where(root, here)
+        indexes[entry.id] = index
         if isinstance(entry, ExplainCard):
             cards[entry.id] = entry
         else:
             questions[entry.id] = entry
     pack = Pack(header=header, questions=questions, cards=cards, text=text)
-    return Parsed(pack, tuple(problems), places)
+    return Parsed(pack, tuple(problems), places, n_items, n_cards, root, indexes)
+
+
+# A validator of a whole item speaks of one field: the error is placed there.
+_WHOLE_ITEM_FIELD = {"choice": "choices"}
+
+
+def _item_problems(exc: ValidationError, raw: dict[str, Any], root: Any, here: list[Any],
+                   index: int, local: str) -> list[ContentProblem]:
+    """Return one placed problem per schema error of item ``local``."""
+    found: list[ContentProblem] = []
+    for err in exc.errors():
+        loc = list(err["loc"])
+        # The discriminated union puts the item's kind first: no field of that name is meant
+        # (a code item has a field 'code' too, and the error would point into it).
+        if loc and loc[0] == raw.get("kind"):
+            loc = loc[1:]
+        if not loc and raw.get("kind") in _WHOLE_ITEM_FIELD:
+            loc = [_WHOLE_ITEM_FIELD[str(raw["kind"])]]
+        field_name = ".".join(str(p) for p in loc)
+        label = f" {field_name}" if field_name else ""
+        found.append(PackProblem("pack", _where(root, [*here, *loc]),
+                                 f"items[{index}] ({local}){label}: {_clean(err['msg'])}",
+                                 item=local, field_name=field_name))
+    return found
 
 
 def check_pack(
-    pack: Pack, bank: Bank, places: dict[str, str] | None = None
+    pack: Pack, bank: Bank, places: dict[str, str] | None = None, *,
+    parsed: Parsed | None = None,
 ) -> list[ContentProblem]:
-    """Return what spans entries: ids against the bank, links, option bias (the bank's checks)."""
+    """Return what spans entries: ids against the bank, links, option bias (the bank's checks).
+
+    ``parsed`` (what :func:`parse_pack` returned for ``pack``) places a link's problem at the
+    link itself, named as the author wrote it.
+    """
     from content.coverage import check_links  # the bank's own link check, on bank + pack
 
-    problems = [
+    if parsed is not None:
+        places = parsed.places
+    problems: list[ContentProblem] = [
         ContentProblem("pack", "", f"id {entry.id!r} is already in the shipped bank")
         for entry in pack.entries()
         if entry.id in bank.questions or entry.id in bank.cards
@@ -393,10 +480,49 @@ def check_pack(
     merged = Bank(questions={**bank.questions, **pack.questions},
                   cards={**bank.cards, **pack.cards})
     own = set(pack.questions) | set(pack.cards)
-    problems += [p for p in check_links(merged) if p.path in own]
+    problems += [_link_problem(p, pack, bank, parsed)
+                 for p in check_links(merged) if p.path in own]
     choices = [q for _, q in sorted(pack.questions.items()) if isinstance(q, ChoiceItem)]
     problems += check_option_bias(option_bias(choices), BiasRule(enforced=True))
-    return [_placed(p, places or {}) for p in problems]
+    return [p if isinstance(p, PackProblem) else _placed(p, places or {}) for p in problems]
+
+
+_LINK = re.compile(r"no (card|code challenge) '(.*)'")
+
+
+def _link_problem(problem: ContentProblem, pack: Pack, bank: Bank,
+                  parsed: Parsed | None) -> ContentProblem:
+    """Return a broken link's problem in the author's words: their ids, the nearest card."""
+    import difflib
+
+    prefix = item_prefix(pack.id)
+    item = problem.path.removeprefix(prefix)
+    found = _LINK.fullmatch(problem.message)
+    if found is None:
+        return PackProblem("pack", parsed.place(problem.path) if parsed else "",
+                           f"{item} {problem.location}: {problem.message}", item=item,
+                           field_name=problem.location)
+    what, target = found.groups()
+    written = target.removeprefix(prefix)
+    entry = pack.questions.get(problem.path) or pack.cards.get(problem.path)
+    links = list(getattr(entry, problem.location.replace("code.", ""), None) or [])
+    if problem.location == "code.cpu_counterpart":
+        links = []
+    step: list[Any] = [*problem.location.split("."), *([links.index(target)]
+                                                      if target in links else [])]
+    where = ""
+    if parsed is not None and problem.path in parsed.indexes and parsed.root is not None:
+        where = _where(parsed.root, ["items", parsed.indexes[problem.path], *step])
+    message = f"{item} {problem.location}: no {what} {written!r}"
+    if target.startswith(prefix):
+        # Named as one of this pack's items, which did not build: its own error says why.
+        message += " (that item of this pack has errors of its own, above)"
+    elif what == "card":
+        names = sorted({c.removeprefix(prefix) for c in (*pack.cards, *bank.cards)})
+        near = difflib.get_close_matches(written, names, n=1, cutoff=0.6)
+        if near:
+            message += f"; did you mean {near[0]!r}?"
+    return PackProblem("pack", where, message, item=item, field_name=problem.location)
 
 
 def _placed(problem: ContentProblem, places: dict[str, str]) -> ContentProblem:

@@ -73,6 +73,12 @@ def seed_table(bank: Bank, targets: Targets) -> list[str]:
     cells = [f"{ref:>7} {n:>2}{'*' if ref in short else ' '}" for ref, n in counts.items()]
     for start in range(0, len(cells), _SEEDS_PER_LINE):
         lines.append("  ".join(cells[start:start + _SEEDS_PER_LINE]))
+    questions = list(bank.questions.values())
+    tested = sum(len(set(q.seed_refs)) for q in questions)
+    related = sum(len(set(q.related)) for q in questions)
+    beyond = sum(not q.seed_refs for q in questions)
+    lines.append(f"Counted: {tested} seed_refs (questions that test the seed question's point); "
+                 f"not counted: {related} related refs; {beyond} question(s) test no seed question")
     return lines
 
 

@@ -67,15 +67,32 @@ class Choice(_Frozen):
     why: Localized | None = None
 
 
+def _check_refs(seed_refs: list[str], related: list[str]) -> None:
+    """Refuse a seed question listed both as tested (``seed_refs``) and as only ``related``."""
+    both = sorted(set(seed_refs) & set(related))
+    if both:
+        raise ValueError(f"{', '.join(both)} in both seed_refs and related: an item either "
+                         "tests a seed question's point or only relates to it")
+
+
 class _ItemBase(_Frozen):
     id: ItemId
     version: int = Field(ge=1)
     topics: list[Topic] = Field(min_length=1)
     difficulty: Difficulty
-    seed_refs: list[SeedRef] = Field(min_length=1)
+    # Seed questions whose point this item really tests: coverage counts these and nothing else.
+    # Empty for an item beyond the seeds (most PyTorch 2.x items: the seed documents predate it).
+    seed_refs: list[SeedRef] = Field(default_factory=list)
+    # Seed questions the item only touches or shares a topic with: shown, never counted.
+    related: list[SeedRef] = Field(default_factory=list)
     prompt: Localized
     explanation: Localized
     explain_links: list[ItemId] = Field(default_factory=list)
+
+    @model_validator(mode="after")
+    def _each_ref_once(self) -> _ItemBase:
+        _check_refs(self.seed_refs, self.related)
+        return self
 
     @property
     def topic(self) -> str:
@@ -234,13 +251,19 @@ class ExplainCard(_Frozen):
     kind: Literal["explain"]
     topic: Topic
     aliases: list[str] = Field(default_factory=list)
-    seed_refs: list[SeedRef] = Field(min_length=1)
+    seed_refs: list[SeedRef] = Field(default_factory=list)
+    related: list[SeedRef] = Field(default_factory=list)
     title: Localized
     body: Localized
     # Runs in CI (with torch) and must finish cleanly; printed output is compared when given.
     example: str = Field(min_length=10)
     expected_output: str | None = None
     see_also: list[ItemId] = Field(default_factory=list)
+
+    @model_validator(mode="after")
+    def _each_ref_once(self) -> ExplainCard:
+        _check_refs(self.seed_refs, self.related)
+        return self
 
 
 def localized_fields(entry: ChoiceItem | TextItem | CodeItem | ExplainCard) -> Iterator[

@@ -30,6 +30,12 @@ BOT_ID = 900000000000000002
 GUILD_ID = 900000000000000100
 GENERAL = 900000000000000201
 RANDOM = 900000000000000202
+# A second server, on the other shard of two ((id >> 22) % 2), with a channel of its own: the
+# fake serves it only when a test adds it to ``guild_ids``.
+OTHER_GUILD_ID = GUILD_ID + (1 << 22)
+OTHER_GENERAL = 900000000000000301
+GUILD_CHANNELS = {GUILD_ID: ((GENERAL, "general"), (RANDOM, "random")),
+                  OTHER_GUILD_ID: ((OTHER_GENERAL, "general"),)}
 EVERYONE_PERMS = 0x0000_0000_0006_4C40  # view, send, history, embed, attach, react
 MANAGE_GUILD = 1 << 5
 ACK_DEADLINE_S = 3.0
@@ -88,15 +94,21 @@ def member_payload(who: str) -> dict[str, Any]:
             "flags": 0, "pending": False, "permissions": str(permissions_of(who))}
 
 
+def guild_of(channel_id: int) -> int:
+    return next((g for g, channels in GUILD_CHANNELS.items()
+                 if any(c == channel_id for c, _ in channels)), GUILD_ID)
+
+
 def channel_payload(channel_id: int, name: str) -> dict[str, Any]:
-    return {"id": str(channel_id), "type": 0, "guild_id": str(GUILD_ID), "name": name,
+    return {"id": str(channel_id), "type": 0, "guild_id": str(guild_of(channel_id)),
+            "name": name,
             "position": 0, "permission_overwrites": [], "nsfw": False, "parent_id": None,
             "topic": None, "last_message_id": None, "rate_limit_per_user": 0, "flags": 0}
 
 
-def guild_payload() -> dict[str, Any]:
+def guild_payload(guild_id: int = GUILD_ID) -> dict[str, Any]:
     return {
-        "id": str(GUILD_ID), "name": "PyTorch study group", "icon": None, "splash": None,
+        "id": str(guild_id), "name": "PyTorch study group", "icon": None, "splash": None,
         "discovery_splash": None, "owner_id": USERS["admin"]["id"], "afk_channel_id": None,
         "afk_timeout": 300, "verification_level": 0, "default_message_notifications": 0,
         "explicit_content_filter": 0, "mfa_level": 0, "nsfw_level": 0, "premium_tier": 0,
@@ -105,11 +117,11 @@ def guild_payload() -> dict[str, Any]:
         "vanity_url_code": None, "description": None, "banner": None, "features": [],
         "preferred_locale": "en-US", "max_video_channel_users": 25,
         "premium_subscription_count": 0, "application_id": None, "emojis": [], "stickers": [],
-        "roles": [{"id": str(GUILD_ID), "name": "@everyone", "permissions": str(EVERYONE_PERMS),
+        "roles": [{"id": str(guild_id), "name": "@everyone", "permissions": str(EVERYONE_PERMS),
                    "position": 0, "color": 0, "hoist": False, "managed": False,
                    "mentionable": False, "flags": 0, "icon": None, "unicode_emoji": None}],
         "member_count": len(USERS), "members": [member_payload(w) for w in USERS],
-        "channels": [channel_payload(GENERAL, "general"), channel_payload(RANDOM, "random")],
+        "channels": [channel_payload(c, name) for c, name in GUILD_CHANNELS[guild_id]],
         "threads": [], "presences": [], "voice_states": [], "stage_instances": [],
         "guild_scheduled_events": [], "soundboard_sounds": [], "large": False,
         "unavailable": False, "joined_at": "2026-01-01T00:00:00+00:00", "lazy": True,
@@ -205,6 +217,10 @@ class FakeDiscord:
         # Snowflakes from the wall clock, as Discord's: history's ``after`` compares them.
         self._ids = itertools.count((int(time.time() * 1000) - DISCORD_EPOCH_MS) << 22)
         self._sockets: list[web.WebSocketResponse] = []
+        self.guild_ids = [GUILD_ID]  # the servers the bot is in
+        # Each connection's [shard id, shard count], as it identified: a server's events go
+        # only to the connection of its shard, as Discord routes them.
+        self.shard_of: dict[int, tuple[int, int]] = {}
         self._seq = itertools.count(1)
         self.ready = asyncio.Event()
         self.identifies = 0
@@ -272,26 +288,36 @@ class FakeDiscord:
                     await self._send_ready(ws, payload["d"])
         finally:
             self._sockets.remove(ws)
+            self.shard_of.pop(id(ws), None)
         return ws
 
     async def _send_ready(self, ws: web.WebSocketResponse, identify: dict[str, Any]) -> None:
         shard = identify.get("shard", [0, 1])
-        ready = {"v": 10, "user": bot_user(), "guilds": [{"id": str(GUILD_ID),
-                                                           "unavailable": True}],
+        self.shard_of[id(ws)] = (int(shard[0]), int(shard[1]))
+        guilds = [g for g in self.guild_ids if self._serves(ws, g)]
+        ready = {"v": 10, "user": bot_user(),
+                 "guilds": [{"id": str(g), "unavailable": True} for g in guilds],
                  "session_id": f"session-{self.identifies}", "shard": shard,
                  "resume_gateway_url": f"ws://127.0.0.1:{self.port}/gateway",
                  "application": {"id": str(APP_ID), "flags": 0}, "private_channels": [],
                  "relationships": [], "presences": [], "guild_join_requests": []}
         await self._dispatch(ws, "READY", ready)
-        await self._dispatch(ws, "GUILD_CREATE", guild_payload())
+        for guild_id in guilds:
+            await self._dispatch(ws, "GUILD_CREATE", guild_payload(guild_id))
         self.ready.set()
+
+    def _serves(self, ws: web.WebSocketResponse, guild_id: int) -> bool:
+        shard, count = self.shard_of.get(id(ws), (0, 1))
+        return (guild_id >> 22) % count == shard
 
     async def _dispatch(self, ws: web.WebSocketResponse, event: str, data: Any) -> None:
         await ws.send_str(json.dumps({"op": 0, "t": event, "s": next(self._seq), "d": data}))
 
     async def dispatch(self, event: str, data: Any) -> None:
+        guild = data.get("guild_id") if isinstance(data, dict) else None
         for ws in list(self._sockets):
-            await self._dispatch(ws, event, data)
+            if guild is None or self._serves(ws, int(guild)):
+                await self._dispatch(ws, event, data)
 
     # ------------------------------------------------------------ interactions
 
@@ -303,12 +329,12 @@ class FakeDiscord:
         channel = channel_payload(channel_id, "general" if channel_id == GENERAL else "random")
         payload = {
             "id": str(record.id), "application_id": str(APP_ID), "type": kind,
-            "token": record.token, "version": 1, "guild_id": str(GUILD_ID),
+            "token": record.token, "version": 1, "guild_id": str(guild_of(channel_id)),
             "channel_id": str(channel_id), "channel": {**channel,
                                                        "permissions": str(permissions_of(who))},
             "member": member_payload(who), "locale": locale, "guild_locale": "en-US",
             "app_permissions": str(EVERYONE_PERMS | (1 << 34) | (1 << 35)), "entitlements": [],
-            "authorizing_integration_owners": {"0": str(GUILD_ID)}, "context": 0,
+            "authorizing_integration_owners": {"0": str(guild_of(channel_id))}, "context": 0,
             "attachment_size_limit": 8 * 1024 * 1024, "data": data,
         }
         return record, payload
@@ -492,7 +518,8 @@ class FakeDiscord:
                  webhook: bool = False) -> dict[str, Any]:
         message_id = self.snowflake()
         message = {
-            "id": str(message_id), "channel_id": str(channel_id), "guild_id": str(GUILD_ID),
+            "id": str(message_id), "channel_id": str(channel_id),
+            "guild_id": str(guild_of(channel_id)),
             "author": bot_user(), "content": body.get("content") or "", "timestamp": _now(),
             "edited_timestamp": None, "tts": False, "mention_everyone": False, "mentions": [],
             "mention_roles": [], "attachments": [{"id": str(self.snowflake()),
@@ -582,7 +609,7 @@ class FakeDiscord:
             return 200, message
         if method == "POST" and parts[4:] == ["threads"]:
             thread_id = self.snowflake()
-            thread = {"id": str(thread_id), "type": 11, "guild_id": str(GUILD_ID),
+            thread = {"id": str(thread_id), "type": 11, "guild_id": str(guild_of(channel_id)),
                       "parent_id": str(channel_id), "name": (body or {}).get("name", ""),
                       "owner_id": str(BOT_ID), "message_count": 0, "member_count": 1,
                       "rate_limit_per_user": 0, "flags": 0, "last_message_id": None,

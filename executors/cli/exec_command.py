@@ -4,6 +4,12 @@ With ``TORCHQUIZ_EXECUTOR_URLS`` set, the files are graded by the executor servi
 (the same verdicts, over HTTP); otherwise by a sandbox started in this process. Only the
 local path needs torch: it is imported there, so the bot image (no executor extra) still
 grades through the service.
+
+A team pack's challenge (``p.PACK.ITEM``) is graded as the bot grades it: its generator and
+reference run as sandbox runs (``executors.grading.pack_challenges``), never in this process;
+on the service, the item travels with each run as its definition. It comes from the stored
+packs (``stored_pack``, passed by the ``torchquiz`` command, which reads the database), or from
+a pack file not yet stored (``--pack FILE``): an author tries the hidden tests before adding.
 """
 
 from __future__ import annotations
@@ -13,12 +19,13 @@ import json
 import logging
 import os
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
 
 from content.loader import BANK_ROOT, Bank, ContentError, load_bank
-from content.schema import CodeItem
+from content.packs import PACK_PREFIX, item_prefix, pack_of, parse_pack
+from content.schema import CodeItem, Question
 from executors.cli.exec_remote import run_remote
 from executors.grading.verdict import Verdict, fault_verdict
 from executors.service.protocol import URLS_ENV
@@ -50,6 +57,10 @@ NO_SANDBOX_MESSAGE = (
 )
 
 ZygoteFactory = Callable[[bool], Zygote]
+# A stored pack's questions by id (its newest version and the items older ones hold), or None
+# when no pack has that id; wired by the `torchquiz` command (bot/cli.py), which reads the
+# database (this package imports neither the bot nor the store).
+StoredPackLoader = Callable[[str], Mapping[str, Question] | None]
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -57,8 +68,14 @@ def _parser() -> argparse.ArgumentParser:
         prog="torchquiz exec",
         description="Run code submissions against a challenge's hidden tests in the sandbox.",
     )
-    parser.add_argument("--challenge", metavar="ID", help="code challenge id, e.g. code.one-hot")
+    parser.add_argument("--challenge", metavar="ID", help=(
+        "code challenge id, e.g. code.one-hot, or a stored team pack's p.PACK.ITEM"))
     parser.add_argument("--json", action="store_true", help="print one JSON verdict per line")
+    parser.add_argument(
+        "--pack", metavar="FILE",
+        help="a team pack file not yet stored: grade against its challenge (ID may be its "
+             "own item id); its generator and reference run in the sandbox only",
+    )
     parser.add_argument(
         "--seed", type=int, metavar="N",
         help="draw the hidden tests from seed N (a verdict's seed reproduces its tests)",
@@ -121,6 +138,7 @@ def main(
     make_zygote: ZygoteFactory = _default_zygote,
     stdout: TextIO | None = None,
     stderr: TextIO | None = None,
+    stored_pack: StoredPackLoader | None = None,
 ) -> int:
     """Run ``torchquiz exec`` with ``argv`` (the arguments after ``exec``); return the exit code."""
     out = stdout or sys.stdout
@@ -150,6 +168,15 @@ def main(
     except ContentError as exc:
         err.write(f"torchquiz exec: the content bank does not load:\n{exc}\n")
         return EXIT_USAGE
+    found = _with_pack(args, bank, stored_pack, err)
+    if found is None:
+        return EXIT_USAGE
+    bank = found
+    if pack_of(args.challenge) is not None and args.insecure:
+        err.write(f"torchquiz exec: a team pack's code runs only in the full sandbox; drop "
+                  f"{INSECURE_FLAG}\n")
+        return EXIT_USAGE
+
     def emit(name: str, verdict: Verdict) -> None:
         out.write(_json_line(verdict) if args.json else _human(name, verdict))
         out.flush()
@@ -161,6 +188,59 @@ def main(
     return _run_local(args, bank, sources, emit, make_zygote, err)
 
 
+def _with_pack(args: argparse.Namespace, bank: Bank, stored_pack: StoredPackLoader | None,
+               err: TextIO) -> Bank | None:
+    """Return the bank with the pack ``--challenge`` names (None: said why on ``err``).
+
+    Only parsing happens here: nothing of the pack runs in this process.
+    """
+    if args.pack:
+        try:
+            with Path(args.pack).open("rb") as handle:
+                from content.packs import MAX_PACK_BYTES
+
+                data = handle.read(MAX_PACK_BYTES + 1)
+        except OSError as exc:
+            err.write(f"torchquiz exec: cannot read {args.pack}: {exc.strerror or exc}\n")
+            return None
+        parsed = parse_pack(data)
+        if parsed.pack is None or parsed.problems:
+            err.write(f"torchquiz exec: {inert(args.pack, one_line=True)} is not a valid pack "
+                      "(torchquiz pack validate lists every problem):\n")
+            for problem in parsed.problems[:10]:
+                where = f"{problem.location}: " if problem.location else ""
+                err.write(f"  {inert(where + problem.message, one_line=True, limit=300)}\n")
+            return None
+        pack = parsed.pack
+        if not args.challenge.startswith(PACK_PREFIX):
+            args.challenge = item_prefix(pack.id) + args.challenge  # the author's own item id
+        if pack_of(args.challenge) != pack.id:
+            err.write(f"torchquiz exec: {args.challenge!r} is not a challenge of pack "
+                      f"{pack.id!r} (its code items: "
+                      f"{', '.join(i.id for i in pack.code_items()) or 'none'})\n")
+            return None
+        return Bank(questions={**bank.questions, **pack.questions}, cards=bank.cards)
+    pack_id = pack_of(args.challenge)
+    if pack_id is None:
+        return bank
+    if stored_pack is None:
+        err.write(f"torchquiz exec: {args.challenge!r} is a team pack's challenge: give the "
+                  "pack file with --pack FILE (no stored packs can be read here)\n")
+        return None
+    try:
+        questions = stored_pack(pack_id)
+    except Exception as exc:
+        log.exception("exec: the stored packs could not be read")
+        err.write(f"torchquiz exec: the stored packs could not be read: "
+                  f"{inert(str(exc), one_line=True, limit=300)}\n")
+        return None
+    if questions is None:
+        err.write(f"torchquiz exec: no stored pack {pack_id!r} (torchquiz pack list shows "
+                  "them; --pack FILE grades against a file not yet stored)\n")
+        return None
+    return Bank(questions={**bank.questions, **questions}, cards=bank.cards)
+
+
 def _run_local(
     args: argparse.Namespace, bank: Bank, sources: list[tuple[str, bytes]],
     emit: Callable[[str, Verdict], None], make_zygote: ZygoteFactory, err: TextIO,
@@ -169,6 +249,7 @@ def _run_local(
     try:
         from executors.engine import LocalExecutor
         from executors.grading.challenges import ChallengeBuildError, UnknownChallenge
+        from executors.grading.pack_challenges import build_pack_challenge
     except ImportError as exc:
         err.write(f"torchquiz exec: the executor extra is not installed ({exc.name}); install "
                   f"it with: pip install -e '.[executor]', or set {URLS_ENV} to grade through "
@@ -193,7 +274,9 @@ def _run_local(
         # one verdict per file, so each gets a fault verdict that does not count.
         _all_faults(item, args.seed, sources, emit, err, exc)
         return EXIT_OK
-    with LocalExecutor(bank, zygote) as executor:
+    # A pack's challenge is built as the bot and the service build it: in the sandbox.
+    builder = build_pack_challenge if pack_of(args.challenge) is not None else None
+    with LocalExecutor(bank, zygote, pack_builder=builder) as executor:
         try:
             executor.supports(args.challenge)
         except UnknownChallenge:

@@ -14,7 +14,7 @@ from content.loader import Bank
 from content.schema import CodeItem
 from executors.grading.verdict import Verdict, fault_verdict
 from executors.service.client import ExecutorClient, ExecutorClientError, parse_urls
-from executors.service.protocol import TOKEN_ENV
+from executors.service.protocol import TOKEN_ENV, BadRunRequest, PackDefinition, pack_of
 from safetext.inert import Surface, inert
 
 log = logging.getLogger(__name__)
@@ -43,11 +43,23 @@ def run_remote(
     except ValueError as exc:
         err.write(f"torchquiz exec: {exc}\n")
         return False
+    definition = None
+    pack_id = pack_of(challenge_id)
+    if pack_id is not None:
+        # The replicas know only the shipped bank: the pack's item travels with each run and
+        # is built on the replica, in its sandbox.
+        try:
+            definition = PackDefinition.make(pack_id, None, item.model_dump(mode="json",
+                                                                            by_alias=True))
+        except BadRunRequest as exc:
+            err.write(f"torchquiz exec: the challenge cannot be sent to the service: {exc}\n")
+            client.close()
+            return False
     for name, code in sources:
         # Bytes that are not UTF-8 travel as lone surrogates; the replica's precheck refuses them.
         text = code.decode("utf-8", "surrogateescape")
         try:
-            verdict = client.run(challenge_id, text, seed=seed)
+            verdict = client.run(challenge_id, text, seed=seed, definition=definition)
         except ExecutorClientError as exc:
             err.write(f"torchquiz exec: {inert(name, one_line=True)}: the executor service "
                       f"failed: {inert(str(exc), one_line=True)}\n")

@@ -350,18 +350,30 @@ class PackChallengeCache:
 
 @dataclass(frozen=True)
 class PackReport:
-    """The outcome of validating one pack file: the `pack validate --json` object, and more."""
+    """The outcome of validating one pack file: the `pack validate --json` object, and more.
+
+    ``problems`` are ``errors`` as objects (``line``, ``column``, ``item``, ``field``,
+    ``message``), in the same order.
+    """
 
     ok: bool
     errors: tuple[str, ...]
     items: int
     cards: int
     pack: Any = None  # content.packs.Pack when it parsed (valid or not)
+    problems: tuple[Mapping[str, Any], ...] = ()
 
     def to_json(self) -> dict[str, Any]:
-        """Return the contract's object: ok, errors, items, cards."""
-        return {"ok": self.ok, "errors": list(self.errors), "items": self.items,
+        """Return the contract's object: ok, errors, problems, items, cards."""
+        return {"ok": self.ok, "errors": list(self.errors),
+                "problems": [dict(p) for p in self.problems], "items": self.items,
                 "cards": self.cards}
+
+
+# Which field of a code item a sandboxed check's problem is about, by its words.
+_CHECKED_FIELDS = (("generator", "code.tests.generator"), ("example", "code.examples"),
+                   ("starter", "code.starter"), ("reference", "code.solution"),
+                   ("grad", "code.checks.grad"), ("requires", "code.requires"))
 
 
 def validate_pack(
@@ -377,21 +389,28 @@ def validate_pack(
     """
     from concurrent.futures import ThreadPoolExecutor
 
-    from content.packs import check_pack, parse_pack
+    from content.packs import PackProblem, check_pack, item_prefix, parse_pack
 
     parsed = parse_pack(data)
-    problems = [p for p in parsed.problems]
+    problems = list(parsed.problems)
     pack = parsed.pack
     if pack is None:
-        return PackReport(False, tuple(_problem_text(p) for p in problems), 0, 0)
-    places = parsed.places
-    problems += check_pack(pack, bank, places)
-    errors = [_problem_text(p) for p in problems]
+        return _report(problems, parsed.items, parsed.cards, None)
+    problems += check_pack(pack, bank, parsed=parsed)
+    prefix = item_prefix(pack.id)
+
+    def sandboxed(item_id: str, text: str, card: bool) -> PackProblem:
+        field = "example" if card else next(
+            (name for word, name in _CHECKED_FIELDS if word in text.split(":", 1)[-1]), "code")
+        return PackProblem("pack", parsed.place(item_id, field), text,
+                           item=item_id.removeprefix(prefix), field_name=field)
+
     code_items = pack.code_items()
     runnable: list[CodeItem | ExplainCard] = [
         *code_items, *sorted(pack.cards.values(), key=lambda c: c.id)]
     if runner is None:
-        errors += [f"{places.get(i.id, '')}: {i.id}: not checked (no sandbox)" for i in runnable]
+        problems += [PackProblem("pack", parsed.place(i.id), f"{i.id}: not checked (no sandbox)",
+                                 item=i.id.removeprefix(prefix)) for i in runnable]
     else:
         deadline = time.monotonic() + budget_s
 
@@ -406,9 +425,16 @@ def validate_pack(
         with ThreadPoolExecutor(max_workers=max(1, workers)) as pool:
             checks = list(pool.map(check, runnable))
         for done in checks:
-            where = places.get(done.item_id, "")
-            errors += [f"{where}: {text}" if where else text for text in done.problems]
-    return PackReport(not errors, tuple(errors), len(pack.questions), len(pack.cards), pack)
+            card = done.item_id in pack.cards
+            problems += [sandboxed(done.item_id, text, card) for text in done.problems]
+    return _report(problems, parsed.items, parsed.cards, pack)
+
+
+def _report(problems: list[Any], items: int, cards: int, pack: Any) -> PackReport:
+    from content.packs import problem_json
+
+    return PackReport(not problems, tuple(_problem_text(p) for p in problems), items, cards,
+                      pack, tuple(problem_json(p) for p in problems))
 
 
 def _problem_text(problem: Any) -> str:

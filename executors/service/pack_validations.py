@@ -78,4 +78,10 @@ def bounded(report: PackCheck) -> PackCheck:
     if len(report.errors) > MAX_REPORT_ERRORS:
         errors[-1] = (f"… and {len(report.errors) - MAX_REPORT_ERRORS + 1} more problem(s); "
                       "fix these and validate again")
-    return PackCheck(report.ok, tuple(errors), report.items, report.cards)
+    problems = tuple({**p, "message": _cut(str(p["message"]))}
+                     for p in report.problems[:MAX_REPORT_ERRORS])
+    return PackCheck(report.ok, tuple(errors), report.items, report.cards, problems)
+
+
+def _cut(text: str) -> str:
+    return text if len(text) <= MAX_ERROR_CHARS else text[: MAX_ERROR_CHARS - 1] + "…"

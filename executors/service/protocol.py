@@ -186,16 +186,20 @@ class PackCheck:
     errors: tuple[str, ...]
     items: int
     cards: int
+    # The errors as objects: line, column, item, field, message (an older replica sends none).
+    problems: tuple[dict[str, Any], ...] = ()
 
     def to_json(self) -> dict[str, Any]:
-        """Return the contract's object: ok, errors, items, cards."""
-        return {"ok": self.ok, "errors": list(self.errors), "items": self.items,
+        """Return the contract's object: ok, errors, problems, items, cards."""
+        return {"ok": self.ok, "errors": list(self.errors),
+                "problems": [dict(p) for p in self.problems], "items": self.items,
                 "cards": self.cards}
 
     @classmethod
     def from_json(cls, data: Any) -> PackCheck:
         """Rebuild a report from a replica's answer; ValueError unless it is exactly one."""
-        if not isinstance(data, dict) or set(data) != {"ok", "errors", "items", "cards"}:
+        keys = {"ok", "errors", "items", "cards"}
+        if not isinstance(data, dict) or not keys <= set(data) <= {*keys, "problems"}:
             raise ValueError("not a pack report object")
         ok, errors, items, cards = data["ok"], data["errors"], data["items"], data["cards"]
         if type(ok) is not bool or not isinstance(errors, list):
@@ -204,4 +208,22 @@ class PackCheck:
             raise ValueError("a pack report's errors must be strings, and none when ok")
         if any(type(n) is not int or n < 0 for n in (items, cards)):
             raise ValueError("a pack report counts items and cards with integers")
-        return cls(ok, tuple(errors), items, cards)
+        return cls(ok, tuple(errors), items, cards, _problems(data.get("problems", [])))
+
+
+_PROBLEM_KEYS = ("line", "column", "item", "field", "message")
+
+
+def _problems(value: Any) -> tuple[dict[str, Any], ...]:
+    """Return a report's problem objects, each with exactly the contract's keys and types."""
+    if not isinstance(value, list) or not all(isinstance(p, dict) for p in value):
+        raise ValueError("a pack report's problems must be a list of objects")
+    out = []
+    for problem in value:
+        line, column, item, field, message = (problem.get(k) for k in _PROBLEM_KEYS)
+        if (any(v is not None and type(v) is not int for v in (line, column))
+                or any(v is not None and type(v) is not str for v in (item, field))
+                or type(message) is not str):
+            raise ValueError("a pack problem has integer line and column, text otherwise")
+        out.append(dict(zip(_PROBLEM_KEYS, (line, column, item, field, message), strict=True)))
+    return tuple(out)

@@ -141,8 +141,8 @@ def test_the_readmes_console_examples_run_as_written_one_after_the_other(tmp_pat
         assert "Unknown command" not in result.stdout and "未知命令" not in result.stdout
         outputs.append(result.stdout)
     english, chinese = outputs
-    assert "== Practice · " in english and "Leaderboard · all time" in english
-    assert "== 练习 · " in chinese and "排行榜 · 总榜" in chinese
+    assert "== Practice · autograd ==" in english and "Leaderboard · all time" in english
+    assert "== 练习 · 自动求导 ==" in chinese and "排行榜 · 总榜" in chinese
     assert "[#学习小组]" in chinese
     assert (tmp_path / "torchquiz.sqlite3").exists()
 

@@ -26,10 +26,11 @@ def targets(**changes) -> Targets:
 
 
 def text_q(item_id, *, topics=("tensors",), difficulty=1, seeds=("000:1",), links=("card-a",),
-           prompt_zh="什么？"):
+           prompt_zh="什么？", related=()):
     return TextItem.model_validate({
         "id": item_id, "version": 1, "kind": "text", "topics": list(topics),
         "difficulty": difficulty, "seed_refs": list(seeds), "explain_links": list(links),
+        "related": list(related),
         "prompt": {"en": "What?", "zh-CN": prompt_zh},
         "explanation": {"en": "Because.", "zh-CN": "因为。"}, "accepted": ["x"],
     })

@@ -113,6 +113,40 @@ def test_a_ref_beyond_the_seed_document_is_flagged():
     assert not any("003:01" in p for p in problems)  # leading zeros name the same question
 
 
+def test_related_refs_do_not_count_towards_seed_coverage():
+    bank = bank_of(
+        text_q("q.a", seeds=("000:1", "000:2", "000:3", "003:1")),
+        text_q("q.b", seeds=("000:1", "000:2", "000:3"), related=("003:1",)),
+    )
+    assert messages(check_seed_coverage(bank, targets())) == [
+        "003:1: seed coverage: covered by 1 question(s), the target is 2"]
+
+
+def test_a_related_ref_beyond_the_seed_document_is_flagged():
+    bank = bank_of(text_q("q.a", seeds=("000:1",), related=("000:9",)))
+    problems = messages(check_seed_coverage(bank, targets(min_questions_per_seed=1)))
+    assert "q.a: related: 000:9 is not a seed question" in problems
+
+
+def test_a_question_beyond_the_seeds_may_cite_no_seed_question():
+    bank = bank_of(text_q("q.a", seeds=()),
+                   text_q("q.b", seeds=("000:1", "000:2", "000:3", "003:1")))
+    assert messages(check_seed_coverage(bank, targets(min_questions_per_seed=1))) == []
+
+
+def test_a_seed_question_cannot_be_both_tested_and_only_related():
+    with pytest.raises(ValueError, match="000:1 in both seed_refs and related"):
+        text_q("q.a", seeds=("000:1",), related=("000:1",))
+
+
+def test_the_report_says_how_many_refs_count_and_how_many_are_only_related():
+    bank = bank_of(text_q("q.a", seeds=("000:1", "000:2"), related=("003:1",)),
+                   text_q("q.b", seeds=(), related=("000:3",)), card("card-a"))
+    report = coverage_report(bank, targets())
+    assert ("Counted: 2 seed_refs (questions that test the seed question's point); "
+            "not counted: 2 related refs; 1 question(s) test no seed question") in report
+
+
 # ------------------------------------------------------------------ topics and difficulty
 
 

@@ -109,12 +109,12 @@ def test_the_shipped_bank_exits_non_zero_exactly_when_validate_finds_problems(
 @pytest.mark.parametrize(
     ("kind", "keys"),
     [
-        ("explain", {"id", "kind", "topic", "difficulty", "locales", "seed_refs"}),
+        ("explain", {"id", "kind", "topic", "difficulty", "locales", "seed_refs", "related"}),
         ("choice", {"id", "kind", "topic", "topics", "difficulty", "locales", "seed_refs",
-                    "version"}),
-        ("text", {"id", "kind", "topic", "topics", "difficulty", "locales", "seed_refs",
+                    "related", "version"}),
+        ("text", {"id", "kind", "topic", "topics", "difficulty", "locales", "seed_refs", "related",
                   "version"}),
-        ("code", {"id", "kind", "topic", "topics", "difficulty", "locales", "seed_refs",
+        ("code", {"id", "kind", "topic", "topics", "difficulty", "locales", "seed_refs", "related",
                   "version", "entrypoint", "requires"}),
     ],
 )

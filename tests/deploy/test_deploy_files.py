@@ -330,3 +330,18 @@ def test_compose_builds_and_images_default_to_the_public_ones_and_env_example_na
                           ("executor", "EXECUTOR_IMAGE")):
         variable = re.fullmatch(r"\$\{(\w+):-(.+)\}", services[service]["image"])
         assert variable and variable.group(1) == name and env[name] == variable.group(2)
+
+
+def test_the_sharded_discord_statefulset_gives_each_pod_its_own_shard_of_the_replicas():
+    from bot.adapters.discord.sharding import parse_shards
+
+    sharded = _k8s("StatefulSet", "torchquiz-discord")
+    env = {e["name"]: e for e in _container(sharded)["env"]}
+    index = env["POD_INDEX"]["valueFrom"]["fieldRef"]["fieldPath"]
+    assert index == "metadata.labels['apps.kubernetes.io/pod-index']"
+    replicas = sharded["spec"]["replicas"]
+    spec = env["TORCHQUIZ_DISCORD_SHARDS"]["value"]
+    shards = [parse_shards(spec.replace("$(POD_INDEX)", str(n))) for n in range(replicas)]
+    assert sorted(s.ids[0] for s in shards if s) == list(range(replicas))
+    assert {s.count for s in shards if s} == {replicas}
+    assert _k8s("Service", "torchquiz-discord")["spec"]["clusterIP"] == "None"

@@ -78,6 +78,25 @@ def test_exec_without_the_executor_extra_grades_through_the_service(service_url,
     assert "tried to import: []" in done.stderr  # the remote path never reached for them
 
 
+@pytest.mark.sandbox
+def test_exec_grades_a_pack_file_on_the_service_with_its_definition(service_url, tmp_path):
+    from content.packs import SCAFFOLD
+
+    pack = tmp_path / "pack.yaml"
+    pack.write_text(SCAFFOLD)
+    good, bad = tmp_path / "good.py", tmp_path / "bad.py"
+    good.write_text("def row_normalise(x):\n    return x / x.sum(dim=1, keepdim=True)\n")
+    bad.write_text("def row_normalise(x):\n    return x / x.sum()\n")
+    done = torchquiz_without_the_extra(
+        ["exec", "--challenge", "row-normalise", "--pack", str(pack), "--json", str(good),
+         str(bad)], {URLS_ENV: service_url, TOKEN_ENV: TOKEN},
+    )
+    assert done.returncode == 0, done.stderr
+    verdicts = [json.loads(line) for line in done.stdout.splitlines()]
+    assert [(v["challenge_id"], v["status"]) for v in verdicts] == [
+        ("p.my-team.row-normalise", "passed"), ("p.my-team.row-normalise", "failed")]
+
+
 def test_exec_without_the_extra_and_without_a_service_says_how_to_grade(answers):
     done = torchquiz_without_the_extra(["exec", "--challenge", CHALLENGE, answers[0]],
                                        {URLS_ENV: ""})

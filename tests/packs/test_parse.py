@@ -94,10 +94,13 @@ def test_duplicate_id_is_refused_with_both_places():
     assert messages == ["line 23, column 9: items[1]: duplicate id 'q1' (first at items[0])"]
 
 
-def test_choice_with_two_correct_options_is_refused():
+def test_choice_with_two_correct_options_is_refused_at_its_choices_in_plain_words():
     parsed = parse_pack(pack_text(choice(b_correct="true")))
-    assert any("exactly one choice must be correct" in p.message for p in parsed.problems)
-    assert parsed.problems[0].location == "line 7, column 5"
+    (problem,) = parsed.problems
+    # Not pydantic's "Value error, ..."; at the choices (line 14), not the item's start (7).
+    assert problem.message == "items[0] (q1) choices: exactly one choice must be correct"
+    assert problem.location == "line 14, column 7"
+    assert (problem.item, problem.field_name) == ("q1", "choices")
 
 
 def test_field_error_points_at_the_field():
@@ -132,11 +135,35 @@ def test_links_resolve_to_the_pack_or_the_bank(bank):
     assert check_pack(parsed.pack, bank) == []
 
 
-def test_a_link_to_nothing_is_an_error_with_the_item_place(bank):
+def test_a_link_to_nothing_is_an_error_at_the_link_in_the_authors_words(bank):
     parsed = parse_pack(pack_text(choice(link="no-such-card")))
-    problems = check_pack(parsed.pack, bank, parsed.places)
+    problems = check_pack(parsed.pack, bank, parsed=parsed)
     assert [(p.location, p.message) for p in problems] == [
-        ("line 7, column 5", "p.team.q1 explain_links: no card 'no-such-card'")]
+        ("line 22, column 21", "q1 explain_links: no card 'no-such-card'")]
+
+
+def test_a_misspelt_link_suggests_the_nearest_card(bank):
+    parsed = parse_pack(pack_text(choice(link="broadcastin")))
+    (problem,) = check_pack(parsed.pack, bank, parsed=parsed)
+    assert problem.message == ("q1 explain_links: no card 'broadcastin'; "
+                               "did you mean 'broadcasting'?")
+
+
+def test_a_link_to_a_card_of_the_pack_that_failed_names_it_as_written(bank):
+    card = ("  - id: my-card\n    version: 1\n    kind: explain\n    topic: tensors\n"
+            "    title: T\n    body: B\n    example: print('hello')\n    colour: red\n")
+    parsed = parse_pack(pack_text(choice(link="my-card"), card))
+    problems = check_pack(parsed.pack, bank, parsed=parsed)
+    (link,) = [p for p in problems if "explain_links" in p.message]
+    assert "p.team" not in link.message
+    assert link.message.startswith("q1 explain_links: no card 'my-card' (that item of this "
+                                   "pack has errors of its own")
+
+
+def test_a_failed_item_still_counts_in_the_report():
+    parsed = parse_pack(pack_text(choice(b_correct="true"), choice(id="q2")))
+    assert (parsed.items, parsed.cards) == (2, 0)
+    assert list(parsed.pack.questions) == ["p.team.q2"]
 
 
 def test_mentions_and_markdown_in_texts_are_kept_as_data(bank):

@@ -169,7 +169,7 @@ def test_pack_validate_and_add_use_the_replicas_when_urls_are_set(service, tmp_p
     before = metrics(service.url)["torchquiz_executor_pack_validations_total"]
     assert main(["pack", "validate", str(file), "--json"]) == 0
     assert json.loads(capsys.readouterr().out) == {
-        "ok": True, "errors": [], "items": 3, "cards": 0}
+        "ok": True, "errors": [], "problems": [], "items": 3, "cards": 0}
     assert main(["pack", "add", str(file), "--workspace", "console:local"]) == 0
     assert "stored pack my-team version 1" in capsys.readouterr().out
     after = metrics(service.url)["torchquiz_executor_pack_validations_total"]

@@ -29,7 +29,8 @@ def validate(data, bank, zygote):
 
 def test_scaffold_validates_as_is(bank, zygote):
     report = validate(SCAFFOLD.encode(), bank, zygote)
-    assert report.to_json() == {"ok": True, "errors": [], "items": 3, "cards": 0}
+    assert report.to_json() == {"ok": True, "errors": [], "problems": [], "items": 3,
+                                "cards": 0}
 
 
 def test_generator_never_runs_in_the_trusted_process(bank, zygote, tmp_path):
@@ -128,12 +129,18 @@ def test_example_must_show_what_the_reference_returns(bank, zygote):
         "the reference, not 'tensor([2, 5])'"]
 
 
-def test_errors_carry_the_item_place(bank, zygote):
+def test_errors_carry_the_place_of_the_field_they_are_about(bank, zygote):
     report = validate(pack_text(code_item(generator="def cases(g):\n    return []\n")),
                       bank, zygote)
+    # The generator's own line (its block scalar), not the item's first line (line 7).
     assert report.errors == (
-        "line 7, column 5: p.team.double: the generator: cases(g) must return a non-empty "
+        "line 31, column 20: p.team.double: the generator: cases(g) must return a non-empty "
         "list",)
+    (problem,) = report.problems
+    assert problem == {"line": 31, "column": 20, "item": "double",
+                       "field": "code.tests.generator",
+                       "message": "p.team.double: the generator: cases(g) must return a "
+                                  "non-empty list"}
 
 
 def test_looping_challenges_share_one_time_budget(bank, zygote):

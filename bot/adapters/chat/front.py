@@ -15,6 +15,7 @@ import contextlib
 import logging
 import time
 from collections.abc import Awaitable, Callable, Mapping
+from dataclasses import replace
 
 from bot.adapters.chat.coalesce import EditCoalescer
 from bot.adapters.chat.limits import Busy, TokenBuckets
@@ -26,6 +27,15 @@ from bot.core.kernel.messages import Message, Tone, parse_action, parse_submit
 from bot.core.kernel.models import Identity
 
 log = logging.getLogger(__name__)
+
+
+class NowhereToReply(RuntimeError):
+    """A request that names no place the app can answer in (no channel, no response URL).
+
+    Slack sends such requests only when forged or very odd (a signed settings submission
+    whose modal carries neither): the work is done, the member cannot be told, and that is
+    one warning line, not an error with a traceback (nor a second one for the apology).
+    """
 
 
 class ChatFront:
@@ -42,6 +52,10 @@ class ChatFront:
                                        clock=clock)
         self.command_limit = TokenBuckets(limits.commands_per_10s, 10.0, size=limits.members,
                                           clock=clock)
+        # The language each channel's last reply spoke: a refusal by a rate limit speaks it
+        # too, without asking the core (a flood must cost nothing). Bounded as the buckets.
+        self._locales: dict[tuple[str, str, str], str] = {}
+        self._locales_size = max(limits.members, 1)
 
     @staticmethod
     def _member(who: Identity) -> tuple[str, str, str]:
@@ -54,8 +68,27 @@ class ChatFront:
         log.info("%s rate limited (%s) team=%s user=%s for %d s", who.platform, key,
                  who.workspace, who.user, wait)
         self.runtime.metrics.rate_limited(key.removeprefix("limit."))  # "code", "commands"
-        locale = who.locale or "en"
+        locale = self.locale(who)
         return Reply(locale, Message(body=t(locale, key, seconds=wait), tone=Tone.WARNING))
+
+    @staticmethod
+    def _channel(who: Identity) -> tuple[str, str, str]:
+        return who.platform, who.workspace, who.channel
+
+    def locale(self, who: Identity) -> str:
+        """Return the language to answer ``who`` in without the core (a refusal, an apology).
+
+        The channel's, as its last reply spoke; else the member's own.
+        """
+        return self._locales.get(self._channel(who)) or who.locale or "en"
+
+    def _spoke(self, who: Identity, reply: Reply) -> Reply:
+        """Remember the language a reply in ``who``'s channel spoke; return the reply."""
+        key = self._channel(who)
+        if key not in self._locales and len(self._locales) >= self._locales_size:
+            self._locales.pop(next(iter(self._locales)))  # the longest known goes first
+        self._locales[key] = reply.locale
+        return reply
 
     def _redraw(self, reply: Reply) -> Reply:
         if reply.redraw_round is not None and self.coalescer is not None:
@@ -75,7 +108,7 @@ class ChatFront:
     async def click(self, who: Identity, action_id: str) -> Reply:
         """Handle a click on one of our buttons."""
         started = time.perf_counter()
-        reply = await self.runtime.call(self.desk.click, who, action_id)
+        reply = self._spoke(who, await self.runtime.call(self.desk.click, who, action_id))
         parsed = parse_action(action_id)
         if parsed is not None and parsed[0] == "answer":
             return self._answered(who, "button", started, reply)
@@ -93,7 +126,8 @@ class ChatFront:
             if limited is not None:
                 return limited
         started = time.perf_counter()
-        reply = await self.runtime.call(self.desk.submit, who, submit_id, text, choice)
+        reply = self._spoke(who, await self.runtime.call(self.desk.submit, who, submit_id, text,
+                                                         choice))
         if parsed is not None and parsed[0] == "submit":
             return self._answered(who, parsed[2], started, reply)
         return self._redraw(reply)
@@ -104,7 +138,8 @@ class ChatFront:
         limited = self._limited(who, self.command_limit, "limit.commands")
         if limited is not None:
             return limited
-        return await self.runtime.call(self.desk.command, who, name, argument, whom)
+        return self._spoke(who, await self.runtime.call(self.desk.command, who, name, argument,
+                                                        whom))
 
     async def settings(self, who: Identity, target: str, target_name: str,
                        changes: Mapping[str, str]) -> Reply:
@@ -112,7 +147,8 @@ class ChatFront:
         limited = self._limited(who, self.command_limit, "limit.commands")
         if limited is not None:
             return limited
-        return await self.runtime.call(self.desk.settings, who, target, target_name, changes)
+        return self._spoke(who, await self.runtime.call(self.desk.settings, who, target,
+                                                        target_name, changes))
 
     async def settings_view(self, who: Identity, target: str = "") -> SettingsView:
         """Return what the settings form starts from, or the member's refusal."""
@@ -156,11 +192,15 @@ class ChatFront:
                        round_id: int | None) -> None:
         try:
             await work()
+        except NowhereToReply as exc:
+            log.warning("%s %s: nowhere to reply team=%s user=%s: %s", who.platform, what,
+                        who.workspace, who.user, exc, extra=_ids(who, round_id=round_id,
+                                                                 what=what))
         except Busy:
             # Backpressure, not a fault: nothing ran, so the member may simply try again.
             log.warning("%s %s refused: busy team=%s user=%s round=%s", who.platform, what,
                         who.workspace, who.user, round_id)
-            locale = who.locale or "en"
+            locale = self.locale(who)
             with contextlib.suppress(Exception):
                 await apologise(Message(body=t(locale, "busy"), tone=Tone.WARNING))
         except Exception:
@@ -169,7 +209,10 @@ class ChatFront:
             log.exception("%s %s failed team=%s channel=%s user=%s round=%s", who.platform,
                           what, who.workspace, who.channel, who.user, round_id, extra=ids)
             try:
-                await apologise(self.desk.apology(who))
+                await apologise(self.desk.apology(replace(who, locale=self.locale(who))))
+            except NowhereToReply:
+                log.warning("could not apologise to %s user=%s: nowhere to reply",
+                            who.platform, who.user, extra=ids)
             except Exception:
                 self.runtime.metrics.error("apology")
                 log.warning("could not apologise to %s user=%s channel=%s", who.platform,

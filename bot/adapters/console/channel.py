@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import datetime as dt
 import logging
+import unicodedata
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -16,7 +17,7 @@ from bot.adapters.console.text import render, render_delivery
 from bot.core.channels.setup import SettingError, parse_setup_text
 from bot.core.desk import Desk, Reply
 from bot.core.desk.catalog import REGISTRY
-from bot.core.kernel.i18n import PLATFORMS, slash, speaking_to, t
+from bot.core.kernel.i18n import PLATFORMS, speaking_to, t
 from bot.core.kernel.messages import (
     Audience,
     Message,
@@ -38,34 +39,45 @@ CODE_END = "/end"
 # The console has no scheduler: it grades answers that waited for an executor at most this
 # often, when a command arrives (the bot's scheduler does it every 30 s).
 PENDING_EVERY = dt.timedelta(seconds=30)
-# The console's own commands: stand-ins for the buttons and the scheduler a chat has. Every
-# other command comes from the registry (bot/core/kernel/commands.py), as the console names it.
+# The console's own commands: stand-ins for the buttons and the scheduler a chat has, each
+# as (what to type: a command or a sentence key of its usage, the sentence key of what it does).
+# Every other command comes from the registry (bot/core/kernel/commands.py), as the console
+# names it.
 _OWN_HELP = (
-    ("/today", "show today's question (posted at start, as the scheduler would)"),
-    ("/answer TEXT", "answer today's question: a letter (A-F) or a short text"),
-    ("/code CODE", "answer today's code question with one line of code; /code alone: type "
-                   "the code, end with a line /end (a command line instead of /end sends "
-                   "nothing and runs that command)"),
-    ("/reveal", "close today's round now and reveal the answer (admin)"),
-    ("/practice ANSWER", "answer your practice question (/practice alone: code until /end)"),
-    ("/weekly", "the weekly leaderboard post, with its chart saved as a PNG"),
-    ("/report [REASON] [NOTE]", "report the question you were just shown (no reason: the "
-                                "reasons)"),
+    ("/today", "console.help.today"),
+    ("console.usage.answer", "console.help.answer"),
+    ("console.usage.code", "console.help.code"),
+    ("/reveal", "console.help.reveal"),
+    ("console.usage.practice", "console.help.practice"),
+    ("/weekly", "console.help.weekly"),
+    ("console.usage.report", "console.help.report"),
 )
-_OWN_TAIL = (("/as NAME", "play as someone else (several people in one terminal)"),
-             ("/help", "this list"), ("/quit", "leave"))
+_OWN_TAIL = (("console.usage.as", "console.help.as"), ("/help", "console.help.help"),
+             ("/quit", "console.help.quit"))
 
 
-def _help() -> str:
+def _width(text: str) -> int:
+    """Return how many terminal columns ``text`` takes (a Chinese character takes two)."""
+    return sum(2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in text)
+
+
+def help_text(locale: str = "en") -> str:
+    """Return the console's /help listing in ``locale``."""
     with speaking_to(PLATFORM):  # the help sentences name the console's commands
+        own = [(usage if usage.startswith("/") else t(locale, usage), t(locale, key))
+               for usage, key in (*_OWN_HELP, *_OWN_TAIL)]
         shared = [(f"/{c.name(PLATFORM)} {c.usage.get(PLATFORM, '')}".strip(),
-                   t("en", c.help_key)) for c in REGISTRY.on(PLATFORM)]
-    lines = [f"  {usage:<22} {text}" if len(usage) < 23 else f"  {usage}  {text}"
-             for usage, text in (*_OWN_HELP, *shared, *_OWN_TAIL)]
-    return "Commands (this terminal stands in for a team channel):\n" + "\n".join(lines)
+                   t(locale, c.help_key)) for c in REGISTRY.on(PLATFORM)]
+    # A usage's placeholders (TOPIC, ID) are typed as shown: Chinese shows it as code.
+    if locale != "en":
+        shared = [(f"`{usage}`", text) for usage, text in shared]
+    lines = [f"  {usage}{' ' * (23 - _width(usage))}{text}" if _width(usage) < 23
+             else f"  {usage}  {text}"
+             for usage, text in (*own[:len(_OWN_HELP)], *shared, *own[len(_OWN_HELP):])]
+    return t(locale, "console.help.title") + "\n" + "\n".join(lines)
 
 
-HELP = _help()
+HELP = help_text()
 
 
 @dataclass
@@ -137,12 +149,16 @@ class ConsoleChannel:
             path.write_bytes(message.image_png)
             image_path = str(path)
         text = render(message, channel=self.state.channel.name or self.state.channel.external_id,
-                      user=self.state.user_name, image_path=image_path)
+                      user=self.state.user_name, image_path=image_path, locale=self._locale())
         print(text + "\n", file=self.out, flush=True)
 
     def say(self, text: str, tone: Tone = Tone.INFO) -> None:
         """Print a short private reply."""
         self.show(Message(body=text, tone=tone))
+
+    def tell(self, key: str, tone: Tone = Tone.INFO, **values: object) -> None:
+        """Print the sentence ``key`` in the channel's language as a short private reply."""
+        self.say(t(self._locale(), key, **values), tone)
 
     def _refresh_channel(self) -> ChannelSettings:
         self.state.channel = self.quiz.rounds.get_channel(self.state.channel.id)
@@ -155,9 +171,10 @@ class ConsoleChannel:
             self._start()
 
     def _start(self) -> None:
-        print("torchquiz console: type /help for commands, /quit to leave.", file=self.out)
+        print(t(self._locale(), "console.greeting"), file=self.out)
         if self.code_problem:
-            print(f"(code answers cannot be graded here: {self.code_problem})", file=self.out)
+            print(t(self._locale(), "console.no_grading", problem=self.code_problem),
+                  file=self.out)
         print(file=self.out, flush=True)
         self.tick()
 
@@ -196,13 +213,13 @@ class ConsoleChannel:
             return
         self._graded_pending_at = now
         for delivery in self.quiz.rounds.grade_pending(PLATFORM):
-            print(render_delivery(delivery) + "\n", file=self.out, flush=True)
+            print(render_delivery(delivery, self._locale()) + "\n", file=self.out, flush=True)
 
     def remind(self) -> None:
         """Print the review reminders whose time came, each to its member, as DMs would go."""
         for nudge in self.quiz.reminders.due(PLATFORM):
-            print(render(nudge.message, channel="direct message", user=nudge.member_external_id)
-                  + "\n", file=self.out, flush=True)
+            print(render(nudge.message, channel="direct message", user=nudge.member_external_id,
+                         locale=self._locale()) + "\n", file=self.out, flush=True)
 
     def run(self, lines: Iterator[str]) -> None:
         """Run commands until /quit or the end of input."""
@@ -217,8 +234,7 @@ class ConsoleChannel:
             except Exception:
                 log.exception("console command failed channel=%s user=%s",
                               self.state.channel.id, self.state.user_name)
-                self.say("Sorry, something went wrong on our side; nothing was recorded.",
-                         Tone.ERROR)
+                self.tell("error.internal", Tone.ERROR)
 
     def _lines(self, source: Iterator[str]) -> Iterator[str]:
         """Yield the input's lines, and again a command line that ended code input early."""
@@ -238,12 +254,11 @@ class ConsoleChannel:
         rest = rest.strip()
         command = command.lower()
         if not command.startswith("/"):
-            self.say("Commands start with '/'. To answer, use /answer TEXT; /help lists all.",
-                     Tone.WARNING)
+            self.tell("console.not_command", Tone.WARNING)
             return True
         handler = self._handlers().get(command)
         if handler is None:
-            self.say(f"Unknown command {command[:40]!r}. Type /help for the list.", Tone.WARNING)
+            self.tell("console.unknown", Tone.WARNING, command=command[:40])
             return True
         if command == "/quit":
             return False
@@ -279,7 +294,7 @@ class ConsoleChannel:
         return run
 
     def _help(self, rest: str, lines: Iterator[str]) -> None:
-        print(HELP + "\n", file=self.out, flush=True)
+        print(help_text(self._locale()) + "\n", file=self.out, flush=True)
 
     def _locale(self) -> str:
         return self.state.channel.locale
@@ -287,7 +302,7 @@ class ConsoleChannel:
     def _today(self, rest: str, lines: Iterator[str]) -> None:
         post = self.quiz.rounds.latest_post(self.state.channel.id)
         if post is None:
-            self.say("No question has been posted in this channel yet.", Tone.WARNING)
+            self.tell("console.no_post", Tone.WARNING)
             return
         self.show(post)
 
@@ -301,7 +316,7 @@ class ConsoleChannel:
         ``/quit``) means the member moved on: the code is dropped, said so, and the command
         runs. The end of input without ``/end`` sends nothing either.
         """
-        print(f"(type your code; finish with a line {CODE_END})", file=self.out, flush=True)
+        print(t(self._locale(), "console.code_prompt", end=CODE_END), file=self.out, flush=True)
         body: list[str] = []
         for raw in lines:
             line = raw.rstrip("\r\n")
@@ -309,13 +324,11 @@ class ConsoleChannel:
                 return "\n".join(body) + "\n"
             first = line.strip().partition(" ")[0].lower()
             if line.startswith("/") and first in self._handlers():
-                self.say(f"{first} is a command: the code above was not sent. End code with a "
-                         f"line {CODE_END}.", Tone.WARNING)
+                self.tell("console.code_dropped", Tone.WARNING, command=first, end=CODE_END)
                 self._again.append(raw)
                 return None
             body.append(line)
-        self.say(f"The input ended before a line {CODE_END}: the code was not sent.",
-                 Tone.WARNING)
+        self.tell("console.code_unended", Tone.WARNING, end=CODE_END)
         return None
 
     def _code(self, rest: str, lines: Iterator[str]) -> None:
@@ -370,8 +383,7 @@ class ConsoleChannel:
             self.show_reply(reply)
             return
         self.show_reply(replace(reply, message=replace(reply.message, buttons=())))
-        self.say(f"Type {slash('forget-me', PLATFORM)} yes to delete it, or anything else to "
-                 "keep it.")
+        self.tell("console.forget_confirm")
 
     def _report(self, rest: str, lines: Iterator[str]) -> None:
         # As a chat's Report button would: open the form of the last question this member was
@@ -381,7 +393,7 @@ class ConsoleChannel:
         if not target:
             latest = self.quiz.rounds.latest_post(self.state.channel.id)
             if latest is None or latest.round_id is None:
-                self.say("There is no question to report yet.", Tone.WARNING)
+                self.tell("console.report_none", Tone.WARNING)
                 return
             target = report_action(latest.round_id)
         opened = self.desk.click(self._who(), target)
@@ -390,8 +402,12 @@ class ConsoleChannel:
             return
         reason, _, note = rest.partition(" ")
         if not reason:
-            choices = "\n".join(f"  {value:<16} {label}" for value, label in opened.form.choices)
-            self.say(f"{opened.form.title}: /report REASON [NOTE], the reason one of\n{choices}")
+            # The values are typed as shown: Chinese shows them as code.
+            quote = "`" if self._locale() != "en" else ""
+            choices = "\n".join(f"  {quote + value + quote:<18} {label}"
+                                 for value, label in opened.form.choices)
+            head = t(self._locale(), "console.report_reasons", title=opened.form.title)
+            self.say(f"{head}\n{choices}")
             return
         self.show_reply(self.desk.submit(self._who(), submit_id(opened.form), note.strip(),
                                          choice=reason))
@@ -407,8 +423,7 @@ class ConsoleChannel:
             self.show_reply(reply)
             return
         self.show_reply(replace(reply, message=replace(reply.message, buttons=())))
-        self.say(f"Type {slash('insights', PLATFORM)} unpause ID to let a paused question be "
-                 "posted again.")
+        self.tell("console.insights_unpause")
 
     def _pack(self, rest: str, lines: Iterator[str]) -> None:
         # The same desk methods as /quiz-pack in chat; the upload is a file on this machine.
@@ -423,14 +438,14 @@ class ConsoleChannel:
 
     def _pack_add(self, path_text: str) -> None:
         if not path_text:
-            self.say(f"Usage: {slash('pack', PLATFORM)} add PATH (a .yaml pack file)",
-                     Tone.WARNING)
+            self.tell("console.pack_usage", Tone.WARNING)
             return
         path = Path(path_text).expanduser()
         try:
             size = path.stat().st_size
         except OSError as exc:
-            self.say(f"cannot read {path_text[:200]}: {exc.strerror}", Tone.WARNING)
+            self.tell("console.cannot_read", Tone.WARNING, path=path_text[:200],
+                      error=exc.strerror)
             return
         refusal = self.desk.pack_upload_refusal(self._who(), path.name, size)
         if refusal is not None:
@@ -440,7 +455,8 @@ class ConsoleChannel:
             with path.open("rb") as handle:
                 data = handle.read(MAX_PACK_BYTES + 1)  # one byte past the limit: refused
         except OSError as exc:
-            self.say(f"cannot read {path_text[:200]}: {exc.strerror}", Tone.WARNING)
+            self.tell("console.cannot_read", Tone.WARNING, path=path_text[:200],
+                      error=exc.strerror)
             return
         self.say(t(self._locale(), "pack.checking"))
         self.show_reply(self.desk.pack_add(self._who(), path.name, data))
@@ -450,12 +466,12 @@ class ConsoleChannel:
         folder.mkdir(parents=True, exist_ok=True)
         target = folder / name  # the name is built from a checked pack id and a number
         target.write_bytes(data)
-        self.say(f"saved to {target}")
+        self.tell("console.saved_to", path=target)
 
     def _as(self, rest: str, lines: Iterator[str]) -> None:
         name = " ".join(rest.split())[:40]
         if not name or not name.isprintable():
-            self.say("Usage: /as NAME", Tone.WARNING)
+            self.tell("console.as_usage", Tone.WARNING)
             return
         self.state.user_name = name
-        self.say(f"You are now {name}.")
+        self.tell("console.you_are", name=name)

@@ -3,7 +3,8 @@
 Intents: only ``guilds``. Slash commands, buttons and modals arrive as interactions, which
 need no privileged intent (no message content, no member list); display names come with each
 interaction. AutoShardedBot asks ``GET /gateway/bot`` for the gateway and the shard count, so
-a large install shards with no code change.
+a large install shards with no code change; ``TORCHQUIZ_DISCORD_SHARDS`` spreads the shards
+over several processes (bot/adapters/discord/sharding.py).
 """
 
 from __future__ import annotations
@@ -13,8 +14,10 @@ import logging
 from typing import Any
 
 import discord
+import yarl
 from discord import app_commands
 from discord.ext import commands
+from discord.gateway import DiscordWebSocket
 
 from bot.adapters.chat import health
 from bot.adapters.chat.coalesce import EditCoalescer, RoundRedraw
@@ -67,16 +70,33 @@ class QuizBot(commands.AutoShardedBot):
         self.add_dynamic_items(ActionButton)
         slash.register(self.tree, self.actions)
         self.tree.error(self._on_command_error)
-        if self.guild_id is not None:
+        if self.shard_ids is not None and 0 not in self.shard_ids:
+            # Several processes share the shards: the one running shard 0 registers the
+            # commands, the others would only repeat the same PUT (and spend its rate limit).
+            log.info("commands are synced by the process that runs shard 0")
+        elif self.guild_id is not None:
             # A guild's commands update at once: the developer's loop. Global ones take a while.
             guild = discord.Object(id=self.guild_id)
             self.tree.copy_global_to(guild=guild)
             self.synced = await self.tree.sync(guild=guild)
         else:
             self.synced = await self.tree.sync()
-        log.info("synced %d slash commands%s", len(self.synced),
-                 f" to guild {self.guild_id}" if self.guild_id else " globally")
+        if self.synced:
+            log.info("synced %d slash commands%s", len(self.synced),
+                     f" to guild {self.guild_id}" if self.guild_id else " globally")
         await self.runtime.start(self.publisher)
+
+    async def launch_shards(self) -> None:
+        """Connect this process's shards to the gateway address Discord gives the bot.
+
+        Given a shard count (``TORCHQUIZ_DISCORD_SHARDS``), discord.py skips ``GET
+        /gateway/bot`` and dials its built-in address; ask for the address anyway (the count
+        stays ours), as Discord recommends and as a proxy in DISCORD_API_URL needs.
+        """
+        if self.shard_count is not None and not self.is_closed():
+            _, url, _ = await self.http.get_bot_gateway()
+            DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(url)  # one bot per process
+        await super().launch_shards()
 
     async def on_interaction(self, interaction: discord.Interaction) -> None:
         """Route answer modals by custom id: they must work after a restart and on any replica."""

@@ -12,6 +12,7 @@ import discord.http
 
 from bot.adapters.chat.runtime import on_stop_signals
 from bot.adapters.discord.client import QuizBot
+from bot.adapters.discord.sharding import parse_shards
 from bot.settings import Settings
 
 log = logging.getLogger(__name__)
@@ -63,6 +64,11 @@ def main(settings: Settings, build: Callable[[], QuizBot]) -> int:
     if settings.discord_token is None or not settings.discord_token.get_secret_value().strip():
         print("torchquiz discord: set DISCORD_TOKEN to the bot token of your Discord application",
               file=sys.stderr)
+        return EXIT_BAD_CREDENTIALS
+    try:
+        parse_shards(settings.discord_shards)
+    except ValueError as exc:
+        print(f"torchquiz discord: {exc}", file=sys.stderr)
         return EXIT_BAD_CREDENTIALS
     use_api(settings.discord_api_url)
     return asyncio.run(serve(settings.discord_token.get_secret_value(), build))

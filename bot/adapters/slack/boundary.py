@@ -19,6 +19,7 @@ from collections.abc import Awaitable, Callable, Mapping
 from typing import Any
 
 from aiohttp import web
+from aiohttp.http_exceptions import HttpProcessingError
 from slack_bolt.adapter.socket_mode.async_handler import AsyncSocketModeHandler
 from slack_bolt.request.internals import parse_body
 from slack_sdk.signature import SignatureVerifier
@@ -48,6 +49,8 @@ _OBJECT = frozenset({"event", "view", "container", "message", "previous_message"
 _OBJECTS = frozenset({"authorizations", "actions", "response_urls", "selected_options"})
 # bolt tests ``key in body`` then indexes the value: these may be missing, never null.
 _NOT_NULL = frozenset({"event", "view", "actions", "response_urls"})
+# bolt reads ``actions[0]`` of a click: Slack never sends a click without one.
+_NOT_EMPTY = frozenset({"actions"})
 MAX_DEPTH = 12  # Slack's payloads nest about six deep
 
 
@@ -84,6 +87,7 @@ def parse(text: str, content_type: str) -> dict[str, Any]:
     if not isinstance(body, dict) or not body:
         raise Refused(400, "body is not an object")
     check_shape(body)
+    check_bolt_reads(body)
     return body
 
 
@@ -105,10 +109,28 @@ def check_shape(body: Any, depth: int = 0) -> None:
         elif key in _OBJECTS:
             if not isinstance(value, list):
                 raise Refused(400, f"{key} is not a list")
+            if not value and key in _NOT_EMPTY:
+                raise Refused(400, f"{key} is empty")
             for entry in value:
                 check_shape(entry, depth + 1)
     if body.get("is_ext_shared_channel") is True and not isinstance(body.get("event"), dict):
         raise Refused(400, "shared-channel event without an event")
+
+
+def check_bolt_reads(body: dict[str, Any]) -> None:
+    """Raise Refused(400) where bolt would index a key of a whole body that Slack always sends.
+
+    bolt reads ``view["type"]`` of every modal submission and ``body["workflow_step"]`` of a
+    workflow step's (a feature this app does not use), before any listener runs.
+    """
+    view = body.get("view")
+    if body.get("type") in ("view_submission", "view_closed") and isinstance(view, dict):
+        if not isinstance(view.get("type"), str):
+            raise Refused(400, "view without a type")
+        if view["type"] == "workflow_step":
+            raise Refused(400, "workflow steps are not used")
+    if body.get("type") == "workflow_step_edit":
+        raise Refused(400, "workflow steps are not used")
 
 
 async def _read(request: web.Request) -> bytes:
@@ -118,6 +140,10 @@ async def _read(request: web.Request) -> bytes:
         raw = await request.read()
     except web.HTTPRequestEntityTooLarge as exc:
         raise Refused(413, "body too large") from exc
+    except (ConnectionError, HttpProcessingError) as exc:
+        # The client stopped sending before its Content-Length (or sent a broken chunk):
+        # aiohttp reports the lost connection; it is the client's fault, never a 500.
+        raise Refused(400, "body ended before its declared length") from exc
     if len(raw) > MAX_BODY_BYTES:
         raise Refused(413, f"body of {len(raw)} bytes")
     return raw
@@ -166,6 +192,7 @@ class CheckedSocketModeHandler(AsyncSocketModeHandler):
         """Acknowledge and drop an envelope whose payload is not Slack's; pass the rest on."""
         try:
             check_shape(req.payload)
+            check_bolt_reads(req.payload)
         except Refused as exc:
             log.warning("slack envelope %s refused: %s", req.envelope_id, exc.reason)
             await client.send_socket_mode_response(SocketModeResponse(req.envelope_id))

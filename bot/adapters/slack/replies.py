@@ -19,6 +19,7 @@ from slack_sdk.http_retry.builtin_async_handlers import (
 from slack_sdk.web.async_client import AsyncWebClient
 from slack_sdk.webhook.async_client import AsyncWebhookClient
 
+from bot.adapters.chat.front import NowhereToReply
 from bot.adapters.slack.blocks import fallback, render
 from bot.adapters.slack.requests import Request
 from bot.core.kernel.messages import Message
@@ -36,7 +37,7 @@ def retry_handlers() -> list[AsyncRetryHandler]:
             AsyncRateLimitErrorRetryHandler(max_retry_count=RATE_LIMIT_RETRIES)]
 
 
-class NoWayToReply(RuntimeError):
+class NoWayToReply(NowhereToReply):
     """The request has neither a channel the app can post in nor a response URL."""
 
 
@@ -65,8 +66,13 @@ async def ephemeral(client: AsyncWebClient, request: Request, message: Message,
                                         text=fallback(message), blocks=render(message, locale),
                                         parse="none", link_names=False)
     except SlackApiError as exc:
-        if exc.response.get("error") not in _NOT_THERE or not request.response_url:
+        if exc.response.get("error") not in _NOT_THERE:
             raise
+        if not request.response_url:
+            # A channel Slack does not know (or the app is not in), and no response URL: a
+            # signed request naming an odd channel. Nobody can be told; one warning line.
+            raise NoWayToReply(f"channel {request.channel} answered "
+                               f"{exc.response.get('error')}, no response_url") from exc
         await respond(request, message, locale)
 
 

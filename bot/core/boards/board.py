@@ -336,7 +336,7 @@ class BoardService:
         cards = self._cards_for_weakest(mastery, results, channel_scope(channel))
         if cards:
             lines.append(t(locale, "stats.team.cards",
-                           cards=", ".join(f"{slash('explain')} {card}" for card in cards)))
+                           cards=", ".join(f"`{slash('explain')} {card}`" for card in cards)))
         message = Message(title=title, body="\n".join(lines),
                           code=mastery_table(mastery, locale, show_due=False))
         drawn = self._with_chart(message, mastery[:TEAM_TOPICS], title, locale, team=True)

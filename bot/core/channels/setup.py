@@ -13,7 +13,7 @@ from zoneinfo import ZoneInfo, available_timezones
 
 from bot.core.channels.store import ChannelStore
 from bot.core.kernel.errors import UserError
-from bot.core.kernel.i18n import t
+from bot.core.kernel.i18n import t, typed_list
 from bot.core.kernel.matching import fold, nearest
 from bot.core.kernel.messages import Message, Tone
 from bot.core.kernel.models import SUPPORTED_LOCALES, Actor, ChannelSettings, ChannelUpdate
@@ -125,8 +125,8 @@ def parse_topics(value: str, known_topics: Collection[str]) -> tuple[str, ...]:
         shown = repr(bad[0][:40])
         near = nearest(fold(bad[0]), {fold(tp): tp for tp in sorted(known_topics)})
         if near:
-            raise SettingError("settings.error.topic", topic=shown, suggestions=", ".join(near))
-        some = ", ".join(sorted(known_topics)[:8])
+            raise SettingError("settings.error.topic", topic=shown, suggestions=typed_list(near))
+        some = typed_list(sorted(known_topics)[:8])
         raise SettingError("settings.error.topic_none", topic=shown, count=len(known_topics),
                            names=some)
     return topics
@@ -193,17 +193,25 @@ def matching_zones(typed: str, limit: int = 25) -> list[str]:
 
 
 def describe(channel: ChannelSettings, locale: str) -> Message:
-    """Return the channel's settings as a private message."""
-    fields = (
-        ("time", channel.post_time.strftime("%H:%M")),
-        ("tz", channel.timezone),
-        ("lang", channel.locale),
-        ("topics", ", ".join(channel.topics) or "all"),
-        ("difficulty", ", ".join(map(str, channel.difficulties)) or "all"),
-        ("enabled", "on" if channel.enabled else "off"),
-        ("leaderboard", f"{WEEKDAYS[channel.leaderboard_weekday]} {channel.leaderboard_hour}"),
-        ("packs", ", ".join(channel.packs) or SHIPPED),
-    )
+    """Return the channel's settings as a private message, each named as ``/setup`` takes it."""
+    every = t(locale, "settings.value.all")
+
+    def typed(value: str) -> str:  # what an admin types as is (a zone, a pack id): code
+        return t(locale, "settings.value.code", value=value)
+
+    day = t(locale, "settings.weekdays").split()[channel.leaderboard_weekday]
+    values = {
+        "time": channel.post_time.strftime("%H:%M"),
+        "tz": typed(channel.timezone),
+        "lang": typed(channel.locale),
+        "topics": typed_list(channel.topics) or every,
+        "difficulty": ", ".join(map(str, channel.difficulties)) or every,
+        "enabled": t(locale, "settings.value.on" if channel.enabled else "settings.value.off"),
+        "leaderboard": t(locale, "settings.value.leaderboard", day=day,
+                         hour=channel.leaderboard_hour),
+        "packs": typed(", ".join(channel.packs) or SHIPPED),
+    }
+    fields = tuple((t(locale, f"settings.field.{key}"), values[key]) for key in KEYS)
     return Message(title=t(locale, "settings.title"), fields=fields)
 
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 
 from bot.core.kernel.i18n import t
+from bot.core.kernel.matching import fold
 from bot.core.kernel.messages import Message, Tone
 from bot.core.kernel.models import Actor, ChannelSettings, Identity, Member, Resolved
 from bot.core.kernel.ports import PackTools
@@ -115,9 +116,31 @@ class DeskBase:
         found, actor = self.resolve(who)
         locale = actor.locale or "en"
         packs = found.channel.packs if found.channel is not None else None
+        preview = self._preview(who, topic)
+        if preview == "":
+            return self.warning(locale, "practice.preview.denied")
         return Reply(locale, self.quiz.practice.start(found.member, topic or None, locale,
                                                       scope=self.scope(who), packs=packs,
-                                                      workspace=who.workspace))
+                                                      workspace=who.workspace,
+                                                      preview=preview))
+
+    def _preview(self, who: Identity, topic: str) -> str | None:
+        """Return the pack ``/quiz PACK-ID`` previews; "" when refused; None: not a preview.
+
+        Only the workspace's own packs (not the shared ones, not another workspace's: those
+        read as a topic), only for its admins. A member who is not an admin gets a refusal,
+        unless the name is also a topic: then it is practice on that topic, as before.
+        """
+        word = topic.strip().lower()
+        if not word or not who.workspace:
+            return None
+        scope = self.scope(who)
+        view = self.quiz.library.view(scope)
+        if not any(p.pack_id == word and p.scope == scope for p in view.packs):
+            return None
+        if who.is_admin:
+            return word
+        return None if any(fold(tp) == fold(word) for tp in view.topics) else ""
 
     def practice_skip(self, who: Identity, item_id: str | None = None) -> Reply:
         """Skip the member's open practice question (a miss) and serve the next.

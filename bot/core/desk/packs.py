@@ -22,7 +22,7 @@ from bot.core.kernel.messages import Message, Tone
 from bot.core.kernel.models import Identity
 from bot.core.kernel.ports import PackCheck, PackConflict, PackTools, ShelvedPack
 from bot.core.kernel.replies import Reply
-from content.packs import MAX_PACK_BYTES, PACK_ID
+from content.packs import MAX_PACK_BYTES, PACK_ID, parse_pack
 
 log = logging.getLogger(__name__)
 
@@ -120,20 +120,26 @@ class PackDesk:
         locale, refusal = self._upload_refusal(who, filename, len(data))
         if refusal is not None:
             return refusal
+        scope = pack_scope(who)
+        shelf = self._tools().shelf
+        # The header alone (parsing runs no pack code) says whether the shelf would take it:
+        # a taken id or a version not above the stored one is refused before the check,
+        # which holds a sandbox for up to a minute.
+        header = parse_pack(data).pack
+        if header is not None:
+            refusal = self._shelf_refusal(shelf.versions(header.id), header.id,
+                                          int(header.header.version), scope, locale)
+            if refusal is not None:
+                return refusal
         check = self._tools().checker.check(data)
         if not check.ok:
             log.info("pack refused %s user=%s: %d problem(s)", pack_scope(who), who.user,
                      len(check.errors))
             return Reply(locale, self._report(check, locale))
-        scope = pack_scope(who)
-        shelf = self._tools().shelf
-        versions = shelf.versions(check.pack_id)
-        if versions and versions[0].scope != scope:
-            # Whose it is stays unsaid: a workspace learns nothing about another one.
-            return self.desk.warning(locale, "pack.taken", pack=check.pack_id)
-        if versions and check.version <= versions[-1].version:
-            return self.desk.warning(locale, "pack.version_low", pack=check.pack_id,
-                                 version=versions[-1].version)
+        refusal = self._shelf_refusal(shelf.versions(check.pack_id), check.pack_id,
+                                      check.version, scope, locale)
+        if refusal is not None:
+            return refusal
         try:
             stored = shelf.add(check, scope)
         except PackConflict:
@@ -148,6 +154,17 @@ class PackDesk:
                             t(locale, "pack.stored.how", pack=stored.pack_id))),
             quotes=((t(locale, "pack.title"), stored.title[:NAME_CHARS]),),
             tone=Tone.SUCCESS))
+
+    def _shelf_refusal(self, versions: list[ShelvedPack], pack_id: str, version: int,
+                       scope: str, locale: str) -> Reply | None:
+        """Return the refusal of a pack the shelf holding ``versions`` would not take."""
+        if versions and versions[0].scope != scope:
+            # Whose it is stays unsaid: a workspace learns nothing about another one.
+            return self.desk.warning(locale, "pack.taken", pack=pack_id)
+        if versions and version <= versions[-1].version:
+            key = "pack.version_low_removed" if versions[-1].removed else "pack.version_low"
+            return self.desk.warning(locale, key, pack=pack_id, version=versions[-1].version)
+        return None
 
     @staticmethod
     def _report(check: PackCheck, locale: str) -> Message:

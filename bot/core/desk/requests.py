@@ -58,7 +58,7 @@ class Desk(DeskBase):
         """Handle a click on one of our buttons, as the registry declares its kind."""
         parsed = parse_action(action_id)
         if parsed is None:
-            return self.warning(who.locale or "en", "action.unknown")
+            return self.warning(self.locale_without_member(who), "action.unknown")
         kind, target, key = parsed
         return REGISTRY.click(self, who, kind, target, key)
 
@@ -69,7 +69,7 @@ class Desk(DeskBase):
         """
         parsed = parse_submit(submit_id)
         if parsed is None:
-            return self.warning(who.locale or "en", "action.unknown")
+            return self.warning(self.locale_without_member(who), "action.unknown")
         kind, target, mode_name = parsed
         if kind in ("reported", "preported"):
             return file_report(self, who, kind, target, choice, text)
@@ -113,9 +113,9 @@ class Desk(DeskBase):
 
         ``whom`` names another member for stats; stats ``team`` is the team's (admins only).
         """
-        refusal = self.command_too_long(argument, who.locale or "en")
-        if refusal is not None:
-            return refusal
+        if len(argument) > COMMAND_CHARS:  # refused: only then is the channel's language read
+            return self.warning(self.locale_without_member(who), "command.too_long",
+                                size=len(argument), limit=COMMAND_CHARS)
         return REGISTRY.dispatch(self, who, name, argument.strip(), whom)
 
     # ------------------------------------------------------------ settings

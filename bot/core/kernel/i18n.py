@@ -8,7 +8,7 @@ filled in for the front end being spoken to (:func:`speaking_to`), from :data:`C
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
 
@@ -16,6 +16,7 @@ from bot.core.kernel.sentences import (
     boards,
     channels,
     chat,
+    console,
     learning,
     live,
     packs,
@@ -66,7 +67,8 @@ def speaking_to(platform: str) -> Iterator[None]:
 
 # One table for t(); each feature's sentences live in their own module, and no key is in two.
 _STRINGS: dict[str, dict[str, str]] = {}
-for _part in (boards, channels, chat, learning, live, packs, people, quality, rounds):
+for _part in (boards, channels, chat, console, learning, live, packs, people, quality,
+              rounds):
     if _twice := _STRINGS.keys() & _part.STRINGS.keys():
         raise ValueError(f"sentence keys in two modules: {sorted(_twice)}")
     _STRINGS.update(_part.STRINGS)
@@ -87,6 +89,15 @@ def t(locale: str, key: str, **values: object) -> str:
         names = {f"/{name}": slash(name) for name in COMMAND_NAMES}
         return template.format(**names, **values)
     return template.format(**values)
+
+
+def typed_list(names: Iterable[str]) -> str:
+    """Return ids a member types (topics, cards) as code, comma-joined.
+
+    They are what ``/quiz autograd`` and ``/explain detach`` take, not words of the sentence,
+    so every language shows them as they are typed, in code font.
+    """
+    return ", ".join(f"`{name}`" for name in names)
 
 
 def all_keys() -> list[str]:

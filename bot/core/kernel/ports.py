@@ -184,6 +184,8 @@ class ScopedPack:
     questions: Mapping[str, Question]
     cards: Mapping[str, ExplainCard]
     history: Mapping[str, Question] = field(default_factory=dict)
+    # The header's show_solutions: False, and chat never shows this pack's reference solutions.
+    show_solutions: bool = True
 
 
 class PackSource(Protocol):

@@ -6,7 +6,7 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
 
-from bot.core.kernel.i18n import t
+from bot.core.kernel.i18n import t, typed_list
 from bot.core.kernel.matching import closest, fold, nearest
 from bot.core.kernel.messages import Audience, Button, Message, Tone, share_action
 from bot.core.packs import library_of
@@ -112,7 +112,7 @@ class ExplainService:
         """Return the card for ``query``; an empty query lists the cards."""
         index = self.index_for(scope)
         if not query.strip():
-            return Message(title=t(locale, "explain.list"), body=", ".join(index.topics()))
+            return Message(title=t(locale, "explain.list"), body=typed_list(index.topics()))
         found = index.lookup(query[:200])
         if found.card is not None:
             card = posts.card(found.card, locale)
@@ -121,10 +121,10 @@ class ExplainService:
         shown = query.strip()[:60]
         if found.suggestions:
             body = t(locale, "explain.unknown", query=shown,
-                     suggestions=", ".join(found.suggestions))
+                     suggestions=typed_list(found.suggestions))
         else:
             body = t(locale, "explain.unknown_none", query=shown,
-                     topics=", ".join(index.topics()[:8]))
+                     topics=typed_list(index.topics()[:8]))
         return Message(body=body, tone=Tone.WARNING)
 
     def complete(self, prefix: str, scope: str | None = None) -> list[str]:

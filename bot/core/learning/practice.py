@@ -94,11 +94,14 @@ def weakest_topic(
 def pick(
     eligible: Sequence[str], reviews: Sequence[Review], results: Sequence[ItemResult],
     topics_of: Mapping[str, Sequence[str]], now: dt.datetime, salt: str,
+    topic: str | None = None,
 ) -> PracticePick | None:
     """Return the next practice item: the most overdue review, else a new item, else the next.
 
     New items come from the member's weakest topic among those that still have one, in an
-    order varied per member and day and identical on every replica.
+    order varied per member and day and identical on every replica. ``topic``: the member
+    asked for it, so a new item is of that topic and says so (not of another topic the item
+    also covers).
     """
     allowed = set(eligible)
     mine = [r for r in reviews if r.item_id in allowed]
@@ -107,7 +110,10 @@ def pick(
         return PracticePick(due[0].item_id, "review", due_at=due[0].due_at)
     seen = {r.item_id for r in mine}
     fresh = [i for i in eligible if i not in seen]
-    weakest = weakest_topic((tp for i in fresh for tp in topics_of[i]), results, topics_of)
+    candidates = {tp for i in fresh for tp in topics_of[i]}
+    if topic is not None:
+        candidates = {tp for tp in candidates if fold(tp) == fold(topic)} or candidates
+    weakest = weakest_topic(candidates, results, topics_of)
     if weakest is not None:
         topic, tried = weakest
         in_topic = stable_order(salt, (i for i in fresh if topic in topics_of[i]))
@@ -140,9 +146,18 @@ def why_this(chosen: PracticePick, now: dt.datetime, locale: str) -> str:
 
 
 def daily_pick(
-    eligible: Sequence[str], used: dict[str, dt.date], salt: str
+    eligible: Sequence[str], used: dict[str, dt.date], salt: str,
+    first: Collection[str] = (),
 ) -> str | None:
-    """Return the item a channel gets next: never used first, else the least recently used."""
+    """Return the item a channel gets next: never used first, else the least recently used.
+
+    ``first``: items that come before every other until each was posted once in the channel
+    (a team pack's among the shipped bank's: 5 new items in 270 would otherwise take months
+    to appear); after that, the usual draw over all.
+    """
+    ahead = stable_order(salt, (i for i in eligible if i in first and i not in used))
+    if ahead:
+        return ahead[0]
     never = stable_order(salt, (i for i in eligible if i not in used))
     if never:
         return never[0]
@@ -190,7 +205,7 @@ class PracticeService:
 
     def start(self, member: Member, topic: str | None, locale: str, *,
               scope: str | None = None, packs: Collection[str] | None = None,
-              workspace: str = "") -> Message:
+              workspace: str = "", preview: str | None = None) -> Message:
         """Show the member's open practice question again, or pick the next one.
 
         ``scope``: the asking workspace, whose packs only are drawn (None: the shipped bank
@@ -202,6 +217,9 @@ class PracticeService:
 
         An open question comes back as it was (its tries, its option order) unless the member
         asks for a topic it does not cover: then the new question says what it replaced.
+        ``preview``: a pack id (the desk checked it is the workspace's own and the member an
+        admin); questions come from that pack only, its due reviews too, and never an open
+        round's (as ever).
         """
         topic = topic_from_name(topic) if topic else topic
         now = self.clock.now()
@@ -212,10 +230,11 @@ class PracticeService:
             item = self.bank.question(session.item_id)
             if session.item_id in held:
                 notes.append(self._drop_for_round(member, session, locale))
-            elif not topic or any(fold(tp) == fold(topic) for tp in item.topics):
+            elif self._wanted(item, topic, scope, preview):
                 left = MAX_ATTEMPTS[item.kind] - session.attempts
                 return self._question(item, session, locale,
-                                      t(locale, "practice.still_open", left=left))
+                                      t(locale, "practice.still_open", left=left),
+                                      topic=topic, preview=preview)
             elif session.attempts == 0:
                 # Nothing was tried and nothing shown beyond the question: it is only set aside.
                 self.store.finish_practice(member.id, item.id)
@@ -227,7 +246,14 @@ class PracticeService:
                                                  "practice.replaced_missed"))
         return self._next(member, topic, locale, scope, packs, held, now, notes,
                           avoid=session.item_id if session is not None else None,
-                          reviews=known)
+                          reviews=known, preview=preview)
+
+    def _wanted(self, item: Question, topic: str | None, scope: str | None,
+                preview: str | None) -> bool:
+        """Say whether an open question answers what the member asked for now."""
+        if preview is not None:
+            return item.id in self.bank.view(scope, (preview,)).ids
+        return not topic or any(fold(tp) == fold(topic) for tp in item.topics)
 
     def skip(self, member: Member, locale: str, *, item_id: str | None = None,
              scope: str | None = None, packs: Collection[str] | None = None,
@@ -274,7 +300,7 @@ class PracticeService:
                  t(locale, "reveal.answer",
                    answer=posts.answer_text(item, locale, seed=session_seed(session))),
                  item.explanation.get(locale)]
-        if isinstance(item, CodeItem):
+        if isinstance(item, CodeItem) and self.bank.shows_solution(item.id):
             # The next question may bring code of its own: this solution goes in the text.
             lines.append("```python\n" + item.code.solution.rstrip("\n") + "\n```")
         return [*lines, ""]
@@ -282,12 +308,18 @@ class PracticeService:
     def _next(self, member: Member, topic: str | None, locale: str, scope: str | None,
               packs: Collection[str] | None, held: Collection[str], now: dt.datetime,
               notes: Sequence[str], avoid: str | None = None,
-              reviews: Sequence[Review] | None = None) -> Message:
+              reviews: Sequence[Review] | None = None, preview: str | None = None) -> Message:
         """Pick, open and show the member's next practice question (``notes`` go above it)."""
-        eligible = self._eligible(topic, scope, None if topic else packs)
-        if not eligible and not topic and packs is not None:
-            eligible = self._eligible(None, scope)
-        reviewable = set(eligible if topic or packs is None else self._eligible(None, scope))
+        if preview is not None:
+            # From that pack only: no fallback to the bank, no review of anything else.
+            eligible = self._eligible(None, scope, (preview,))
+            reviewable = set(eligible)
+        else:
+            eligible = self._eligible(topic, scope, None if topic else packs)
+            if not eligible and not topic and packs is not None:
+                eligible = self._eligible(None, scope)
+            reviewable = set(eligible if topic or packs is None
+                             else self._eligible(None, scope))
         # An open round's question waits for its reveal: one who can still score must not
         # meet it here, nor one who could pass its answer on.
         was_eligible = bool(eligible)
@@ -305,29 +337,43 @@ class PracticeService:
             drawn = set(eligible)
             eligible = [*eligible, *sorted(i for i in reviewable if i not in drawn)]
         chosen = pick(eligible, reviews, results, self.bank.topics_of(), now,
-                      salt=f"{member.id}|{now.date().isoformat()}")
+                      salt=f"{member.id}|{now.date().isoformat()}", topic=topic)
         if chosen is None:
-            refusal = (t(locale, "practice.held", topic=topic_label(topic, locale))
-                       if topic and was_eligible else
-                       t(locale, "practice.none", topic=topic or "",
-                         topics=", ".join(self.topics(scope))))
+            if preview is not None:
+                refusal = t(locale, "practice.preview.none", pack=preview)
+            elif topic and was_eligible:
+                refusal = t(locale, "practice.held", topic=topic_label(topic, locale))
+            else:
+                refusal = t(locale, "practice.none", topic=topic or "",
+                            topics=", ".join(self.topics(scope)))
             return Message(body="\n".join((*notes, refusal)), tone=Tone.WARNING)
         item = self.bank.question(chosen.item_id)
         session = PracticeSession(member.id, item.id, item.version, now)
         self.store.start_practice(session)
-        return self._question(item, session, locale, why_this(chosen, now, locale), notes)
+        why = why_this(chosen, now, locale)
+        if preview is not None:
+            why = t(locale, "practice.preview.why", pack=preview)
+        return self._question(item, session, locale, why, notes, topic=topic, preview=preview)
 
     def _question(self, item: Question, session: PracticeSession, locale: str, why: str,
-                  notes: Sequence[str] = ()) -> Message:
-        """Return the practice question of ``session`` with its Skip button."""
+                  notes: Sequence[str] = (), *, topic: str | None = None,
+                  preview: str | None = None) -> Message:
+        """Return the practice question of ``session`` with its Skip button.
+
+        Its title names the topic the member asked for (as the item spells it), else the
+        item's first topic; a preview's names the pack.
+        """
         # The seed comes from the stored session, so the question shows its options in the
         # same order every time it is shown, and its answer reads the letters in that order.
         seed = session_seed(session)
         body, code = posts.question_body(item, locale, seed=seed)
         hint = t(locale, "practice.code_hint") if isinstance(item, CodeItem) else ""
         lines = [*notes, why + "\n", body, "", t(locale, "practice.how", code_hint=hint)]
+        asked = next((tp for tp in item.topics if topic and fold(tp) == fold(topic)), item.topic)
+        title = (t(locale, "practice.preview.title", pack=preview) if preview is not None
+                 else t(locale, "practice.title", topic=topic_label(asked, locale)))
         return Message(
-            title=t(locale, "practice.title", topic=topic_label(item.topic, locale)),
+            title=title,
             body="\n".join(lines),
             code=code,
             buttons=(*posts.choice_buttons(item, practice_action(item.id, "{key}"), seed=seed),
@@ -404,7 +450,10 @@ class PracticeService:
                  item.explanation.get(locale)]
         return Message(
             body="\n".join(lines),
-            code=item.code.solution if isinstance(item, CodeItem) else None,
+            # Shown once the question is over (solved, or its tries spent), unless its pack
+            # keeps its solutions to itself.
+            code=(item.code.solution if isinstance(item, CodeItem)
+                  and self.bank.shows_solution(item.id) else None),
             detail=judgement.detail,
             output=judgement.output or None,
             tone=Tone.SUCCESS if judgement.correct else Tone.WARNING,

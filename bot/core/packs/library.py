@@ -123,6 +123,9 @@ class _Snapshot:
         self.bank = Bank(questions=questions, cards=cards)
         self.scope_of = {item_id: pack.scope for pack in self.packs
                          for item_id in (*pack.history, *pack.questions, *pack.cards)}
+        self.solutions_hidden = frozenset(
+            item_id for pack in self.packs if not pack.show_solutions
+            for item_id in (*pack.history, *pack.questions))
         self.views: dict[tuple[str | None, tuple[str, ...] | None], View] = {}
         self.own_scopes = {p.scope for p in self.packs if not p.removed}
         self.live_ids = {p.pack_id for p in self.packs if not p.removed}
@@ -259,6 +262,14 @@ class Library(Bank):
     def scope_of(self, item_id: str) -> str | None:
         """Return the scope of a pack's item, or None for a shipped one."""
         return self._snapshot.scope_of.get(item_id)
+
+    def shows_solution(self, item_id: str) -> bool:
+        """Say whether chat may show ``item_id``'s reference solution once nobody can score.
+
+        Always for the shipped bank; for a pack's item, unless its pack says
+        ``show_solutions: false`` (its newest version's header).
+        """
+        return item_id not in self._current().solutions_hidden
 
     def visible(self, item_id: str, scope: str | None) -> bool:
         """Say whether ``scope`` may be shown ``item_id`` in a list (shipped, or its pack's)."""

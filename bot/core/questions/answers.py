@@ -25,6 +25,8 @@ log = logging.getLogger(__name__)
 MAX_TEXT_CHARS = 200
 MAX_CODE_CHARS = 3000
 _ALLOWED_CONTROLS = {"\n", "\t", "\r"}
+# The verdict statuses with a name in each language (code.status.*); others show as they are.
+_STATUSES = frozenset({"failed", "error", "timeout", "memory_limit"})
 
 
 @dataclass(frozen=True)
@@ -181,8 +183,10 @@ def _judge_code(
     if verdict.status == "passed":
         line = t(locale, "code.passed", total=verdict.total_tests, ms=round(verdict.duration_ms))
         return Judgement(True, True, (line,), verdict=verdict, output=verdict.stdout)
+    status = (t(locale, f"code.status.{verdict.status}") if verdict.status in _STATUSES
+              else verdict.status.replace("_", " "))
     summary = t(
-        locale, "code.result", status=verdict.status.replace("_", " "),
+        locale, "code.result", status=status,
         passed=verdict.passed_tests, total=verdict.total_tests,
     )
     return Judgement(True, False, (summary,), verdict=verdict, detail=verdict.message,

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from bot.core.kernel.i18n import t
+from bot.core.kernel.i18n import t, typed_list
 from bot.core.kernel.messages import Audience, Button, Form, Message, Tone, report_action
 from bot.core.kernel.models import FirstTries
 from bot.core.quality import distribution
@@ -40,10 +40,13 @@ def question_body(item: Question, locale: str, *, seed: int | None) -> tuple[str
     elif isinstance(item, CodeItem):
         spec = item.code
         lines.append("")
-        lines.append(f"{t(locale, 'round.signature')}: `{spec.signature}`")
+        lines.append(t(locale, "label.colon", label=t(locale, "round.signature"),
+                       value=f"`{spec.signature}`"))
         if spec.examples:
-            lines.append(f"{t(locale, 'round.examples')}:")
-            lines.extend(f"  {ex.call}  →  {ex.result}" for ex in spec.examples)
+            lines.append(t(locale, "label.colon", label=t(locale, "round.examples"),
+                           value="").rstrip())
+            # Calls and results are code: shown as code, in a Chinese sentence too.
+            lines.extend(f"  `{ex.call}`  →  `{ex.result}`" for ex in spec.examples)
         code = spec.starter
     return "\n".join(lines), code
 
@@ -118,15 +121,17 @@ def answer_text(item: Question, locale: str, *, seed: int | None) -> str:
         shown, choice = next((s, c) for s, c in display_order(item, seed).labelled() if c.correct)
         return f"{shown}. {choice.text.get(locale)}"
     if isinstance(item, TextItem):
-        return item.accepted[0]
+        return f"`{item.accepted[0]}`"  # a value or a call, as typed: code in any language
     return f"`{item.code.entrypoint}`"
 
 
 def reveal(
     item: Question, locale: str, *, title: str, tally: str, round_id: int, seed: int | None,
-    tries: Sequence[FirstTries] = (),
+    tries: Sequence[FirstTries] = (), solution: bool = True,
 ) -> Message:
     """Return the thread reply that reveals the answer, lettered as the round showed it.
+
+    ``solution`` False leaves a code challenge's reference solution out (its pack's choice).
 
     ``tries`` (the round's first tries) add how the members answered: every option's count
     under its shown letter, or the most common wrong texts as quotes; and a Report button.
@@ -141,11 +146,11 @@ def reveal(
             if c.why is not None and not c.correct
         )
     code = None
-    if isinstance(item, CodeItem):
+    if isinstance(item, CodeItem) and solution:
         lines += ["", t(locale, "reveal.solution")]
         code = item.code.solution
     if item.explain_links:
-        lines += ["", t(locale, "reveal.more", topics=", ".join(item.explain_links))]
+        lines += ["", t(locale, "reveal.more", topics=typed_list(item.explain_links))]
     letters = ({c.key: shown for shown, c in display_order(item, seed).labelled()}
                if isinstance(item, ChoiceItem) else {})
     fields, heading, quotes = distribution(item, tries, letters, locale)
@@ -160,7 +165,8 @@ def reveal(
 
 def card(card: ExplainCard, locale: str) -> Message:
     """Return a concept card with its runnable example."""
-    footer = t(locale, "explain.see_also", topics=", ".join(card.see_also)) if card.see_also else ""
+    see_also = typed_list(card.see_also)
+    footer = t(locale, "explain.see_also", topics=see_also) if card.see_also else ""
     return Message(
         title=card.title.get(locale),
         body=card.body.get(locale),

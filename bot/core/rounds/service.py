@@ -44,6 +44,7 @@ from bot.core.rounds.recording import AnswerRecorder
 from bot.core.rounds.schedule import Missed, missed_post
 from bot.core.rounds.store import RoundStore
 from content.loader import Bank
+from content.packs import pack_of
 
 log = logging.getLogger(__name__)
 
@@ -201,8 +202,11 @@ class QuizService(Generic[S]):
             today = days[channel_id]
             if (channel_id, today) in taken:
                 continue
-            item_id = daily_pick(self.eligible_items(channel, paused), used[channel_id],
-                                 salt=f"{channel.id}|{today.isoformat()}")  # fmt: skip
+            eligible = self.eligible_items(channel, paused)
+            # A team's own items first, until each was posted once here (docs/authoring.md).
+            item_id = daily_pick(eligible, used[channel_id],
+                                 salt=f"{channel.id}|{today.isoformat()}",
+                                 first={i for i in eligible if pack_of(i) is not None})
             if item_id is None:
                 log.warning("no eligible item for channel=%s date=%s", channel.id, today)
                 continue
@@ -361,6 +365,7 @@ class QuizService(Generic[S]):
             title=t(channel.locale, "reveal.title", date=rnd.local_date.isoformat()),
             tally=self._tally_line(rnd.id, channel.locale), round_id=rnd.id,
             seed=round_seed(rnd), tries=self.store.first_tries(rnd.id),
+            solution=self.bank.shows_solution(item.id),
         )
         log.info("round closed channel=%s round=%s", channel.id, rnd.id)
         return Reveal(channel, closed, message, self.round_message(closed, channel))

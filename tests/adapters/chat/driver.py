@@ -297,6 +297,7 @@ class Harness(Generic[FakeT]):
     def __init__(self, tmp_path: Path, zygote: Zygote) -> None:
         self.tmp_path = tmp_path
         self.zygote = zygote
+        self.bank = BANK  # the question bank the app loads; set it before base_settings()
         self.clock = FakeClock(START)
         self.config = self.base_settings()
         self.runtime: Any = None
@@ -314,11 +315,11 @@ class Harness(Generic[FakeT]):
     # ------------------------------------------------------------ running a scenario
 
     def base_settings(self, **extra: Any) -> Settings:
-        return Settings(data_dir=self.tmp_path, content_dir=BANK, _env_file=None, **extra)
+        return Settings(data_dir=self.tmp_path, content_dir=self.bank, _env_file=None, **extra)
 
     def new_executor(self) -> Switchable:
         # The app closes only executors it built: the session's zygote outlives every app.
-        self.executor = Switchable(LocalExecutor(load_bank(BANK), self.zygote))
+        self.executor = Switchable(LocalExecutor(load_bank(self.bank), self.zygote))
         return self.executor
 
     async def open_fake(self, **options: Any) -> None:

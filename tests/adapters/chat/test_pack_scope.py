@@ -41,3 +41,18 @@ def test_a_channel_chooses_our_pack_and_cannot_choose_another_workspaces(chat):
         assert d.stored_channel().packs == ("bank",)
 
     chat.run(scenario)
+
+
+def test_an_admin_previews_our_pack_and_a_member_is_told_it_is_for_admins(chat):
+    async def scenario(d):
+        store_packs(d)
+        preview = await d.command("quiz", "admin", topic="ours")
+        assert "Preview · pack ours" in preview.text
+        assert "ours question one?" in preview.text
+        refused = await d.command("quiz", "bob", topic="ours")
+        assert "Only admins can preview a team pack" in refused.text
+        assert "ours question" not in refused.text
+        foreign = await d.command("quiz", "admin", topic="theirs")
+        assert "Preview" not in foreign.text and "theirs question" not in foreign.text
+
+    chat.run(scenario)

@@ -12,7 +12,7 @@ from slack_bolt.authorization import AuthorizeResult
 from slack_bolt.request.async_request import AsyncBoltRequest
 
 from bot.adapters.slack import listeners
-from bot.adapters.slack.boundary import Refused, check_shape
+from bot.adapters.slack.boundary import Refused, check_bolt_reads, check_shape
 from tests.adapters.slack.test_boundary_parsers import bodies
 
 
@@ -50,6 +50,7 @@ def _app() -> AsyncApp:
 def test_bolt_never_answers_500_to_a_body_that_passed_the_shape_check(body):
     try:
         check_shape(body)
+        check_bolt_reads(body)
     except Refused:
         return
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 import hmac
 import json
@@ -11,6 +12,7 @@ from urllib.parse import urlencode
 
 import aiohttp
 import pytest
+import yarl
 
 from tests.fake_slack import GENERAL, SIGNING_SECRET
 
@@ -97,12 +99,16 @@ SIGNED_MALFORMED = {
     "team a list": (_form(_interaction(team=["T0TORCHQZ"])), FORM),
     "actions an object": (_form(_interaction(actions={"0": {"action_id": "x"}})), FORM),
     "action id a number": (_form(_interaction(actions=[{"action_id": 7}])), FORM),
+    "actions empty": (_form(_interaction(actions=[])), FORM),  # bolt reads actions[0]
     "authorizations of numbers": (json.dumps({"type": "event_callback", "team_id": "T0TORCHQZ",
                                               "authorizations": [1],
                                               "event": {"type": "app_home_opened"}}).encode(),
                                   JSON),
     "event a string": (json.dumps({"type": "event_callback", "event": "app_home_opened",
                                    "is_ext_shared_channel": True}).encode(), JSON),
+    "view without a type": (_form({"type": "view_submission", "team": {"id": "T0TORCHQZ"},
+                                   "user": {"id": "U0ALICE"},
+                                   "view": {"callback_id": "tq:settings"}}), FORM),
     "view callback a number": (_form({"type": "view_submission", "team": {"id": "T0TORCHQZ"},
                                       "user": {"id": "U0ALICE"},
                                       "view": {"callback_id": 12}}), FORM),
@@ -148,9 +154,57 @@ def test_an_oversized_body_gets_413_before_anything_reads_it(slack_run, caplog):
     slack_run(scenario)
 
 
+def test_a_body_shorter_than_its_content_length_gets_400_without_a_traceback(slack_run, caplog):
+    async def scenario(h):
+        url = yarl.URL(h.app_url)
+        raw = b"command=/explain&text=detach"
+        stamp = str(int(time.time()))
+        head = (f"POST {url.path} HTTP/1.1\r\nHost: {url.host}\r\nContent-Type: {FORM}\r\n"
+                f"Content-Length: {len(raw) + 100}\r\nX-Slack-Request-Timestamp: {stamp}\r\n"
+                f"X-Slack-Signature: {_signature(raw, stamp)}\r\nConnection: close\r\n\r\n")
+        with caplog.at_level(logging.WARNING):
+            reader, writer = await asyncio.open_connection(url.host, url.port)
+            writer.write(head.encode() + raw)
+            await writer.drain()
+            writer.write_eof()  # the client stops sending: the body ends 100 bytes short
+            status_line = await asyncio.wait_for(reader.readline(), 10)
+            writer.close()
+        # The half-closed connection may take no answer at all; if it does, it is a 400.
+        assert status_line == b"" or status_line.split()[1] == b"400", status_line
+        _no_traceback(caplog)
+        assert [r for r in caplog.records if "refused with 400" in r.getMessage()]
+        after = await h.reply(await h.send.command("/explain", "detach"))
+        assert "detach()" in after.shown_text
+
+    slack_run(scenario)
+
+
 def test_a_signed_well_formed_command_still_works_through_the_boundary(slack_run):
     async def scenario(h):
         shown = await h.reply(await h.send.command("/explain", "detach", channel=GENERAL))
         assert "detach()" in shown.shown_text
+
+    slack_run(scenario)
+
+
+def test_a_settings_submission_with_nowhere_to_reply_is_one_warning_not_an_error(slack_run,
+                                                                                 caplog):
+    from tests.adapters.slack.test_boundary_property import _lazy_listeners_done
+
+    body = {"type": "view_submission", "team": {"id": "T0TORCHQZ"},
+            "user": {"id": "U0ALICE", "name": "alice", "team_id": "T0TORCHQZ"},
+            "trigger_id": "1.2.3", "api_app_id": "A0TORCHQZ",
+            "view": {"id": "V0VIEW", "hash": "1.abc", "type": "modal",
+                     "callback_id": "tq:settings", "private_metadata": "{}",
+                     "state": {"values": {}}}}
+
+    async def scenario(h):
+        with caplog.at_level(logging.WARNING):
+            status = await _post(h, _form(body), FORM)
+            await _lazy_listeners_done()
+        assert status == 200
+        _no_traceback(caplog)
+        nowhere = [r for r in caplog.records if "nowhere to reply" in r.getMessage()]
+        assert len(nowhere) == 1
 
     slack_run(scenario)

@@ -56,8 +56,8 @@ def test_bad_settings_are_refused_with_the_reason(changes, fragment):
 
 
 @pytest.mark.parametrize(("changes", "english", "chinese"), [
-    ({"time": "25:00"}, "time must be HH:MM", "time 须为 24 小时制"),
-    ({"leaderboard": "fri ²"}, "leaderboard takes a weekday", "leaderboard 须为星期几"),
+    ({"time": "25:00"}, "time must be HH:MM", "`time` 须为 24 小时制"),
+    ({"leaderboard": "fri ²"}, "leaderboard takes a weekday", "`leaderboard` 须为星期几"),
     ({"colour": "red"}, "Unknown setting 'colour'", "未知设置项 'colour'"),
     ({"packs": "not-ours"}, "Unknown pack 'not-ours'", "未知题包 'not-ours'"),
 ])
@@ -108,7 +108,7 @@ def test_a_setup_line_reads_as_the_docs_write_it(typed, changes):
 
 
 @pytest.mark.parametrize(("typed", "english", "chinese"), [
-    ("16", "Settings are key=value", "设置须写成 key=value"),
+    ("16", "Settings are key=value", "设置须写成 `key=value`"),
     ("fri 16 leaderboard=fri", "got 'fri'", "收到的是 'fri'"),
     ('leaderboard="fri 16', "A quote is not closed", "有引号没有闭合"),
     ("topics=" + "x" * MAX_SETUP_CHARS, "at most 1000 characters", "最多 1000 个字符"),

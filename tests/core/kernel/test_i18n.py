@@ -1,9 +1,11 @@
+import re
 import string
 
 import pytest
 
 from bot.core.kernel import i18n
 from bot.core.kernel.i18n import t
+from tests.support.prose import ascii_marks, english_words
 
 
 def test_every_sentence_exists_in_both_languages():
@@ -37,3 +39,32 @@ def test_a_count_of_one_takes_the_singular_in_english(key, values, said):
 
 def test_chinese_sentences_have_no_english_count_words():
     assert t("zh-CN", "practice.wrong", left=1) == "不太对。还剩 1 次机会。"
+
+
+def _chinese_templates() -> dict[str, str]:
+    # A value filled in ({n}, {topic}) is not the sentence's own words.
+    return {k: re.sub(r"\{[^{}]*\}", " ", i18n._STRINGS[k]["zh-CN"]) for k in i18n.all_keys()}
+
+
+def test_chinese_sentences_take_full_width_punctuation():
+    # "函数签名: " or "（数字 0-9)": a colon, comma or parenthesis of Chinese prose is full-width.
+    found = {k: marks for k, text in _chinese_templates().items() if (marks := ascii_marks(text))}
+    assert found == {}
+
+
+def test_chinese_sentences_hold_no_english_words():
+    # What members type (key=value, hidden, .yaml) is shown as code; names stay as they are.
+    found = {k: words for k, text in _chinese_templates().items()
+             if (words := english_words(text))}
+    assert found == {}
+
+
+@pytest.mark.parametrize("text", ["函数签名: `f`", "示例,", "用法 (小时)", "好;"])
+def test_ascii_punctuation_in_chinese_prose_is_found(text):
+    assert ascii_marks(text) != []
+
+
+@pytest.mark.parametrize("text", ["`函数签名: f`", "time: 09:00", "函数签名：`def f(x): ...`",
+                                  "（`on [小时]` 或 `off`）"])
+def test_ascii_punctuation_in_code_or_english_is_left_alone(text):
+    assert ascii_marks(text) == []

@@ -21,7 +21,7 @@ STRINGS: dict[str, dict[str, str]] = {
     },
     "leaderboard.bad_period": {
         "en": "Use {/leaderboard} week or {/leaderboard} all.",
-        "zh-CN": "请使用 {/leaderboard} week 或 {/leaderboard} all。",
+        "zh-CN": "请使用 `{/leaderboard} week` 或 `{/leaderboard} all`。",
     },
     "leaderboard.weekly": {
         "en": "Weekly leaderboard · {week}", "zh-CN": "每周排行榜 · {week}",
@@ -130,22 +130,22 @@ STRINGS: dict[str, dict[str, str]] = {
         "en": "You are now hidden from the leaderboards, the weekly post and its chart. You "
               "are still scored; {/stats} shows your rank to you. {/privacy} visible undoes it.",
         "zh-CN": "你已在排行榜、每周榜单和图表中隐藏。你的得分照常计算；"
-                 "{/stats} 只向你显示你的排名。使用 {/privacy} visible 取消隐藏。",
+                 "{/stats} 只向你显示你的排名。使用 `{/privacy} visible` 取消隐藏。",
     },
     "privacy.visible": {
         "en": "You are visible on the leaderboards again.", "zh-CN": "你已重新显示在排行榜上。",
     },
     "privacy.status.hidden": {
         "en": "You are hidden from the boards. {/privacy} visible shows you again.",
-        "zh-CN": "你目前在排行榜上隐藏。使用 {/privacy} visible 重新显示。",
+        "zh-CN": "你目前在排行榜上隐藏。使用 `{/privacy} visible` 重新显示。",
     },
     "privacy.status.visible": {
         "en": "You are visible on the boards. {/privacy} hidden keeps you off them.",
-        "zh-CN": "你目前显示在排行榜上。使用 {/privacy} hidden 隐藏。",
+        "zh-CN": "你目前显示在排行榜上。使用 `{/privacy} hidden` 隐藏。",
     },
     "privacy.usage": {
         "en": "Use {/privacy} hidden or {/privacy} visible.",
-        "zh-CN": "请使用 {/privacy} hidden 或 {/privacy} visible。",
+        "zh-CN": "请使用 `{/privacy} hidden` 或 `{/privacy} visible`。",
     },
     "stats.bad_member": {
         "en": "Name one member, like `{/stats} @alice`, or nobody for your own stats.",

@@ -17,6 +17,22 @@ STRINGS: dict[str, dict[str, str]] = {
     },
     "settings.saved": {"en": "Settings saved.", "zh-CN": "设置已保存。"},
     "settings.title": {"en": "Channel settings", "zh-CN": "频道设置"},
+    # The settings block: each setting as /setup names it (the Chinese says what it is too).
+    "settings.field.time": {"en": "time", "zh-CN": "发布时间 `time`"},
+    "settings.field.tz": {"en": "tz", "zh-CN": "时区 `tz`"},
+    "settings.field.lang": {"en": "lang", "zh-CN": "语言 `lang`"},
+    "settings.field.topics": {"en": "topics", "zh-CN": "主题 `topics`"},
+    "settings.field.difficulty": {"en": "difficulty", "zh-CN": "难度 `difficulty`"},
+    "settings.field.enabled": {"en": "enabled", "zh-CN": "每日一题 `enabled`"},
+    "settings.field.leaderboard": {"en": "leaderboard", "zh-CN": "每周排行榜 `leaderboard`"},
+    "settings.field.packs": {"en": "packs", "zh-CN": "题包 `packs`"},
+    "settings.value.all": {"en": "all", "zh-CN": "全部"},
+    "settings.value.on": {"en": "on", "zh-CN": "开启"},
+    "settings.value.off": {"en": "off", "zh-CN": "关闭"},
+    "settings.value.code": {"en": "{value}", "zh-CN": "`{value}`"},
+    "settings.value.leaderboard": {"en": "{day} {hour}", "zh-CN": "{day} {hour} 点"},
+    "settings.weekdays": {"en": "mon tue wed thu fri sat sun",
+                          "zh-CN": "周一 周二 周三 周四 周五 周六 周日"},
     # A channel's pack choice (packs=bank,team-conv): shown with its settings.
     "settings.packs_fallback": {
         "en": "The chosen packs leave no question with these topics and difficulties: "
@@ -32,27 +48,27 @@ STRINGS: dict[str, dict[str, str]] = {
     },
     "settings.error.packs_long": {
         "en": "packs takes at most {limit} pack ids ({given} characters given).",
-        "zh-CN": "packs 最多可填 {limit} 个题包编号（收到 {given} 个字符）。",
+        "zh-CN": "`packs` 最多可填 {limit} 个题包编号（收到 {given} 个字符）。",
     },
     "settings.error.packs_ascii": {
         "en": "packs takes pack ids in ASCII, separated by commas, e.g. packs=bank,team-conv.",
-        "zh-CN": "packs 需填写 ASCII 题包编号，用逗号分隔，例如 packs=bank,team-conv。",
+        "zh-CN": "`packs` 需填写 ASCII 题包编号，用逗号分隔，例如 `packs=bank,team-conv`。",
     },
     "settings.error.packs_many": {
         "en": "packs takes at most {limit} pack ids.",
-        "zh-CN": "packs 最多可填 {limit} 个题包编号。",
+        "zh-CN": "`packs` 最多可填 {limit} 个题包编号。",
     },
     "settings.error.pack_unknown": {
         "en": "Unknown pack {pack}: this workspace has no such pack. Packs: {names}.",
-        "zh-CN": "未知题包 {pack}：本工作区没有这个题包。可用题包：{names}。",
+        "zh-CN": "未知题包 {pack}：本工作区没有这个题包。可用题包：`{names}`。",
     },
     "settings.error.format": {
         "en": "Settings are key=value, e.g. time=09:30 leaderboard=fri 16; got {word}.",
-        "zh-CN": "设置须写成 key=value，例如 time=09:30 leaderboard=fri 16；收到的是 {word}。",
+        "zh-CN": "设置须写成 `key=value`，例如 `time=09:30 leaderboard=fri 16`；收到的是 {word}。",
     },
     "settings.error.quotes": {
         "en": "A quote is not closed: close it, or leave the quotes out (leaderboard=fri 16).",
-        "zh-CN": "有引号没有闭合：请补上，或者不用引号（leaderboard=fri 16）。",
+        "zh-CN": "有引号没有闭合：请补上，或者不用引号（`leaderboard=fri 16`）。",
     },
     "settings.error.line_long": {
         "en": "A setup line takes at most {limit} characters ({given} given).",
@@ -60,19 +76,19 @@ STRINGS: dict[str, dict[str, str]] = {
     },
     "settings.error.unknown": {
         "en": "Unknown setting {setting}. Settings: {keys}.",
-        "zh-CN": "未知设置项 {setting}。可用设置项：{keys}。",
+        "zh-CN": "未知设置项 {setting}。可用设置项：`{keys}`。",
     },
     "settings.error.time": {
         "en": "time must be HH:MM in 24-hour form with digits 0-9, e.g. time=09:30.",
-        "zh-CN": "time 须为 24 小时制 HH:MM，只用数字 0-9，例如 time=09:30。",
+        "zh-CN": "`time` 须为 24 小时制的 `HH:MM`，只用数字 0-9，例如 `time=09:30`。",
     },
     "settings.error.tz": {
         "en": "Unknown time zone {zone}; use an IANA name like Asia/Shanghai.",
-        "zh-CN": "未知时区 {zone}；请使用 IANA 名称，例如 Asia/Shanghai。",
+        "zh-CN": "未知时区 {zone}；请使用 IANA 名称，例如 `Asia/Shanghai`。",
     },
     "settings.error.lang": {
         "en": "lang must be one of {locales}.",
-        "zh-CN": "lang 须为以下之一：{locales}。",
+        "zh-CN": "`lang` 须为以下之一：`{locales}`。",
     },
     "settings.error.topic": {
         "en": "Unknown topic {topic}. Did you mean: {suggestions}?",
@@ -84,15 +100,16 @@ STRINGS: dict[str, dict[str, str]] = {
     },
     "settings.error.difficulty": {
         "en": "difficulty must be a list of 1, 2 and 3, e.g. difficulty=1,2.",
-        "zh-CN": "difficulty 须为 1、2、3 组成的列表，例如 difficulty=1,2。",
+        "zh-CN": "`difficulty` 须为 1、2、3 组成的列表，例如 `difficulty=1,2`。",
     },
     "settings.error.enabled": {
         "en": "enabled must be on or off.",
-        "zh-CN": "enabled 须为 on 或 off。",
+        "zh-CN": "`enabled` 须为 `on` 或 `off`。",
     },
     "settings.error.leaderboard": {
         "en": "leaderboard takes a weekday and an hour from 0 to 23 in digits 0-9: "
               "leaderboard=fri 16.",
-        "zh-CN": "leaderboard 须为星期几加 0 到 23 的小时（数字 0-9），例如 leaderboard=fri 16。",
+        "zh-CN": "`leaderboard` 须为星期几加 0 到 23 的小时（数字 0-9），"
+                 "例如 `leaderboard=fri 16`。",
     },
 }

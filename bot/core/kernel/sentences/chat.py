@@ -8,6 +8,8 @@ STRINGS: dict[str, dict[str, str]] = {
         "en": "Sorry, something went wrong on our side. Nothing was recorded; please try again.",
         "zh-CN": "抱歉，我们这边出了问题。本次未记录，请稍后再试。",
     },
+    # A label and what it names: Chinese takes the full-width colon.
+    "label.colon": {"en": "{label}: {value}", "zh-CN": "{label}：{value}"},
     "form.open": {"en": "Answer", "zh-CN": "作答"},
     "form.title.text": {"en": "Your answer", "zh-CN": "你的答案"},
     "form.title.code": {"en": "Your code", "zh-CN": "你的代码"},
@@ -35,7 +37,7 @@ STRINGS: dict[str, dict[str, str]] = {
     "ui.settings.on": {"en": "On", "zh-CN": "开启"},
     "ui.settings.packs": {"en": "Packs to draw from", "zh-CN": "抽题的题包"},
     "ui.settings.packs_hint": {"en": "bank,team-pack (bank: the shipped questions)",
-                               "zh-CN": "bank,team-pack（bank：内置题库）"},
+                               "zh-CN": "`bank,team-pack`（`bank`：内置题库）"},
     "ui.settings.off": {"en": "Off", "zh-CN": "关闭"},
     "ui.settings.invite": {
         "en": "Make sure the app is in the channel: `/invite @torchquiz` there.",

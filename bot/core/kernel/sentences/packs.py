@@ -16,7 +16,7 @@ STRINGS: dict[str, dict[str, str]] = {
     },
     "pack.bad_name": {
         "en": "A pack is one YAML file: send a file whose name ends in .yaml or .yml.",
-        "zh-CN": "题包是一个 YAML 文件：请发送文件名以 .yaml 或 .yml 结尾的文件。",
+        "zh-CN": "题包是一个 YAML 文件：请发送文件名以 `.yaml` 或 `.yml` 结尾的文件。",
     },
     "pack.too_big": {
         "en": "That file is {size:,} bytes; a pack may be at most {limit:,} bytes. Nothing was "
@@ -25,7 +25,7 @@ STRINGS: dict[str, dict[str, str]] = {
     },
     "pack.no_file": {
         "en": "Attach one pack file (.yaml or .yml).",
-        "zh-CN": "请附上一个题包文件（.yaml 或 .yml）。",
+        "zh-CN": "请附上一个题包文件（`.yaml` 或 `.yml`）。",
     },
     "pack.download_failed": {
         "en": "The file could not be fetched from the platform; try uploading it again.",
@@ -141,6 +141,29 @@ STRINGS: dict[str, dict[str, str]] = {
         "zh-CN": "无法把文件发到你的私信中，请稍后重试。",
     },
     "pack.modal.title": {"en": "Add a team pack", "zh-CN": "添加团队题包"},
-    "pack.modal.file": {"en": "Pack file (.yaml)", "zh-CN": "题包文件（.yaml）"},
+    "pack.modal.file": {"en": "Pack file (.yaml)", "zh-CN": "题包文件（`.yaml`）"},
     "pack.modal.submit": {"en": "Check and add", "zh-CN": "检查并添加"},
+    "pack.version_low_removed": {
+        "en": "Pack `{pack}` was removed at version {version}: to bring it back, raise "
+            "`version` in the file above it. Nothing was checked or stored.",
+        "zh-CN": "题包 `{pack}` 在第 {version} 版时已被移除：若要恢复，请把文件中的 `version` "
+            "调高。未检查也未存储任何内容。",
+    },
+    # an admin's preview of a pack: /quiz PACK-ID (bot/core/learning/practice.py)
+    "practice.preview.title": {"en": "Preview · pack {pack}", "zh-CN": "预览 · 题包 {pack}"},
+    "practice.preview.why": {
+        "en": "A question of pack `{pack}`, for you to try before your members do (unscored).",
+        "zh-CN": "题包 `{pack}` 中的一道题，供你在成员之前先试做（不计分）。",
+    },
+    "practice.preview.denied": {
+        "en": "Only admins can preview a team pack. `{/quiz}` without a topic draws from the "
+            "packs your channel chose.",
+        "zh-CN": "只有管理员可以预览团队题包。不带主题的 `{/quiz}` 会从频道所选的题包中出题。",
+    },
+    "practice.preview.none": {
+        "en": "Pack `{pack}` has no question to preview now (a question of a round still open "
+            "waits for its reveal).",
+        "zh-CN": "题包 `{pack}` 现在没有可预览的题目（仍在进行的轮次中的题目要等揭晓后才能"
+            "练习）。",
+    },
 }

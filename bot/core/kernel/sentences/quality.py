@@ -31,7 +31,7 @@ STRINGS: dict[str, dict[str, str]] = {
         "zh-CN": "这道题已无法报告。",
     },
     "report.bad_reason": {
-        "en": "Pick a reason: {reasons}.", "zh-CN": "请选择一个原因：{reasons}。",
+        "en": "Pick a reason: {reasons}.", "zh-CN": "请选择一个原因：`{reasons}`。",
     },
     "report.denied": {
         "en": "Only admins can list and close question reports.",
@@ -41,7 +41,7 @@ STRINGS: dict[str, dict[str, str]] = {
     "report.list.empty": {"en": "No open reports.", "zh-CN": "没有待处理的报告。"},
     "report.list.line": {
         "en": "#{id} · {item} v{version} · {reason} · {date}",
-        "zh-CN": "#{id} · {item} 第 {version} 版 · {reason} · {date}",
+        "zh-CN": "#{id} · `{item}` 第 {version} 版 · {reason} · {date}",
     },
     "report.list.more": {
         "en": "…and {more} more (`torchquiz content reports` lists them all).",
@@ -73,7 +73,7 @@ STRINGS: dict[str, dict[str, str]] = {
     "insights.line": {
         "en": "`{item}` v{version} · {answered} answered · p {p} · discrimination {disc}"
             " · {reports} open reports",
-        "zh-CN": "`{item}` v{version} · {answered} 人作答 · 正确率 {p} · 区分度 {disc}"
+        "zh-CN": "`{item}` 第 {version} 版 · {answered} 人作答 · 正确率 {p} · 区分度 {disc}"
             " · {reports} 条未处理举报",
     },
     "insights.no_data": {"en": "not enough data", "zh-CN": "数据不足"},

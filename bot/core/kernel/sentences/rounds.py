@@ -107,6 +107,11 @@ STRINGS: dict[str, dict[str, str]] = {
         "en": "All {total} hidden tests passed in {ms} ms.",
         "zh-CN": "全部 {total} 个隐藏测试通过，用时 {ms} 毫秒。",
     },
+    # A verdict's status in code.result (executors/grading/verdict.py names them).
+    "code.status.failed": {"en": "failed", "zh-CN": "未通过"},
+    "code.status.error": {"en": "error", "zh-CN": "运行出错"},
+    "code.status.timeout": {"en": "timeout", "zh-CN": "超时"},
+    "code.status.memory_limit": {"en": "memory limit", "zh-CN": "超出内存限制"},
     "code.result": {
         "en": "{status}: {passed}/{total} hidden tests passed.",
         "zh-CN": "{status}：通过 {passed}/{total} 个隐藏测试。",
