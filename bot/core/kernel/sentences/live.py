@@ -12,9 +12,9 @@ STRINGS: dict[str, dict[str, str]] = {
         "en": "Use {/live} start [questions=N] [seconds=S] [lobby=S] [topics=a,b], "
               "{/live} join, {/live} answer TEXT, {/live} skip, {/live} pause, {/live} resume, "
               "{/live} end, or {/live} alone for the session's state.",
-        "zh-CN": "用法：{/live} start [questions=N] [seconds=S] [lobby=S] [topics=a,b]、"
-                 "{/live} join、{/live} answer 答案、{/live} skip、{/live} pause、"
-                 "{/live} resume、{/live} end；只输入 {/live} 查看当前状态。",
+        "zh-CN": "用法：`{/live} start [questions=N] [seconds=S] [lobby=S] [topics=a,b]`、"
+                 "`{/live} join`、`{/live} answer` 答案、`{/live} skip`、`{/live} pause`、"
+                 "`{/live} resume`、`{/live} end`；只输入 {/live} 查看当前状态。",
     },
     "live.opened": {
         "en": "Live session opened with {questions} questions: its lobby is posted in the "
@@ -28,7 +28,7 @@ STRINGS: dict[str, dict[str, str]] = {
     "live.running": {
         "en": "A live session is already running in this channel: {/live} shows it, "
               "{/live} end ends it.",
-        "zh-CN": "本频道已有一场竞答在进行：{/live} 查看，{/live} end 结束。",
+        "zh-CN": "本频道已有一场竞答在进行：{/live} 查看，`{/live} end` 结束。",
     },
     "live.no_questions": {
         "en": "No choice or short-text question matches these topics and this channel's "
@@ -38,7 +38,7 @@ STRINGS: dict[str, dict[str, str]] = {
     "live.none": {
         "en": "No live session is running in this channel. An admin starts one with "
               "{/live} start.",
-        "zh-CN": "本频道没有正在进行的竞答。管理员可以用 {/live} start 开一场。",
+        "zh-CN": "本频道没有正在进行的竞答。管理员可以用 `{/live} start` 开一场。",
     },
     "live.over": {
         "en": "That live session is over.",
@@ -58,7 +58,7 @@ STRINGS: dict[str, dict[str, str]] = {
     },
     "live.paused_now": {
         "en": "Paused: the question's clock stopped. {/live} resume starts it again.",
-        "zh-CN": "已暂停：本题倒计时已停止。用 {/live} resume 继续。",
+        "zh-CN": "已暂停：本题倒计时已停止。用 `{/live} resume` 继续。",
     },
     "live.resumed": {
         "en": "Resumed: the question has the time it had left.",
@@ -213,8 +213,8 @@ STRINGS: dict[str, dict[str, str]] = {
     "live.option.unknown": {
         "en": "I don't know the option {option}: use questions=N, seconds=S, lobby=S or "
               "topics=a,b (each once).",
-        "zh-CN": "无法识别选项 {option}：请用 questions=N、seconds=S、lobby=S 或 topics=a,b"
-                 "（每项一次）。",
+        "zh-CN": "无法识别选项 {option}：请用 `questions=N`、`seconds=S`、`lobby=S` 或 "
+                 "`topics=a,b`（每项一次）。",
     },
     "live.option.range": {
         "en": "{option} must be a whole number from {low} to {high}.",
@@ -222,6 +222,6 @@ STRINGS: dict[str, dict[str, str]] = {
     },
     "live.option.topics": {
         "en": "topics= takes one to 20 topics, separated by commas.",
-        "zh-CN": "topics= 需要 1 到 20 个主题，用逗号分隔。",
+        "zh-CN": "`topics=` 需要 1 到 20 个主题，用逗号分隔。",
     },
 }
