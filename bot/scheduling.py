@@ -36,6 +36,8 @@ log = logging.getLogger(__name__)
 CLOSE_CHECK_SECONDS = 60
 PENDING_CHECK_SECONDS = 30
 REMIND_CHECK_SECONDS = 60
+# Live sessions move by deadlines of a few seconds: their posts are checked this often.
+LIVE_CHECK_SECONDS = 2
 _WEEKDAYS = ("mon", "tue", "wed", "thu", "fri", "sat", "sun")
 
 
@@ -94,6 +96,9 @@ class QuizScheduler:
         self.scheduler.add_job(self.deliver_pending,
                                IntervalTrigger(seconds=PENDING_CHECK_SECONDS), id="pending",
                                replace_existing=True, coalesce=True, max_instances=1)
+        self.scheduler.add_job(self.advance_live, IntervalTrigger(seconds=LIVE_CHECK_SECONDS),
+                               id="live", replace_existing=True, coalesce=True,
+                               max_instances=1)
         if not self.scheduler.running:
             self.scheduler.start()
         await self.close_due()
@@ -198,6 +203,17 @@ class QuizScheduler:
             except Exception:
                 log.exception("publishing reveal failed channel=%s round=%s",
                               reveal.channel.id, reveal.round.id)
+
+    async def advance_live(self) -> None:
+        """Post what live sessions are due to post: each question, reveal and final board once."""
+        posts = await asyncio.to_thread(self.quiz.live.advance, self.platform)
+        for post in posts:
+            try:
+                await self.publisher.publish_live(post.channel, post.message)
+            except Exception:
+                # The transition is stored: the session goes on; only this post is lost.
+                log.exception("publishing live post failed channel=%s session=%s",
+                              post.channel.id, post.session_id)
 
     async def deliver_pending(self) -> None:
         """Grade code answers that waited for an executor and deliver each result privately."""

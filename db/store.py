@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING
 from db.store_answers import AnswerStore
 from db.store_channels import ChannelStore
 from db.store_insights import InsightStore
+from db.store_live import LiveStore
 from db.store_members import MemberStore
 from db.store_pending import PendingStore
 from db.store_practice import PracticeStore
@@ -25,7 +26,7 @@ if TYPE_CHECKING:
 
 class SqlStore(
     RequestStore, ChannelStore, RoundStore, PendingStore, AnswerStore, ScoreStore, PracticeStore,
-    MemberStore, ReportStore, InsightStore, ReminderStore, WebStore,
+    MemberStore, ReportStore, InsightStore, ReminderStore, WebStore, LiveStore,
 ):
     """Persist the quiz's state; every method is one transaction, claims are race-safe.
 

@@ -31,11 +31,14 @@ from db.retry import retry_on_disconnect
 from db.store_answers import lock_channel_answers
 from db.store_base import StoreBase, rowcount
 from db.store_channels import _member
+from db.store_live import live_answer_rows, live_player_rows
 from db.store_web import end_member_sessions
 from db.tables import (
     AnswerRow,
     Base,
     ChannelRow,
+    LiveAnswerRow,
+    LivePlayerRow,
     PendingAnswerRow,
     PracticeResultRow,
     PracticeSessionRow,
@@ -187,6 +190,9 @@ SECTIONS: tuple[Section, ...] = (
     # A report's workspace is the platform's id, not a channel: it belongs to the member.
     Section("reports", ReportRow, _reports),
     Section("reminders", ReminderRow, _reminders),
+    # Live sessions' answers and joins (db/store_live.py); the session itself names nobody.
+    Section("live_answers", LiveAnswerRow, live_answer_rows),
+    Section("live_players", LivePlayerRow, live_player_rows),
 )
 
 

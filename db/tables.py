@@ -432,3 +432,80 @@ class WebSessionRow(Base):
     csrf: Mapped[str] = mapped_column(String(64))
     created_at: Mapped[dt.datetime] = mapped_column(UtcDateTime)
     expires_at: Mapped[dt.datetime] = mapped_column(UtcDateTime)
+
+
+class LiveSessionRow(Base):
+    """A live session in a channel (bot/core/live): its lobby, where it is, how it ended.
+
+    ``active_channel_id`` is the channel's id while the session has not ended and null after:
+    its unique key lets one session at a time run in a channel, whichever replica opens it.
+    """
+
+    __tablename__ = "live_sessions"
+    __table_args__ = (
+        UniqueConstraint("active_channel_id"),
+        Index("ix_live_sessions_status", "status"),
+    )
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    channel_id: Mapped[int] = mapped_column(ForeignKey("channels.id"), index=True)
+    active_channel_id: Mapped[int | None] = mapped_column(Integer)
+    status: Mapped[str] = mapped_column(String(16))
+    question_count: Mapped[int] = mapped_column(Integer)
+    current: Mapped[int] = mapped_column(Integer)  # -1 in the lobby
+    topics: Mapped[list[str]] = mapped_column(JSON)  # what the host asked for
+    lobby_ends_at: Mapped[dt.datetime] = mapped_column(UtcDateTime)
+    created_at: Mapped[dt.datetime] = mapped_column(UtcDateTime)
+    ended_at: Mapped[dt.datetime | None] = mapped_column(UtcDateTime)
+    counted: Mapped[bool | None] = mapped_column(Boolean)  # enough players for a board
+    lobby_posted: Mapped[bool] = mapped_column(Boolean)  # claimed by the replica that posts it
+    # While paused: since when, and the open question's time left (its deadline on resume).
+    paused_at: Mapped[dt.datetime | None] = mapped_column(UtcDateTime)
+    paused_left_ms: Mapped[int | None] = mapped_column(Integer)
+
+
+class LiveQuestionRow(Base):
+    """A question drawn for a live session; posted and revealed by its times."""
+
+    __tablename__ = "live_questions"
+
+    session_id: Mapped[int] = mapped_column(ForeignKey("live_sessions.id"), primary_key=True)
+    position: Mapped[int] = mapped_column(Integer, primary_key=True)
+    item_id: Mapped[str] = mapped_column(String(128))
+    item_version: Mapped[int] = mapped_column(Integer)
+    seconds: Mapped[int] = mapped_column(Integer)
+    opened_at: Mapped[dt.datetime | None] = mapped_column(UtcDateTime)
+    closes_at: Mapped[dt.datetime | None] = mapped_column(UtcDateTime)
+    closed_at: Mapped[dt.datetime | None] = mapped_column(UtcDateTime)
+
+
+class LivePlayerRow(Base):
+    """A member who joined a live session (the host is one, marked)."""
+
+    __tablename__ = "live_players"
+
+    session_id: Mapped[int] = mapped_column(ForeignKey("live_sessions.id"), primary_key=True)
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id"), primary_key=True, index=True)
+    joined_at: Mapped[dt.datetime] = mapped_column(UtcDateTime)
+    host: Mapped[bool] = mapped_column(Boolean)
+
+
+class LiveAnswerRow(Base):
+    """A player's one answer to one question of a live session, kept apart from daily answers.
+
+    The table is the answer's "live" tag: the item statistics (p-values) read ``answers``
+    only, so answers given under a countdown never move them.
+    """
+
+    __tablename__ = "live_answers"
+    __table_args__ = (UniqueConstraint("session_id", "position", "user_id"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    session_id: Mapped[int] = mapped_column(ForeignKey("live_sessions.id"))
+    position: Mapped[int] = mapped_column(Integer)
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id"), index=True)
+    response: Mapped[str] = mapped_column(String(RESPONSE_MAX_CHARS))
+    correct: Mapped[bool] = mapped_column(Boolean)
+    points: Mapped[int] = mapped_column(Integer)
+    answered_at: Mapped[dt.datetime] = mapped_column(UtcDateTime)
+    elapsed_ms: Mapped[int] = mapped_column(Integer)

@@ -11,6 +11,7 @@ from bot.core.channels import SetupService
 from bot.core.kernel.models import ChannelSettings
 from bot.core.kernel.ports import ChartRenderer, Clock, Executor
 from bot.core.learning import ExplainService, PracticeService, ReminderService
+from bot.core.live import LiveService
 from bot.core.packs import Library, library_of
 from bot.core.people import PeopleService
 from bot.core.quality import InsightsService, ReportService
@@ -35,6 +36,7 @@ class Quiz:
     reports: ReportService  # members' reports of faulty questions
     insights: InsightsService  # item statistics, paused items
     signin: SignInService  # the web page's one-time links and sessions
+    live: LiveService  # live sessions: a timed quiz for the team meeting
 
     @property
     def library(self) -> Library:
@@ -74,4 +76,5 @@ def build_quiz(
         reports=ReportService(store, library, clock),
         insights=InsightsService(store, library, clock),
         signin=SignInService(store, clock, web_url, web_secret),
+        live=LiveService(store, library, clock, reviews),
     )

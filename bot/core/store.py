@@ -18,6 +18,7 @@ from bot.core.kernel.models import (
     ScoreRow,
 )
 from bot.core.learning.store import PracticeStore, ReminderStore
+from bot.core.live.store import LiveStore
 from bot.core.people.store import PeopleStore
 from bot.core.quality.store import InsightStore, ReportStore
 from bot.core.rounds.store import RoundStore
@@ -34,6 +35,7 @@ class QuizStore(
     InsightStore,
     RoundStore,
     SignInStore,
+    LiveStore,
     Protocol,
 ):
     """Persist channels, members, rounds, answers and practice state.

@@ -17,7 +17,7 @@ from sqlalchemy import MetaData, inspect, text
 
 from bench.bulk import BulkAnswer, BulkData, load_first_revision
 from bot.core.boards.board import BoardService
-from bot.core.kernel.models import ChannelUpdate, week_start
+from bot.core.kernel.models import ChannelDefaults, ChannelUpdate, LiveDraft, week_start
 from bot.core.questions.scoring import best_streak, current_streak, points_for, rank
 from content.loader import load_bank
 from db import migrate
@@ -438,3 +438,38 @@ def test_downgrade_from_0014_drops_first_try_and_keeps_the_results(empty_databas
         engine.dispose()
     assert "first_try" not in columns and len(kept) == 1
     assert migrate.current(empty_database_url) == "0013"
+
+
+LIVE_TABLES = {"live_sessions", "live_questions", "live_players", "live_answers"}
+
+
+def test_upgrade_to_0016_adds_the_live_tables_and_downgrade_drops_only_them(empty_database_url):
+    _practice_result_at_0013(empty_database_url)
+    migrate.upgrade(empty_database_url, "0016")
+    assert _tables(empty_database_url) >= LIVE_TABLES
+    migrate.downgrade(empty_database_url, "0015")
+    engine = make_engine(empty_database_url)
+    try:
+        with engine.connect() as connection:
+            kept = connection.execute(text("SELECT correct FROM practice_results")).all()
+    finally:
+        engine.dispose()
+    assert not LIVE_TABLES & _tables(empty_database_url) and len(kept) == 1
+    assert migrate.current(empty_database_url) == "0015"
+
+
+def test_one_live_session_at_a_time_per_channel_is_the_databases_rule(empty_database_url):
+    migrate.upgrade(empty_database_url)
+    engine = make_engine(empty_database_url)
+    try:
+        store = SqlStore(engine)
+        channel = store.ensure_channel("console", "general", "ws", ChannelDefaults())
+        host = store.ensure_member("console", "alice", "Alice")
+        at = dt.datetime(2026, 3, 2, 9, tzinfo=dt.UTC)
+        draft = LiveDraft(channel.id, host.id, at, at, (("t.text-detach", 1, 45),))
+        first = store.create_live(draft)
+        assert first is not None and store.create_live(draft) is None
+        assert store.finish_live(first.id, at, counted=False)
+        assert store.create_live(draft) is not None  # an ended session frees the channel
+    finally:
+        engine.dispose()

@@ -17,6 +17,8 @@ from bot.core.kernel.models import (
     AnswerMode,
     Attempts,
     ChannelUpdate,
+    LiveAnswer,
+    LiveDraft,
     PendingDraft,
     PracticeSession,
     Reminder,
@@ -59,6 +61,12 @@ def _play(store, member, channel, rnd, tag, *, day_offset=0):
                                  "slack", "W1", at))
     store.save_reminder(Reminder(member.id, "slack", member.external_id, channel.id,
                                  dt.time(18), "UTC", True, at + 10 * HOUR))
+    # A live session's join and answer (the first member in a channel hosts its session).
+    live = store.active_live(channel.id) or store.create_live(
+        LiveDraft(channel.id, member.id, at, at, (("tensors.view", 1, 20),)))
+    store.open_live_question(live.id, 0, at, at + HOUR)
+    store.join_live(live.id, member.id, at)
+    store.record_live_answer(LiveAnswer(live.id, 0, member.id, "B", True, 10, at, 1500))
 
 
 @pytest.fixture
@@ -104,7 +112,7 @@ def test_export_holds_every_section_with_the_members_rows(store, world):
     counts = data.counts()
     assert counts == {"answers": 4, "pending_answers": 2, "score_totals": 2, "week_totals": 2,
                       "practice_session": 1, "practice_results": 2, "review_cards": 1,
-                      "reports": 2, "reminders": 1}
+                      "reports": 2, "reminders": 1, "live_answers": 2, "live_players": 2}
     tables = _counts(store, world["ada"].id)
     assert counts == {s.name: tables[s.table.__tablename__] for s in SECTIONS}
     answers = {s.name: s for s in data.sections}["answers"].rows

@@ -185,6 +185,7 @@ class ConsoleChannel:
         for reveal in self.quiz.rounds.close_due_rounds(PLATFORM):
             if reveal.channel.id == self.state.channel.id:
                 self.show(reveal.message)
+        self.advance_live()
         today = self.quiz.rounds.local_date(self.state.channel)
         if today == self._tried_posting_on:
             return
@@ -198,6 +199,12 @@ class ConsoleChannel:
             # Today's question went out before this console started: the channel still
             # shows it (open, or closed with its reveal), so the terminal does too.
             self.show(current)
+
+    def advance_live(self) -> None:
+        """Post what live sessions are due to post by now: questions, reveals, final boards."""
+        for post in self.quiz.live.advance(PLATFORM):
+            if post.channel.id == self.state.channel.id:
+                self.show(post.message)
 
     def deliver_pending(self) -> None:
         """Grade answers that waited for an executor and print each result to its member."""
@@ -271,6 +278,7 @@ class ConsoleChannel:
         by_key: dict[str, Callable[[str, Iterator[str]], None]] = {
             "quiz": self._quiz, "stats": self._stats, "settings": self._setup,
             "forget-me": self._forget_me, "insights": self._insights, "pack": self._pack,
+            "live": self._live,
         }
         # Every front end's name of a command works here (a pasted chat hint too); the
         # console's own name first.
@@ -361,6 +369,11 @@ class ConsoleChannel:
             return
         self.show_reply(self.desk.settings(self._who(), "", "", changes))
         self._refresh_channel()
+
+    def _live(self, rest: str, lines: Iterator[str]) -> None:
+        # As typed, then at once what it made due (a skip's reveal, the last answer's close).
+        self.show_reply(self.desk.command(self._who(), "live", rest))
+        self.advance_live()
 
     def _forget_me(self, rest: str, lines: Iterator[str]) -> None:
         # The terminal has no buttons: typing "yes" is the confirmation, for whoever plays now.

@@ -129,6 +129,10 @@ class DiscordPublisher:
         """Post the weekly leaderboard with its chart attached."""
         await self._send(channel, message)
 
+    async def publish_live(self, channel: ChannelSettings, message: Message) -> None:
+        """Post a live session's question (with its buttons), reveal or final board."""
+        await self._send(channel, message)
+
     async def deliver_private(self, delivery: PrivateDelivery) -> None:
         """Send a late result (a code answer graded after an outage) as a direct message.
 

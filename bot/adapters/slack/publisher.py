@@ -200,6 +200,10 @@ class SlackPublisher:
                                            blocks=render(nudge.message, nudge.locale),
                                            **NO_PARSING)
 
+    async def publish_live(self, channel: ChannelSettings, message: Message) -> None:
+        """Post a live session's question (with its buttons), reveal or final board."""
+        await self._post(channel, message)
+
     async def publish_board(self, channel: ChannelSettings, message: Message) -> None:
         """Post the weekly table, then upload its chart into the channel."""
         await self._post(channel, message)

@@ -23,6 +23,7 @@ from bot.core.desk import answers
 from bot.core.desk.admins import file_report
 from bot.core.desk.base import COMMAND_CHARS, DeskBase, Home, SettingsView
 from bot.core.desk.catalog import REGISTRY
+from bot.core.desk.live import answer_live
 from bot.core.desk.members import forget_me
 from bot.core.desk.packs import PackDesk, PackReply
 from bot.core.kernel.i18n import t
@@ -73,6 +74,8 @@ class Desk(DeskBase):
         if kind in ("reported", "preported"):
             return file_report(self, who, kind, target, choice, text)
         mode = AnswerMode.CODE if mode_name == "code" else AnswerMode.TEXT
+        if kind == "lsubmit":
+            return answer_live(self, who, target, text, mode)
         if kind == "submit":
             return answers.answer_round(self, who, target, text, mode)
         return answers.answer_practice(self, who, target, text, mode)

@@ -18,6 +18,7 @@ from bot.core.kernel.sentences import (
     chat,
     console,
     learning,
+    live,
     packs,
     people,
     quality,
@@ -42,6 +43,7 @@ COMMAND_NAMES: dict[str, dict[str, str]] = {
     "remind": {"discord": "quiz-remind", "slack": "quiz-remind", "console": "remind"},
     "pack": {"discord": "quiz-pack", "slack": "quiz-pack", "console": "pack"},
     "web": {"discord": "quiz-web", "slack": "quiz-web", "console": "web"},
+    "live": {"discord": "quiz-live", "slack": "quiz-live", "console": "live"},
 }
 # Outside a request (the scheduler's posts and reminders) no front end is set: Discord's names
 # are used, which are Slack's too except for stats, and no scheduled sentence names /stats.
@@ -67,7 +69,8 @@ def speaking_to(platform: str) -> Iterator[None]:
 
 # One table for t(); each feature's sentences live in their own module, and no key is in two.
 _STRINGS: dict[str, dict[str, str]] = {}
-for _part in (boards, channels, chat, console, learning, packs, people, quality, rounds, web):
+for _part in (boards, channels, chat, console, learning, live, packs, people, quality,
+              rounds, web):
     if _twice := _STRINGS.keys() & _part.STRINGS.keys():
         raise ValueError(f"sentence keys in two modules: {sorted(_twice)}")
     _STRINGS.update(_part.STRINGS)

@@ -143,20 +143,39 @@ def unpause_action(item_id: str) -> str:
     return f"tq:unpause:{item_id}:item"
 
 
+def live_join_action(session_id: int) -> str:
+    """Return the action id of a live session's Join button."""
+    return f"tq:ljoin:{session_id}:join"
+
+
+def live_answer_action(session_id: int, position: int, key: str) -> str:
+    """Return the action id of a choice button on a live session's question."""
+    return f"tq:live:{session_id}-{position}:{key}"
+
+
+def live_form_action(session_id: int, position: int) -> str:
+    """Return the action id that opens the answer form of a live session's text question."""
+    return f"tq:lform:{session_id}-{position}:open"
+
+
 ACTION_KINDS = (
     "answer", "practice", "pskip", "form", "pform", "share", "forget", "report", "preport",
-    "unpause", "remind",
+    "unpause", "remind", "live", "ljoin", "lform",
 )
-SUBMIT_KINDS = ("submit", "psubmit", "reported", "preported")
+SUBMIT_KINDS = ("submit", "psubmit", "reported", "preported", "lsubmit")
 # Their target is a round id; the others an item's (or, for forget, an owner tag).
 ROUND_KINDS = ("answer", "form", "submit", "report", "reported")
 # What a form opened by each kind comes back as when submitted.
-_SUBMIT_OF = {"form": "submit", "pform": "psubmit", "report": "reported", "preport": "preported"}
+_SUBMIT_OF = {"form": "submit", "pform": "psubmit", "report": "reported", "preport": "preported",
+              "lform": "lsubmit"}
+# Their target is a live session's question, SESSION-POSITION; ljoin's a session id.
+LIVE_KINDS = ("live", "lform", "lsubmit")
 MAX_ROUND_ID = 2**31 - 1  # the rounds table's integer key
 _ROUND_ID = re.compile(r"[1-9][0-9]{0,9}")
 _ITEM_ID = re.compile(r"[a-z0-9][a-z0-9._-]{0,99}")
 _KEY = re.compile(r"[A-Za-z]{1,16}")
 _OWNER_TAG = re.compile(r"[0-9a-f]{16}")
+_LIVE_TARGET = re.compile(r"([1-9][0-9]{0,9})-(0|[1-9][0-9]?)")
 _FORGET_KEYS = ("yes", "no")
 _MAX_ID_CHARS = 255  # Slack's action_id limit; Discord's custom_id is 100
 
@@ -169,7 +188,19 @@ def round_id_of(target: str) -> int | None:
     return value if value <= MAX_ROUND_ID else None
 
 
+def live_target_of(target: str) -> tuple[int, int] | None:
+    """Return the (session id, question position) a live action's target names, or None."""
+    found = _LIVE_TARGET.fullmatch(target)
+    if found is None or int(found.group(1)) > MAX_ROUND_ID:
+        return None
+    return int(found.group(1)), int(found.group(2))
+
+
 def _target_ok(kind: str, target: str) -> bool:
+    if kind in LIVE_KINDS:
+        return live_target_of(target) is not None
+    if kind == "ljoin":
+        return round_id_of(target) is not None
     if kind == "forget":
         return _OWNER_TAG.fullmatch(target) is not None
     if kind in ROUND_KINDS:
@@ -193,6 +224,8 @@ def parse_action(action_id: str) -> tuple[str, str, str] | None:
         return None
     if kind == "forget" and key not in _FORGET_KEYS:
         return None
+    if kind == "ljoin" and key != "join":
+        return None
     return kind, target, key
 
 
@@ -212,7 +245,7 @@ def parse_submit(submit: str) -> tuple[str, str, str] | None:
         return None
     if parts[3] not in ("text", "code") or not _target_ok(parts[1], parts[2]):
         return None
-    if parts[1] in ("reported", "preported") and parts[3] != "text":
+    if parts[1] in ("reported", "preported", "lsubmit") and parts[3] != "text":
         return None
     return parts[1], parts[2], parts[3]
 

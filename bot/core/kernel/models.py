@@ -7,6 +7,24 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from zoneinfo import ZoneInfo
 
+from bot.core.kernel.live_records import (
+    LiveAnswer as LiveAnswer,
+)
+from bot.core.kernel.live_records import (
+    LiveDraft as LiveDraft,
+)
+from bot.core.kernel.live_records import (
+    LivePlayer as LivePlayer,
+)
+from bot.core.kernel.live_records import (
+    LiveQuestion as LiveQuestion,
+)
+from bot.core.kernel.live_records import (
+    LiveSession as LiveSession,
+)
+from bot.core.kernel.live_records import (
+    LiveStatus as LiveStatus,
+)
 from bot.core.kernel.messages import Message
 from bot.core.kernel.records import (
     REPORT_REASONS as REPORT_REASONS,

@@ -69,6 +69,10 @@ class Publisher(Protocol):
         """Post the weekly leaderboard to the channel."""
         ...
 
+    async def publish_live(self, channel: ChannelSettings, message: Message) -> None:
+        """Post a live session's question, reveal or final board to the channel, as it is."""
+        ...
+
     async def deliver_private(self, delivery: PrivateDelivery) -> None:
         """Send ``delivery.message`` to the member privately, where they answered.
 

@@ -7,6 +7,7 @@ from bot.core.questions import posts
 from bot.core.questions.answers import Judgement, gradable, hidden_test_seed, judge, round_seed
 from bot.core.questions.reviews import ReviewScheduler
 from bot.core.questions.scoring import (
+    BASE_POINTS,
     MAX_ATTEMPTS,
     StreakState,
     points_for,
@@ -17,6 +18,7 @@ from bot.core.questions.scoring import (
 )
 
 __all__ = [
+    "BASE_POINTS",
     "MAX_ATTEMPTS",
     "Judgement",
     "ReviewScheduler",

@@ -49,7 +49,7 @@ SETTING_OPTIONS = {"time": "time", "timezone": "timezone", "language": "language
 COMMANDS = {"explain": "explain", "quiz": "quiz", "leaderboard": "leaderboard",
             "stats": "stats", "settings": "quiz-settings", "forget_me": "quiz-forget-me",
             "reports": "quiz-reports", "privacy": "quiz-privacy", "insights": "quiz-insights",
-            "web": "quiz-web"}
+            "web": "quiz-web", "live": "quiz-live"}
 
 
 def build(harness: DiscordDriver, *, guild_id: int | None = None) -> tuple[Any, QuizBot]:

@@ -126,9 +126,10 @@ class ChatDriver(Protocol):
 
     async def command(self, name: str, who: str = "alice", *, channel: str = "general",
                       **args: Any) -> Reply:
-        """Run explain/quiz/leaderboard/stats/forget_me/privacy.
+        """Run explain/quiz/leaderboard/stats/forget_me/privacy/live.
 
-        args: topic, period, member, team (stats), mode (privacy: hidden or visible).
+        args: topic, period, member, team (stats), mode (privacy: hidden or visible),
+        action and options (live: ``action="start", options="questions=1"``).
         """
 
     async def settings(self, who: str, **changes: Any) -> Reply:
@@ -237,6 +238,9 @@ class ChatDriver(Protocol):
 
     async def deliver_pending(self) -> None:
         """Run the scheduler's delivery of answers graded late."""
+
+    async def advance_live(self) -> None:
+        """Run the scheduler's live sweep: post what live sessions are due to post."""
 
     async def post_board(self, channel: Any) -> Post:
         """Run the scheduler's weekly leaderboard post and return it."""
@@ -473,6 +477,10 @@ class Harness(Generic[FakeT]):
     async def deliver_pending(self) -> None:
         """Run the scheduler's delivery of answers graded late."""
         await self.scheduler.deliver_pending()
+
+    async def advance_live(self) -> None:
+        """Run the scheduler's live sweep: post what live sessions are due to post."""
+        await self.scheduler.advance_live()
 
     async def post_board(self, channel: Any) -> Post:
         """Run the scheduler's weekly leaderboard post and return it."""

@@ -262,6 +262,9 @@ class SlackDriver(Harness[FakeSlack]):
             text, slash = "", "/quiz-insights"
         elif name == "web":
             text, slash = "", "/quiz-web"
+        elif name == "live":
+            text = f"{args.get('action') or ''} {args.get('options') or ''}".strip()
+            slash = "/quiz-live"
         elif name == "reports":
             close = args.get("close")
             text = f"close {close} {args.get('reason') or ''}".strip() if close else ""

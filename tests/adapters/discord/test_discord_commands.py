@@ -15,7 +15,8 @@ def test_commands_are_registered_with_their_options_and_admin_default(discord_ru
         names = {c["name"] for c in h.fake.commands}
         assert names == {"explain", "quiz", "leaderboard", "stats", "quiz-settings",
                          "quiz-forget-me", "quiz-reports", "quiz-insights",
-                         "quiz-privacy", "quiz-remind", "quiz-pack", "quiz-web"}
+                         "quiz-privacy", "quiz-remind", "quiz-pack", "quiz-web",
+                         "quiz-live"}
         for admin_only in ("quiz-settings", "quiz-reports", "quiz-insights", "quiz-pack"):
             command = next(c for c in h.fake.commands if c["name"] == admin_only)
             assert int(command["default_member_permissions"]) == 1 << 5  # Manage Server

@@ -8,7 +8,8 @@ import pytest
 from apscheduler.schedulers.asyncio import AsyncIOScheduler
 from apscheduler.triggers.date import DateTrigger
 
-from bot.core.kernel.models import ChannelDefaults, ChannelUpdate
+from bot.core.kernel.models import Actor, ChannelDefaults, ChannelUpdate
+from bot.core.live import LiveOptions
 from bot.core.rounds.schedule import missed_post
 from bot.scheduling import QuizScheduler, post_trigger
 
@@ -20,6 +21,7 @@ class RecordingPublisher:
     rounds: list = field(default_factory=list)
     reveals: list = field(default_factory=list)
     boards: list = field(default_factory=list)
+    live: list = field(default_factory=list)
     found: dict = field(default_factory=dict)  # round id -> the ref of an earlier post
     looked_for: list = field(default_factory=list)
     history_down: bool = False
@@ -39,6 +41,9 @@ class RecordingPublisher:
 
     async def publish_board(self, channel, message):
         self.boards.append((channel, message))
+
+    async def publish_live(self, channel, message):
+        self.live.append((channel, message))
 
 
 def test_daily_trigger_keeps_local_time_across_the_dst_change(quiz):
@@ -211,3 +216,22 @@ def test_when_the_platform_cannot_be_asked_the_round_waits_for_the_next_lease(qu
     clock.advance(minutes=5)
     asyncio.run(sched.post_unposted())
     assert [p.round.id for p in publisher.rounds] == [claimed.round.id]
+
+
+def test_the_live_sweep_posts_a_sessions_due_question_once_across_replicas(quiz, clock):
+    channel = quiz.rounds.channel("discord", "C1", "G1", ChannelDefaults(name="general"))
+    host = Actor(quiz.rounds.member("discord", "U1", "Ada"), is_admin=True)
+    quiz.live.start(channel, host, LiveOptions(questions=1, lobby=5))
+    first, second = RecordingPublisher(), RecordingPublisher()
+
+    async def scenario():
+        await QuizScheduler(quiz, first, "discord").advance_live()
+        clock.advance(seconds=5)
+        await QuizScheduler(quiz, first, "discord").advance_live()
+        await QuizScheduler(quiz, second, "discord").advance_live()
+
+    asyncio.run(scenario())
+    titles = [m.title.split(" · ")[:2] for _, m in first.live]
+    assert titles == [["Live quiz"], ["Live", "question 1/1"]]
+    assert first.live[0][1].buttons and (first.live[1][1].buttons or first.live[1][1].form)
+    assert second.live == []

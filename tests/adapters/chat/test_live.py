@@ -1,0 +1,82 @@
+"""A live session on Discord and on Slack: the lobby and its Join button, the answer buttons,
+the reveal and the final board, double clicks and late clicks."""
+
+from __future__ import annotations
+
+import asyncio
+
+
+def test_a_live_session_from_lobby_to_final_board(chat):
+    async def scenario(d):
+        await d.enable_channel("t.choice-view")  # the channel draws this one question
+        said = await d.command("live", "admin", action="start", options="questions=1 lobby=20")
+        assert said.private and "lobby is posted" in said.text, said.text
+        await d.advance_live()
+        lobby = d.channel_posts()[-1]
+        assert "opened a live quiz" in lobby.text
+        join = lobby.button("tq:ljoin:")
+        joined = [await d.click(lobby, join, who) for who in ("alice", "bob", "alice")]
+        assert all(r.private for r in joined)
+        assert "You're in" in joined[0].text and "joined already" in joined[2].text
+        d.clock.advance(seconds=20)
+        await d.advance_live()
+        question = d.channel_posts()[-1]
+        assert "Live · question 1/1" in question.text and "Which call may copy?" in question.text
+        right = next(b for b in question.buttons if b.startswith("tq:live:") and b.endswith(":B"))
+        wrong = next(b for b in question.buttons if b.startswith("tq:live:") and b.endswith(":C"))
+        replies = await asyncio.gather(d.click(question, right, "alice"),
+                                       d.click(question, wrong, "bob"))
+        assert all(r.private and "Locked in" in r.text for r in replies)
+        double = await d.click(question, wrong, "alice")
+        assert double.private and "already" in double.text
+        # The admin who hosts has not answered: the question waits for the deadline.
+        await d.advance_live()
+        assert d.channel_posts()[-1].text == question.text
+        d.clock.advance(seconds=20)
+        await d.advance_live()
+        reveal, board = d.channel_posts()[-2:]
+        assert "answer to question 1/1" in reveal.text
+        assert "1 (50 %) ✓" in reveal.text and "unsqueeze is always a view." in reveal.text
+        assert "final board" in board.text and "Fastest right answer" in board.text
+        late = await d.click(question, right, "bob")
+        assert late.private and "over" in late.text
+        session = d.quiz.live.store.get_live(int(join.split(":")[2]))
+        assert len(d.quiz.live.store.live_answers(session.id)) == 2
+
+    chat.run(scenario)
+
+
+def test_a_second_start_is_told_and_the_host_ends_the_session(chat):
+    async def scenario(d):
+        await d.enable_channel("t.choice-view")
+        await d.command("live", "admin", action="start", options="lobby=60")
+        await d.advance_live()
+        again = await d.command("live", "admin", action="start")
+        assert again.private and "already running" in again.text
+        member = await d.command("live", "alice", action="end")
+        assert member.private and "Only the host or an admin" in member.text
+        ended = await d.command("live", "admin", action="end")
+        assert ended.private and "ends now" in ended.text
+        await d.advance_live()
+        assert "final board" in d.channel_posts()[-1].text
+        assert "No live session is running" in (await d.command("live", "alice")).text
+
+    chat.run(scenario)
+
+
+def test_a_live_text_question_is_answered_in_its_one_line_form(chat):
+    async def scenario(d):
+        await d.enable_channel("t.text-detach")
+        await d.command("live", "admin", action="start", options="questions=1 lobby=0")
+        await d.advance_live()
+        question = d.channel_posts()[-1]
+        assert "Live · question 1/1" in question.text
+        form = await d.open_form(question, "alice", button=question.button("tq:lform:"))
+        assert form.mode == "text" and not form.multiline
+        reply = await d.submit(form, "x.detach()")
+        assert reply.private and "Locked in" in reply.text
+        session_id = int(question.button("tq:lform:").split(":")[2].split("-")[0])
+        answers = d.quiz.live.store.live_answers(session_id)
+        assert [(a.correct, a.response) for a in answers] == [(True, "detach")]
+
+    chat.run(scenario)
