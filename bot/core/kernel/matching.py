@@ -2,7 +2,11 @@
 
 The fuzzy match forgives typos ("detatch") but never turns a known wrong answer into a right one:
 a response is accepted only when it is closer to an accepted answer than to every rejected answer
-and every other choice.
+and every other choice, and a typo never adds or drops the trailing underscore of an in-place
+variant. A text answer is also read as engineers write it (``answer_forms``): after a label
+(``loss = 1.5``), before a comment (``7 (rounded down)``), in words (``three``), as a sum
+(``1/(2*4)``), as a call on any tensor (``scores.argmax(dim=1)``); a hedge (``7 or 8``) is
+right only when every one of its answers is.
 """
 
 from __future__ import annotations
@@ -14,6 +18,20 @@ import unicodedata
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
+from bot.core.kernel.answer_forms import (
+    MAX_READ,
+    alternatives,
+    comment_hedges,
+    evaluate,
+    is_label_word,
+    normalise,
+    parse_call,
+    spell_out,
+    split_comment,
+    split_label,
+    strip_phrases,
+    without_receiver,
+)
 from content.schema import ChoiceItem, NumericAnswer, TextItem
 
 # Namespaces in front of a name; stripped repeatedly, so "torch.Tensor.detach", "Tensor.detach"
@@ -101,8 +119,12 @@ def closest(query: str, candidates: list[str]) -> tuple[str, int] | None:
     A changed digit is never a typo: "3 bytes" is not "2 bytes", nor "float32" "float16".
     """
     digits = _DIGITS.findall(query)
+    # The distance is at least the difference in length, so a candidate farther than the
+    # largest budget is never computed (a 3,000-character answer costs nothing).
     scored = sorted(
-        (edit_distance(query, c), c) for c in candidates if _DIGITS.findall(c) == digits
+        (edit_distance(query, c), c) for c in candidates
+        if _DIGITS.findall(c) == digits and abs(len(c) - len(query)) <= 2
+        and c.endswith("_") == query.endswith("_")  # "gather_" is in place, not a typo
     )
     if not scored:
         return None
@@ -215,7 +237,7 @@ def _as_shape(text: str) -> tuple[int, ...] | None:
     text = unicodedata.normalize("NFKC", text)  # "（6，3）" from a Chinese keyboard
     cleaned = re.sub(r"^(?:torch\.)?size\(|\)$", "", text.strip().casefold())
     cleaned = cleaned.strip("[]() ")
-    cleaned = re.sub(r"\s*[x×*]\s*", ",", cleaned)
+    cleaned = re.sub(r"\s*(?:[x×*]|\bby\b|乘)\s*", ",", cleaned)  # "2x5", "2 by 5"
     if not cleaned or not _SHAPE.match(f"({cleaned})"):
         return None
     return tuple(int(n) for n in _INTS.findall(cleaned))
@@ -228,7 +250,7 @@ def called_name(text: str) -> str | None:
     call = _CALL.match(cleaned)
     if call is None or not call.group("args").strip():
         return None
-    return fold(call.group("name"))
+    return fold(without_receiver(call.group("name")))
 
 
 def match_text(item: TextItem, response: str) -> Match:
@@ -236,7 +258,74 @@ def match_text(item: TextItem, response: str) -> Match:
     folded = fold(response)
     if not folded:
         return Match(False, False)
+    plain = _match_plain(item, response)
+    if plain.correct or len(response) > MAX_READ or folded in {fold(r) for r in item.rejected}:
+        return plain
+    if comment_hedges(response):
+        return Match(True, False, folded)  # "7 (or 8)": two answers, one of them wrong
+    parts = alternatives(response)
+    if len(parts) > 1:
+        # A hedge ("7 or 8", "bf16/fp16") is right only when every answer in it is.
+        return Match(True, all(_read_as_written(item, p) for p in parts), folded)
+    if _read_as_written(item, response):
+        return Match(True, True, folded)
+    return plain
+
+
+def _read_as_written(item: TextItem, response: str) -> bool:
+    """Return whether some reading of ``response`` without its decorations is right.
+
+    The readings peel, in any order and at most a few times, a trailing comment, filler
+    phrases ("it is", "≈"), a label ("loss = ", "shape:"), number words and a receiver. A
+    label is peeled freely unless the item's answers are themselves keyword arguments
+    (``dim=1``): then only that keyword or a word like "answer" may stand before the value.
+    """
+    keywords = {fold(a.partition("=")[0]) for a in item.accepted if "=" in a}
+    # Where the answer is a name, "NAME=value" names it: CUBLAS_WORKSPACE_CONFIG=:4096:8.
+    names_label = any(a.rstrip().endswith("=") for a in item.accepted) or not (
+        _numbers(item) or _shaped(item))
+    seen: set[str] = set()
+    frontier = [normalise(response)]
+    for _ in range(5):
+        next_frontier: list[str] = []
+        for text in frontier:
+            if text in seen or not text:
+                continue
+            seen.add(text)
+            if _match_plain(item, text).correct:
+                return True
+            next_frontier.extend(_peelings(text, keywords, names_label))
+        frontier = next_frontier[:16]
+        if not frontier:
+            break
+    return any(_match_plain(item, text).correct for text in frontier if text not in seen)
+
+
+def _peelings(text: str, keywords: set[str], names_label: bool) -> list[str]:
+    """Return what ``text`` reads as with one decoration fewer."""
+    out = [split_comment(text)[0], strip_phrases(text), without_receiver(text)]
+    spelled = spell_out(text)
+    if spelled is not None:
+        out.append(spelled)
+    labelled = split_label(text)
+    if labelled is not None:
+        label = fold(labelled.label)
+        if not keywords or label in keywords or is_label_word(labelled.label):
+            out.append(labelled.value)
+        if names_label and labelled.separator == "=":
+            out.append(f"{labelled.label}=")  # dynamic_shapes={...} names the keyword
+    return [o for o in out if o and o != text]
+
+
+def _match_plain(item: TextItem, response: str) -> Match:
+    """Check a response as written: a number, a listed answer, a call, a shape, a typo."""
+    folded = fold(response)
+    if not folded:
+        return Match(False, False)
     parsed = as_number(response)
+    if parsed is None and not _shaped(item):
+        value = evaluate(response)  # "1/(2*4)", "2**10", "8 * 32"
+        parsed = None if value is None else (value, "")
     if parsed is not None:
         value, unit = parsed
         numbers = _numbers(item)
@@ -257,23 +346,45 @@ def match_text(item: TextItem, response: str) -> Match:
         return Match(True, True, folded)
     if folded in rejected:
         return Match(True, False, folded)
-    name = called_name(response)
-    if name is not None:
-        # A call with arguments where the item asks for the function: "torch.manual_seed(0)"
-        # names manual_seed. Only an accepted name written without arguments takes it, so
-        # "tensor([4])" never matches a listed "tensor([-4])".
-        bare = {fold(a) for a in item.accepted if called_name(a) is None}
-        if name in rejected:
-            return Match(True, False, name)
-        if name in bare:
-            return Match(True, True, name)
+    bare_method = fold(without_receiver(normalise(response)))
+    if bare_method != folded:  # "scores.gather" is gather on any tensor
+        if bare_method in rejected:
+            return Match(True, False, bare_method)
+        if bare_method in accepted:
+            return Match(True, True, bare_method)
     expected_shape = _as_shape(item.accepted[0])
     if expected_shape is not None:
         given = _as_shape(response)
         if given is not None:
             return Match(True, given == expected_shape, folded)
+    call = parse_call(response)
+    name = called_name(response)
+    bare = {fold(a) for a in item.accepted if called_name(a) is None}
+    if call is not None and (name is None or name not in bare):
+        # A call compared with the calls the item lists with arguments: any receiver, the
+        # tensor as receiver or first argument, dim by position or keyword. The same
+        # function with other arguments is wrong; another function falls through.
+        listed = [c for a in item.accepted if (c := parse_call(a)) is not None
+                  and (c.args or c.kwargs)]
+        same_function = [c for c in listed if fold(c.name) == fold(call.name)]
+        if same_function:
+            ok = any(c.args == call.args and c.kwargs == call.kwargs for c in same_function)
+            return Match(True, ok, folded)
+    if name is not None:
+        # A call with arguments where the item asks for the function: "torch.manual_seed(0)"
+        # names manual_seed. Only an accepted name written without arguments takes it, so
+        # "tensor([4])" never matches a listed "tensor([-4])".
+        if name in rejected:
+            return Match(True, False, name)
+        if name in bare:
+            return Match(True, True, name)
     if item.fuzzy:
         near = closest(folded, accepted + rejected)
         if near is not None and near[0] in accepted and near[0] not in rejected:
             return Match(True, True, folded, note=f"accepted as a typo of '{near[0]}'")
     return Match(True, False, folded)
+
+
+def _shaped(item: TextItem) -> bool:
+    """Return whether the item's answer is written as a shape ("(6,)", "2x3"), not a number."""
+    return any(c in item.accepted[0] for c in "(,[x×") and _as_shape(item.accepted[0]) is not None

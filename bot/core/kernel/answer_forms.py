@@ -1,0 +1,565 @@
+"""Read the ways engineers write a short answer: labels, comments, hedges, words, sums, calls.
+
+Each reader is a small hand-written scanner over at most ``MAX_READ`` characters (no regular
+expression with nested repetition, never ``eval``), so a hostile answer costs microseconds.
+``matching.match_text`` decides what the readings mean for an item.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+import unicodedata
+from dataclasses import dataclass
+from fractions import Fraction
+
+# Answers longer than this are not read beyond their plain form: no honest short answer is.
+MAX_READ = 200
+# An arithmetic form: at most this many characters, parentheses this deep, exponents this big.
+_MAX_EXPRESSION = 80
+_MAX_DEPTH = 12
+_MAX_POWER = 64
+_MAX_BITS = 1024  # a numerator or denominator past this size is no answer to a quiz
+
+# Module segments in front of a name that never name a tensor (a receiver is a variable).
+_MODULES = frozenset({
+    "torch", "nn", "f", "functional", "init", "utils", "rnn", "data", "optim", "lr_scheduler",
+    "cuda", "memory", "amp", "backends", "cudnn", "mps", "jit", "export", "distributed", "dist",
+    "profiler", "autograd", "version", "random", "np", "numpy", "math", "tensor", "special",
+    "linalg", "fft", "ao", "quantization", "compile", "fx", "multiprocessing", "mp", "onnx",
+    "hub", "sparse", "nested", "func", "library", "testing", "modules", "loss", "os", "sys",
+})
+# Methods of torch.Tensor that answers name: "scores.argmax(dim=1)" is argmax on any tensor.
+# (The core imports no torch; tests/core/kernel checks every name against the real Tensor.)
+TENSOR_METHODS = frozenset({
+    "abs", "all", "any", "argmax", "argmin", "argsort", "backward", "bfloat16", "bmm", "chunk",
+    "clamp", "clone", "contiguous", "cpu", "cuda", "cumsum", "detach", "detach_", "double",
+    "exp", "expand", "expand_as", "flatten", "flip", "float", "gather", "half", "index_add_",
+    "index_select", "is_contiguous", "item", "log", "log_softmax", "logsumexp", "masked_fill",
+    "masked_fill_", "masked_select", "matmul", "max", "mean", "min", "mm", "mul", "narrow",
+    "norm", "numel", "permute", "prod", "register_hook", "relu", "repeat", "requires_grad_",
+    "reshape", "resize_", "retain_grad", "scatter", "scatter_", "scatter_add_", "select",
+    "sigmoid", "size", "softmax", "sort", "split", "squeeze", "std", "stride", "sum", "t",
+    "take", "take_along_dim", "tanh", "to", "topk", "transpose", "type", "unsqueeze", "var",
+    "view", "view_as", "zero_",
+})
+# Methods whose first argument after the tensor is ``dim``: "x.argmax(1)" is "argmax(dim=1)".
+_DIM_FIRST = frozenset({
+    "all", "any", "argmax", "argmin", "argsort", "cumsum", "gather", "index_select",
+    "log_softmax", "logsumexp", "max", "mean", "min", "prod", "softmax", "sort", "squeeze",
+    "std", "sum", "take_along_dim", "unsqueeze", "var",
+})
+
+_EN_UNITS = {
+    "zero": 0, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7,
+    "eight": 8, "nine": 9, "ten": 10, "eleven": 11, "twelve": 12, "thirteen": 13,
+    "fourteen": 14, "fifteen": 15, "sixteen": 16, "seventeen": 17, "eighteen": 18,
+    "nineteen": 19, "twenty": 20, "thirty": 30, "forty": 40, "fifty": 50, "sixty": 60,
+    "seventy": 70, "eighty": 80, "ninety": 90,
+}
+_EN_SCALES = {"hundred": 100, "thousand": 1000, "million": 1_000_000}
+_ZH_DIGITS = {"零": 0, "〇": 0, "一": 1, "二": 2, "两": 2, "三": 3, "四": 4, "五": 5, "六": 6,
+              "七": 7, "八": 8, "九": 9}
+_ZH_SCALES = {"十": 10, "百": 100, "千": 1000, "万": 10_000}
+
+# Phrases around a value that say nothing about it, matched whole (longest first). The
+# approximation marks say the member rounded: the value must still be within the tolerance.
+_LEADING = tuple(sorted((
+    "i think it is", "i think it's", "i think", "i believe", "i'd say", "it is", "it's",
+    "it should be", "should be", "that's", "that is", "the answer is", "answer is",
+    "the result is", "result is", "it returns", "returns", "it gives", "gives", "we get",
+    "you get", "equals", "equal to", "is", "=", "==", "->", "=>", "→", "about",
+    "approximately", "approx.", "approx", "roughly", "around", "circa", "ca.", "~", "≈", "≃",
+    "multiply by", "multiplied by", "multiply it by", "multiply the loss by",
+    "multiply each loss by", "scale by", "scaled by", "scale it by", "scale the loss by",
+    "times", "×", "use", "call", "the", "答案是", "答案为", "应该是", "结果是", "结果为",
+    "我觉得是", "是", "为", "等于", "约等于", "约为", "约", "大约", "大概", "乘以", "乘",
+    "使用", "调用", "用",
+), key=len, reverse=True))
+_TRAILING = tuple(sorted((
+    "or so", "or thereabouts", "approx.", "approx", "approximately", "roughly", "more or less",
+    "function", "method", "class", "module", "attribute", "左右", "函数", "方法", "类", "属性",
+), key=len, reverse=True))
+# Words that name what the answer is, used as a label: "Answer: 7", "shape (2, 5)".
+_LABEL_WORDS = frozenset({
+    "answer", "ans", "a", "result", "output", "value", "shape", "size", "dtype", "答案", "答",
+    "结果", "形状", "值",
+})
+# A comment with one of these offers a second answer: "7 (or 8)", "0.5 # maybe 0.25".
+_HEDGE_WORDS = frozenset({"or", "maybe", "perhaps", "possibly", "either", "或", "或者", "还是",
+                          "也许", "可能"})
+_HEDGE_SPLIT = re.compile(r"\s+(?:or|and)\s+|\s*(?:\||或者|或|还是)\s*")
+_SLASH = re.compile(r"\s*/\s*")
+_NAME_SLASHES = re.compile(r"[^\s/]+(?:\s*/\s*[^\s/]+)+")
+_LETTER = re.compile(r"[^\W\d_]")
+_IDENT = re.compile(r"[^\W\d]\w*")
+_LABEL = re.compile(
+    r"(?P<label>[^\W\d][\w.]{0,60}(?:(?:\[[^\[\]]{0,40}\]|\([^()]{0,40}\))[\w.]{0,30}){0,3})"
+    r"\s{0,3}(?P<sep>==|=|:|->|=>|→|\s+is|\s+=)\s{0,3}"
+)
+_WORD = re.compile(r"[^\W\d_]{2,}")
+
+
+def normalise(text: str) -> str:
+    """Fold width and case and unify minus signs; superscript digits become a power."""
+    text = "".join(f"**{_SUPERSCRIPTS[c]}" if c in _SUPERSCRIPTS else c for c in text)
+    text = unicodedata.normalize("NFKC", text).casefold()
+    return text.translate(_SIGNS).strip()
+
+
+_SUPERSCRIPTS = {"⁰": "0", "¹": "1", "²": "2", "³": "3", "⁴": "4", "⁵": "5", "⁶": "6",
+                 "⁷": "7", "⁸": "8", "⁹": "9"}
+_SIGNS = str.maketrans({"\u2212": "-", "\u2013": "-", "\u2012": "-", "\u2044": "/",
+                        "÷": "/", "·": "*"})
+
+
+# --------------------------------------------------------------------------- arithmetic
+
+
+def evaluate(text: str) -> float | None:
+    """Return the value of a sum such as ``1/(2*4)`` or ``2**10``, or None.
+
+    Numbers, ``+ - * × / **`` and parentheses only, read by a recursive-descent parser with
+    bounded length, depth and exponent; anything else (names, calls, ``//``) is None.
+    """
+    text = normalise(text).replace("×", "*")
+    if not text or len(text) > _MAX_EXPRESSION:
+        return None
+    tokens = _tokens(text)
+    if tokens is None or not any(t in "+-*/()" or t == "**" for t in tokens):
+        return None
+    parser = _Parser(tokens)
+    try:
+        value = parser.sum(0)
+    except (ValueError, ZeroDivisionError, OverflowError):
+        return None
+    if parser.at < len(tokens):
+        return None
+    result = float(value)
+    return result if math.isfinite(result) else None
+
+
+def _tokens(text: str) -> list[str] | None:
+    tokens: list[str] = []
+    i = 0
+    while i < len(text):
+        char = text[i]
+        if char.isspace():
+            i += 1
+        elif text.startswith("**", i):
+            tokens.append("**")
+            i += 2
+        elif char in "+-*/()":
+            if text.startswith("//", i):
+                return None  # floor division is its own question, not an answer's form
+            tokens.append(char)
+            i += 1
+        elif char.isascii() and (char.isdigit() or char == "."):
+            start = i
+            while i < len(text) and text[i].isascii() and (text[i].isdigit() or text[i] == "."):
+                i += 1
+            if i < len(text) and text[i] == "e":
+                i += 1
+                if i < len(text) and text[i] in "+-":
+                    i += 1
+                while i < len(text) and text[i].isascii() and text[i].isdigit():
+                    i += 1
+            tokens.append(text[start:i])
+        else:
+            return None
+    return tokens
+
+
+class _Parser:
+    """Read a sum by recursive descent, as Python binds it (``-2**2`` is -4).
+
+    sum := product (('+'|'-') product)*; product := unary (('*'|'/') unary)*;
+    unary := ('+'|'-') unary | power; power := atom ('**' unary)?; atom := number | (sum).
+    """
+
+    def __init__(self, tokens: list[str]) -> None:
+        self.tokens = tokens
+        self.at = 0
+
+    def _peek(self) -> str:
+        return self.tokens[self.at] if self.at < len(self.tokens) else ""
+
+    def _take(self) -> str:
+        token = self._peek()
+        if not token:
+            raise ValueError("end")
+        self.at += 1
+        return token
+
+    def sum(self, depth: int) -> Fraction:
+        value = self.product(depth)
+        while self._peek() in ("+", "-"):
+            value = value + self.product(depth) if self._take() == "+" else (
+                value - self.product(depth))
+            _check(value)
+        return value
+
+    def product(self, depth: int) -> Fraction:
+        value = self.unary(depth)
+        while self._peek() in ("*", "/"):
+            operator = self._take()
+            right = self.unary(depth)
+            value = value * right if operator == "*" else value / right
+            _check(value)
+        return value
+
+    def unary(self, depth: int) -> Fraction:
+        if self._peek() in ("+", "-"):
+            sign = self._take()
+            value = self.unary(depth + 1)
+            return -value if sign == "-" else value
+        return self.power(depth)
+
+    def power(self, depth: int) -> Fraction:
+        base = self.atom(depth)
+        if self._peek() != "**":
+            return base
+        self._take()
+        exponent = self.unary(depth + 1)
+        if exponent.denominator != 1:
+            if base <= 0:
+                raise ValueError("root of a negative number")
+            return _check(Fraction(float(base) ** float(exponent)))
+        if abs(exponent) > _MAX_POWER or (base == 0 and exponent < 0):
+            raise ValueError("power too large")
+        return _check(base ** int(exponent))
+
+    def atom(self, depth: int) -> Fraction:
+        if depth > _MAX_DEPTH:
+            raise ValueError("too deep")
+        symbol = self._take()
+        if symbol == "(":
+            value = self.sum(depth + 1)
+            if self._take() != ")":
+                raise ValueError("unbalanced")
+            return value
+        return _literal(symbol)
+
+
+def _literal(token: str) -> Fraction:
+    mantissa, _, exponent = token.partition("e")
+    if mantissa.count(".") > 1 or mantissa in ("", "."):
+        raise ValueError("not a number")
+    power = int(exponent) if exponent not in ("", "+", "-") else None
+    if exponent and power is None:
+        raise ValueError("not a number")
+    if power is not None and abs(power) > 300:
+        raise ValueError("exponent too large")
+    return _check(Fraction(mantissa) * Fraction(10) ** (power or 0))
+
+
+def _check(value: Fraction) -> Fraction:
+    if value.numerator.bit_length() > _MAX_BITS or value.denominator.bit_length() > _MAX_BITS:
+        raise ValueError("too large")
+    return value
+
+
+# --------------------------------------------------------------------------- number words
+
+
+def spell_out(text: str) -> str | None:
+    """Replace a number written in words at the start with digits ("two bytes" -> "2 bytes").
+
+    English cardinals ("twelve", "twenty-five", "two thousand five hundred sixty", "half")
+    and Chinese numerals ("三", "十二", "二千五百六十", "零点五", "二分之一"); None when the
+    text does not start with one.
+    """
+    text = normalise(text)
+    if not text or len(text) > MAX_READ:
+        return None
+    if text[0] in _ZH_DIGITS or text[0] in _ZH_SCALES:
+        return _chinese(text)
+    words = re.split(r"[\s\-]+", text, maxsplit=12)
+    value, used = _english(words)
+    if used == 0:
+        return None
+    rest = " ".join(words[used:])
+    return f"{value} {rest}".strip()
+
+
+def _english(words: list[str]) -> tuple[float, int]:
+    if words and words[0] == "half":
+        return 0.5, 1
+    if len(words) > 1 and words[0] in ("a", "one") and words[1] == "half":
+        return 0.5, 2
+    total = current = 0
+    used = 0
+    for i, word in enumerate(words):
+        if word in _EN_UNITS:
+            current += _EN_UNITS[word]
+        elif word in _EN_SCALES and used:
+            scale = _EN_SCALES[word]
+            if scale == 100:
+                current *= 100
+            else:
+                total += current * scale
+                current = 0
+        elif word == "and" and used and i + 1 < len(words) and words[i + 1] in _EN_UNITS:
+            pass
+        else:
+            break
+        used = i + 1
+    return total + current, used
+
+
+def _chinese(text: str) -> str | None:
+    end = 0
+    while end < len(text) and (text[end] in _ZH_DIGITS or text[end] in _ZH_SCALES
+                               or text[end] in "点分之"):
+        end += 1
+    run, rest = text[:end], text[end:]
+    if "分之" in run:
+        denominator, _, numerator = run.partition("分之")
+        den, num = _zh_integer(denominator), _zh_integer(numerator)
+        if den is None or num is None or den == 0:
+            return None
+        return f"{num}/{den}{rest}"
+    whole, _, fraction = run.partition("点")
+    value = _zh_integer(whole)
+    if value is None or "分" in run or "之" in run:
+        return None
+    if fraction:
+        if not all(c in _ZH_DIGITS for c in fraction):
+            return None
+        return f"{value}.{''.join(str(_ZH_DIGITS[c]) for c in fraction)}{rest}"
+    return f"{value}{rest}"
+
+
+def _zh_integer(run: str) -> int | None:
+    if not run:
+        return None
+    if all(c in _ZH_DIGITS for c in run) and len(run) > 1:
+        return int("".join(str(_ZH_DIGITS[c]) for c in run))  # "二五六" read digit by digit
+    total = section = digit = 0
+    for char in run:
+        if char in _ZH_DIGITS:
+            digit = _ZH_DIGITS[char]
+        elif char == "万":
+            total += (section + digit) * 10_000
+            section = digit = 0
+        else:
+            section += (digit or 1) * _ZH_SCALES[char]
+            digit = 0
+    return total + section + digit
+
+
+# --------------------------------------------------------------------------- decorations
+
+
+def alternatives(text: str) -> list[str]:
+    """Split a hedge ("7 or 8", "bf16 / fp16", "A | B", "A 或 B") into its candidates."""
+    text = normalise(text)
+    if len(text) > MAX_READ:
+        return [text]
+    for approximate in ("more or less", "or so", "or thereabouts"):
+        text = text.replace(approximate, "")
+    text = re.sub(r"^either\s+", "", text)
+    parts = [p for p in _HEDGE_SPLIT.split(text) if p.strip()]
+    out: list[str] = []
+    for part in parts:
+        # "bf16/fp16" offers two names; "1/32" and "1e-3/2" are one number.
+        if _NAME_SLASHES.fullmatch(part) and _LETTER.search(part) and evaluate(part) is None:
+            out.extend(p for p in _SLASH.split(part) if p.strip())
+        else:
+            out.append(part)
+    return out or [text]
+
+
+def comment_hedges(text: str) -> bool:
+    """Return whether a trailing comment offers another answer ("7 (or 8)", "7 # maybe 8")."""
+    _, comment = split_comment(normalise(text))
+    words = set(re.findall(r"\w+", comment))
+    return bool(words & _HEDGE_WORDS) or any(w in comment for w in ("或", "还是", "可能", "也许"))
+
+
+def split_comment(text: str) -> tuple[str, str]:
+    """Split a trailing remark off a value: ``7 (rounded down)``, ``0.5 # approx``."""
+    if len(text) > MAX_READ:
+        return text, ""
+    for marker in ("#", " -- ", " — ", " – ", ";"):
+        at = text.find(marker)
+        if at > 0:
+            return text[:at].rstrip(), text[at:]
+    stripped = text.rstrip(" .。")
+    if stripped.endswith(")"):
+        opening = stripped.rfind("(")
+        inside = stripped[opening + 1:-1]
+        if opening > 0 and "(" not in inside and _WORD.search(inside) and (
+            stripped[opening - 1].isspace() or stripped[opening - 1].isdigit()
+            or stripped[opening - 1] in ")]"
+        ):
+            return stripped[:opening].rstrip(), stripped[opening:]
+    comma = text.find(",")
+    if comma > 0:
+        after = text[comma + 1:].strip()
+        if len(after.split()) >= 2 and _WORD.match(after):
+            return text[:comma].rstrip(), text[comma:]
+    return text, ""
+
+
+def strip_phrases(text: str) -> str:
+    """Drop filler phrases around a value: "it is 8", "multiply by 8", "≈0.5", "8 or so"."""
+    for _ in range(4):
+        before = text
+        for phrase in _LEADING:
+            if text.startswith(phrase) and _boundary(text, len(phrase)):
+                rest = text[len(phrase):].lstrip(" :：")
+                if rest:
+                    text = rest
+                    break
+        for phrase in _TRAILING:
+            if text.endswith(phrase) and len(text) > len(phrase):
+                cut = len(text) - len(phrase)
+                if not _is_word(text[cut]) or not _is_word(text[cut - 1]):
+                    text = text[:cut].rstrip()
+                    break
+        if text == before:
+            break
+    return text
+
+
+def _is_word(char: str) -> bool:
+    return char.isalnum() or char == "_"
+
+
+def _boundary(text: str, at: int) -> bool:
+    """Return whether a phrase ending at ``at`` ends a word (a CJK phrase always does)."""
+    if at >= len(text):
+        return True
+    last = text[at - 1]
+    if not _is_word(last) or not last.isascii():
+        return True
+    return not _is_word(text[at])
+
+
+@dataclass(frozen=True)
+class Labelled:
+    """A value written after a label: ``loss = 1.5``, ``shape: (2, 5)``, ``dim=1``."""
+
+    label: str
+    separator: str
+    value: str
+
+
+def split_label(text: str) -> Labelled | None:
+    """Split ``label = value`` (or ``:``, ``is``, ``->``); a bare label word too: "shape (2, 5)"."""
+    if len(text) > MAX_READ:
+        return None
+    found = _LABEL.match(text)
+    if found is not None:
+        value = text[found.end():].strip()
+        if value and not value.startswith("="):
+            return Labelled(found.group("label"), found.group("sep").strip(), value)
+    word, _, value = text.partition(" ")
+    if word in _LABEL_WORDS and value.strip():
+        return Labelled(word, "", value.strip())
+    return None
+
+
+def is_label_word(label: str) -> bool:
+    """Return whether a label only says "the answer" ("answer", "result", "答案")."""
+    return label in _LABEL_WORDS
+
+
+# --------------------------------------------------------------------------- calls
+
+
+@dataclass(frozen=True)
+class Call:
+    """A call read for comparison: its function, positional and keyword arguments."""
+
+    name: str
+    args: tuple[str, ...]
+    kwargs: frozenset[tuple[str, str]]
+
+
+def without_receiver(text: str) -> str:
+    """Drop a variable in front of a tensor method: ``scores.argmax`` -> ``argmax``.
+
+    A module path is not a receiver (``np.random.seed``, ``torch.cuda.manual_seed`` keep
+    theirs), and only names of torch.Tensor's methods lose it.
+    """
+    head, paren, tail = text.partition("(")
+    segments = head.strip().split(".")
+    if len(segments) < 2 or segments[-1] not in TENSOR_METHODS:
+        return text
+    receiver = segments[:-1]
+    if receiver[0] in _MODULES or not all(_IDENT.fullmatch(s) for s in receiver):
+        return text
+    return segments[-1] + paren + tail
+
+
+def parse_call(text: str) -> Call | None:
+    """Read ``recv.name(a, k=v)`` or ``torch.name(x, a, k=v)`` as one call of ``name``."""
+    text = normalise(text).strip("`'\" ").rstrip(".。;；")
+    if len(text) > MAX_READ or not text.endswith(")") or "(" not in text:
+        return None
+    head, _, inside = text.partition("(")
+    inside = inside[:-1]
+    segments = [s.strip() for s in head.split(".")]
+    if not segments or not all(_IDENT.fullmatch(s) for s in segments):
+        return None
+    arguments = _split_arguments(inside)
+    if arguments is None:
+        return None
+    name = segments[-1]
+    receiver = segments[:-1]
+    if name in TENSOR_METHODS:
+        if receiver and receiver[0] not in _MODULES:
+            pass  # scores.argmax(1): any variable
+        elif arguments and _IDENT.fullmatch(arguments[0].split(".")[0]) and (
+            "=" not in arguments[0]
+        ):
+            arguments = arguments[1:]  # torch.argmax(x, 1): the tensor is the receiver
+    elif receiver and receiver[0] not in _MODULES:
+        return None
+    else:
+        name = ".".join(segments)  # a function keeps its module: np.random.seed is not seed
+    args: list[str] = []
+    kwargs: dict[str, str] = {}
+    for argument in arguments:
+        key, equals, value = argument.partition("=")
+        if equals and _IDENT.fullmatch(key.strip()) and not value.startswith("="):
+            kwargs[key.strip()] = value.strip()
+        elif kwargs:
+            return None  # a positional argument after a keyword one is not Python
+        else:
+            args.append(argument.strip())
+    if name in _DIM_FIRST and args and "dim" not in kwargs:
+        kwargs["dim"] = args.pop(0)
+    return Call(name, tuple(args), frozenset(kwargs.items()))
+
+
+def _split_arguments(inside: str) -> list[str] | None:
+    parts: list[str] = []
+    depth = 0
+    start = 0
+    quote = ""
+    for i, char in enumerate(inside):
+        if quote:
+            quote = "" if char == quote else quote
+        elif char in "'\"":
+            quote = char
+        elif char in "([{":
+            depth += 1
+        elif char in ")]}":
+            depth -= 1
+            if depth < 0:
+                return None
+        elif char == "," and depth == 0:
+            parts.append(inside[start:i])
+            start = i + 1
+    if depth or quote:
+        return None
+    last = inside[start:]
+    if last.strip() or parts:
+        parts.append(last)
+    cleaned = [re.sub(r"\s+", "", p) for p in parts]
+    if any(not p for p in cleaned[:-1]) or (len(cleaned) > 1 and not cleaned[-1]):
+        return [p for p in cleaned if p] if cleaned[-1] == "" else None
+    return cleaned
