@@ -44,10 +44,10 @@ TENSOR_METHODS = frozenset({
     "view", "view_as", "zero_",
 })
 # Methods whose first argument after the tensor is ``dim``: "x.argmax(1)" is "argmax(dim=1)".
-_DIM_FIRST = frozenset({
+DIM_FIRST = frozenset({
     "all", "any", "argmax", "argmin", "argsort", "cumsum", "gather", "index_select",
     "log_softmax", "logsumexp", "max", "mean", "min", "prod", "softmax", "sort", "squeeze",
-    "std", "sum", "take_along_dim", "unsqueeze", "var",
+    "std", "sum", "unsqueeze", "var",
 })
 
 _EN_UNITS = {
@@ -363,11 +363,24 @@ def alternatives(text: str) -> list[str]:
     out: list[str] = []
     for part in parts:
         # "bf16/fp16" offers two names; "1/32" and "1e-3/2" are one number.
-        if _NAME_SLASHES.fullmatch(part) and _LETTER.search(part) and evaluate(part) is None:
+        if _NAME_SLASHES.fullmatch(part) and _names_around_slashes(part):
             out.extend(p for p in _SLASH.split(part) if p.strip())
         else:
             out.append(part)
     return out or [text]
+
+
+def _names_around_slashes(text: str) -> bool:
+    """Return whether every "/" stands between names ("bf16/fp16"), not numbers ("1/32")."""
+    for at, char in enumerate(text):
+        if char != "/":
+            continue
+        left = re.search(r"[\w.]*$", text[:at].rstrip())
+        right = re.match(r"[\w.]*", text[at + 1:].lstrip())
+        words = (left.group() if left else "") + " " + (right.group() if right else "")
+        if not _LETTER.search(words) or re.fullmatch(r"[\d.e+-]+ [\d.e+-]+", words):
+            return False
+    return True
 
 
 def comment_hedges(text: str) -> bool:
@@ -389,17 +402,31 @@ def split_comment(text: str) -> tuple[str, str]:
     if stripped.endswith(")"):
         opening = stripped.rfind("(")
         inside = stripped[opening + 1:-1]
-        if opening > 0 and "(" not in inside and _WORD.search(inside) and (
+        # "f(x)" is a call; "7 (rounded down)", "run（按文档）", "256 (8 × 32)" are remarks.
+        remark = _WORD.search(inside) or evaluate(inside) is not None
+        if opening > 0 and "(" not in inside and remark and (
             stripped[opening - 1].isspace() or stripped[opening - 1].isdigit()
-            or stripped[opening - 1] in ")]"
+            or stripped[opening - 1] in ")]" or not inside.isascii()
         ):
             return stripped[:opening].rstrip(), stripped[opening:]
-    comma = text.find(",")
-    if comma > 0:
+    for comma in _top_level_commas(text):
         after = text[comma + 1:].strip()
-        if len(after.split()) >= 2 and _WORD.match(after):
-            return text[:comma].rstrip(), text[comma:]
+        if comma > 0 and len(after.split()) >= 2 and _WORD.match(after):
+            return text[:comma].rstrip(), text[comma:]  # "7, rounded down"; not "2, 5"
     return text, ""
+
+
+def _top_level_commas(text: str) -> list[int]:
+    depth = 0
+    commas = []
+    for i, char in enumerate(text):
+        if char in "([{":
+            depth += 1
+        elif char in ")]}":
+            depth -= 1
+        elif char == "," and depth == 0:
+            commas.append(i)
+    return commas
 
 
 def strip_phrases(text: str) -> str:
@@ -453,7 +480,7 @@ def split_label(text: str) -> Labelled | None:
     found = _LABEL.match(text)
     if found is not None:
         value = text[found.end():].strip()
-        if value and not value.startswith("="):
+        if value:
             return Labelled(found.group("label"), found.group("sep").strip(), value)
     word, _, value = text.partition(" ")
     if word in _LABEL_WORDS and value.strip():
@@ -530,7 +557,7 @@ def parse_call(text: str) -> Call | None:
             return None  # a positional argument after a keyword one is not Python
         else:
             args.append(argument.strip())
-    if name in _DIM_FIRST and args and "dim" not in kwargs:
+    if name in DIM_FIRST and args and "dim" not in kwargs:
         kwargs["dim"] = args.pop(0)
     return Call(name, tuple(args), frozenset(kwargs.items()))
 
