@@ -90,7 +90,6 @@ _HEDGE_WORDS = frozenset({"or", "maybe", "perhaps", "possibly", "either", "或",
                           "也许", "可能"})
 _HEDGE_SPLIT = re.compile(r"\s+(?:or|and)\s+|\s*(?:\||或者|或|还是)\s*")
 _SLASH = re.compile(r"\s*/\s*")
-_NAME_SLASHES = re.compile(r"[^\s/]+(?:\s*/\s*[^\s/]+)+")
 _LETTER = re.compile(r"[^\W\d_]")
 _IDENT = re.compile(r"[^\W\d]\w*")
 _LABEL = re.compile(
@@ -98,17 +97,17 @@ _LABEL = re.compile(
     r"\s{0,3}(?P<sep>==|=|:|->|=>|→|\s+is|\s+=)\s{0,3}"
 )
 _WORD = re.compile(r"[^\W\d_]{2,}")
+_PLAIN_NUMBER = re.compile(r"[-+]?(?:\d+\.?\d*|\.\d+)(?:e[-+]?\d+)?")
 
 
 def normalise(text: str) -> str:
     """Fold width and case and unify minus signs; superscript digits become a power."""
-    text = "".join(f"**{_SUPERSCRIPTS[c]}" if c in _SUPERSCRIPTS else c for c in text)
-    text = unicodedata.normalize("NFKC", text).casefold()
+    text = unicodedata.normalize("NFKC", text.translate(_SUPERSCRIPTS)).casefold()
     return text.translate(_SIGNS).strip()
 
 
-_SUPERSCRIPTS = {"⁰": "0", "¹": "1", "²": "2", "³": "3", "⁴": "4", "⁵": "5", "⁶": "6",
-                 "⁷": "7", "⁸": "8", "⁹": "9"}
+_SUPERSCRIPTS = str.maketrans({s: f"**{d}" for s, d in zip("⁰¹²³⁴⁵⁶⁷⁸⁹", "0123456789",
+                                                            strict=True)})
 _SIGNS = str.maketrans({"\u2212": "-", "\u2013": "-", "\u2012": "-", "\u2044": "/",
                         "÷": "/", "·": "*"})
 
@@ -122,6 +121,8 @@ def evaluate(text: str) -> float | None:
     Numbers, ``+ - * × / **`` and parentheses only, read by a recursive-descent parser with
     bounded length, depth and exponent; anything else (names, calls, ``//``) is None.
     """
+    if len(text) > 2 * _MAX_EXPRESSION:
+        return None
     text = normalise(text).replace("×", "*")
     if not text or len(text) > _MAX_EXPRESSION:
         return None
@@ -269,8 +270,10 @@ def spell_out(text: str) -> str | None:
     and Chinese numerals ("三", "十二", "二千五百六十", "零点五", "二分之一"); None when the
     text does not start with one.
     """
+    if len(text) > MAX_READ:
+        return None
     text = normalise(text)
-    if not text or len(text) > MAX_READ:
+    if not text:
         return None
     if text[0] in _ZH_DIGITS or text[0] in _ZH_SCALES:
         return _chinese(text)
@@ -353,9 +356,9 @@ def _zh_integer(run: str) -> int | None:
 
 def alternatives(text: str) -> list[str]:
     """Split a hedge ("7 or 8", "bf16 / fp16", "A | B", "A 或 B") into its candidates."""
-    text = normalise(text)
     if len(text) > MAX_READ:
         return [text]
+    text = normalise(text)
     for approximate in ("more or less", "or so", "or thereabouts"):
         text = text.replace(approximate, "")
     text = re.sub(r"^either\s+", "", text)
@@ -363,7 +366,7 @@ def alternatives(text: str) -> list[str]:
     out: list[str] = []
     for part in parts:
         # "bf16/fp16" offers two names; "1/32" and "1e-3/2" are one number.
-        if _NAME_SLASHES.fullmatch(part) and _names_around_slashes(part):
+        if "/" in part and _names_around_slashes(part):
             out.extend(p for p in _SLASH.split(part) if p.strip())
         else:
             out.append(part)
@@ -383,11 +386,30 @@ def _names_around_slashes(text: str) -> bool:
     return True
 
 
-def comment_hedges(text: str) -> bool:
-    """Return whether a trailing comment offers another answer ("7 (or 8)", "7 # maybe 8")."""
-    _, comment = split_comment(normalise(text))
-    words = set(re.findall(r"\w+", comment))
-    return bool(words & _HEDGE_WORDS) or any(w in comment for w in ("或", "还是", "可能", "也许"))
+def remark_core(remark: str) -> tuple[str, bool]:
+    """Return what a remark says without its marks and hedge words, and whether it hedged.
+
+    ``(or 8)`` says "8" and hedges; ``# rounded down`` says "rounded down"; ``(8 × 32)`` says
+    a sum. The matcher decides whether what is left is a second answer or a comment.
+    """
+    core = remark.strip()
+    for marker in ("#", "--", "—", "–", ";", ","):
+        if core.startswith(marker):
+            core = core[len(marker):].strip()
+            break
+    if core.startswith("(") and core.endswith(")"):
+        core = core[1:-1].strip()
+    for approximate in ("more or less", "or so", "or thereabouts"):
+        core = core.replace(approximate, " ")
+    words = core.split()
+    kept = [w for w in words if w not in _HEDGE_WORDS]
+    hedged = len(kept) < len(words)
+    core = " ".join(kept)
+    for word in ("或者", "或", "还是", "也许", "可能"):
+        if word in core:
+            hedged = True
+            core = core.replace(word, " ")
+    return core.strip(), hedged
 
 
 def split_comment(text: str) -> tuple[str, str]:
@@ -403,7 +425,8 @@ def split_comment(text: str) -> tuple[str, str]:
         opening = stripped.rfind("(")
         inside = stripped[opening + 1:-1]
         # "f(x)" is a call; "7 (rounded down)", "run（按文档）", "256 (8 × 32)" are remarks.
-        remark = _WORD.search(inside) or evaluate(inside) is not None
+        remark = _WORD.search(inside) or evaluate(inside) is not None or _PLAIN_NUMBER.fullmatch(
+            inside.strip())
         if opening > 0 and "(" not in inside and remark and (
             stripped[opening - 1].isspace() or stripped[opening - 1].isdigit()
             or stripped[opening - 1] in ")]" or not inside.isascii()
@@ -511,6 +534,8 @@ def without_receiver(text: str) -> str:
     A module path is not a receiver (``np.random.seed``, ``torch.cuda.manual_seed`` keep
     theirs), and only names of torch.Tensor's methods lose it.
     """
+    if len(text) > MAX_READ:
+        return text
     head, paren, tail = text.partition("(")
     segments = head.strip().split(".")
     if len(segments) < 2 or segments[-1] not in TENSOR_METHODS:
@@ -523,6 +548,8 @@ def without_receiver(text: str) -> str:
 
 def parse_call(text: str) -> Call | None:
     """Read ``recv.name(a, k=v)`` or ``torch.name(x, a, k=v)`` as one call of ``name``."""
+    if len(text) > MAX_READ:
+        return None
     text = normalise(text).strip("`'\" ").rstrip(".。;；")
     if len(text) > MAX_READ or not text.endswith(")") or "(" not in text:
         return None

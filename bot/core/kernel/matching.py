@@ -20,12 +20,13 @@ from dataclasses import dataclass
 
 from bot.core.kernel.answer_forms import (
     MAX_READ,
+    TENSOR_METHODS,
     alternatives,
-    comment_hedges,
     evaluate,
     is_label_word,
     normalise,
     parse_call,
+    remark_core,
     spell_out,
     split_comment,
     split_label,
@@ -253,20 +254,37 @@ def called_name(text: str) -> str | None:
     return fold(without_receiver(call.group("name")))
 
 
+def _names_an_answer(call: str, listed: list[str]) -> bool:
+    """Return whether "name (...)" is a hedge, not a call: "gather (or scatter)", "a (b)".
+
+    Its argument hedges, or it is spaced off the name and is one of the item's listed answers
+    ("manual_seed(seed)" stays a call).
+    """
+    cleaned = unicodedata.normalize("NFKC", call).casefold().strip().strip("`'\"“”‘’ ")
+    found = _CALL.match(cleaned.rstrip(".,;:!?。，；：！？ "))
+    if found is None:
+        return False
+    core, hedged = remark_core(f"({found.group('args')})")
+    spaced = cleaned[len(found.group("name")):][:1].isspace()
+    return hedged or (spaced and fold(core) in listed)
+
+
 def match_text(item: TextItem, response: str) -> Match:
     """Check a short free-text answer against the accepted answers, numbers and shapes."""
     folded = fold(response)
     if not folded:
         return Match(False, False)
     plain = _match_plain(item, response)
-    if plain.correct or len(response) > MAX_READ or folded in {fold(r) for r in item.rejected}:
+    listed = {fold(a) for a in (*item.accepted, *item.rejected)}
+    if len(response) > MAX_READ or folded in listed:
         return plain
-    if comment_hedges(response):
-        return Match(True, False, folded)  # "7 (or 8)": two answers, one of them wrong
     parts = alternatives(response)
     if len(parts) > 1:
-        # A hedge ("7 or 8", "bf16/fp16") is right only when every answer in it is.
+        # A hedge ("7 or 8", "bf16/fp16") is right only when every answer in it is; checked
+        # before typos, so "profile/cProfile" is never a typo of "profiler.profile".
         return Match(True, all(_read_as_written(item, p) for p in parts), folded)
+    if plain.correct:
+        return plain
     if _read_as_written(item, response):
         return Match(True, True, folded)
     return plain
@@ -292,29 +310,67 @@ def _read_as_written(item: TextItem, response: str) -> bool:
             if text in seen or not text:
                 continue
             seen.add(text)
+            if len(alternatives(text)) > 1:
+                continue  # a hedge left after a decoration is peeled: never one right answer
             if _match_plain(item, text).correct:
                 return True
-            next_frontier.extend(_peelings(text, keywords, names_label))
+            next_frontier.extend(_peelings(item, text, keywords, names_label))
         frontier = next_frontier[:16]
         if not frontier:
             break
-    return any(_match_plain(item, text).correct for text in frontier if text not in seen)
+    return any(_match_plain(item, text).correct for text in frontier
+               if text not in seen and len(alternatives(text)) == 1)
 
 
-def _peelings(text: str, keywords: set[str], names_label: bool) -> list[str]:
+def _peelings(item: TextItem, text: str, keywords: set[str], names_label: bool) -> list[str]:
     """Return what ``text`` reads as with one decoration fewer."""
-    out = [split_comment(text)[0], strip_phrases(text), without_receiver(text)]
+    out = [strip_phrases(text), without_receiver(text)]
+    main, remark = split_comment(text)
+    if remark and _remark_allows(item, remark, keywords):
+        out.append(main)
     spelled = spell_out(text)
     if spelled is not None:
         out.append(spelled)
     labelled = split_label(text)
     if labelled is not None:
         label = fold(labelled.label)
-        if not keywords or label in keywords or is_label_word(labelled.label):
+        # "scatter = gather" names a listed wrong answer beside the right one: no reading.
+        vetoed = label in {fold(r) for r in item.rejected}
+        if not vetoed and (not keywords or label in keywords or is_label_word(labelled.label)):
             out.append(labelled.value)
-        if names_label and labelled.separator == "=":
-            out.append(f"{labelled.label}=")  # dynamic_shapes={...} names the keyword
+        if names_label and labelled.separator == "=" and not _NAME.fullmatch(labelled.value):
+            out.append(labelled.label)  # dynamic_shapes={...}, CUBLAS_WORKSPACE_CONFIG=:4096:8
     return [o for o in out if o and o != text]
+
+
+_NAME = re.compile(r"[^\W\d][\w.]*")
+
+
+def _remark_allows(item: TextItem, remark: str, keywords: set[str]) -> bool:
+    """Return whether a trailing remark leaves the value before it standing.
+
+    A remark that is itself an answer (a number, a sum, a shape, a listed or near-listed
+    answer, a tensor method) or that hedges ("or 8", "maybe 8") is a second answer: it must be
+    right too. Anything else ("rounded down", "按文档") is a comment.
+    """
+    core, hedged = remark_core(remark)
+    if not core:
+        return True
+    listed = [fold(a) for a in (*item.accepted, *item.rejected)]
+    answer_like = (
+        hedged or as_number(core) is not None or evaluate(core) is not None
+        or _as_shape(core) is not None or parse_call(core) is not None
+        or (" " not in core and "=" not in core and (
+            core in TENSOR_METHODS or _DIGITS.search(core) is not None or fold(core) in listed
+            or closest(fold(core), listed) is not None
+        ))
+        # "(delta=1)" notes a parameter; "(dim=0)" where the answer is a dim is a second answer
+        or ("=" in core and fold(core.partition("=")[0]) in keywords)
+    )
+    if not answer_like:
+        return True
+    readings = {core, strip_phrases(core), spell_out(core) or ""}
+    return any(_match_plain(item, r).correct for r in readings if r)
 
 
 def _match_plain(item: TextItem, response: str) -> Match:
@@ -346,7 +402,8 @@ def _match_plain(item: TextItem, response: str) -> Match:
         return Match(True, True, folded)
     if folded in rejected:
         return Match(True, False, folded)
-    bare_method = fold(without_receiver(normalise(response)))
+    bare_method = fold(without_receiver(normalise(response))) if len(response) <= MAX_READ else (
+        folded)
     if bare_method != folded:  # "scores.gather" is gather on any tensor
         if bare_method in rejected:
             return Match(True, False, bare_method)
@@ -359,6 +416,8 @@ def _match_plain(item: TextItem, response: str) -> Match:
             return Match(True, given == expected_shape, folded)
     call = parse_call(response)
     name = called_name(response)
+    if name is not None and _names_an_answer(response, accepted + rejected):
+        name = None  # "retain_grad (retain_graph)" offers two answers, it calls nothing
     bare = {fold(a) for a in item.accepted if called_name(a) is None}
     if call is not None and (name is None or name not in bare):
         # A call compared with the calls the item lists with arguments: any receiver, the

@@ -73,6 +73,14 @@ RIGHT = [
     ("mixed.cpu-autocast-default", "bfloat16/bf16"),
     ("deploy.dynamic-shapes-name", "dynamic_shapes={'x': {0: Dim('batch')}}"),
     ("repro.cublas-workspace-env", "CUBLAS_WORKSPACE_CONFIG=:4096:8"),
+    # a remark that is a second answer must be right too; a parameter note is a comment
+    ("autograd.accumulated-grad-value", "12 (3*4)"),
+    ("autograd.accumulated-grad-value", "12 (12.0)"),
+    ("training.argmax-dim", "dim=1 (or -1)"),
+    ("losses.huber-value", "2.5 (delta=1)"),
+    ("autograd.accumulated-grad-value", "12 (rounded down, or so)"),
+    ("indexing.gather-name", "fn = torch.gather"),
+    ("repro.manual-seed-name", "manual_seed(seed)"),
 ]
 
 WRONG = [
@@ -112,6 +120,16 @@ WRONG = [
     ("mixed.cpu-autocast-default", "bfloat16 或 float16"),
     ("indexing.gather-name", "gather | scatter"),
     ("tensors.cat-shape", "(6, 3) or error"),
+    ("autograd.accumulated-grad-value", "12 # 13"),
+    ("autograd.accumulated-grad-value", "12 (3*5)"),
+    ("autograd.accumulated-grad-value", "12 # or maybe it is 13"),
+    ("training.argmax-dim", "1 (dim=0)"),
+    ("mixed.cpu-autocast-default", "bf16; fp16"),
+    ("indexing.gather-name", "gather (scatter)"),
+    ("autograd.retain-grad-name", "retain_grad (or retain_graph)"),
+    ("indexing.gather-name", "gather = scatter"),
+    ("indexing.gather-name", "scatter = gather"),
+    ("perf.profiler-name", "profile/cProfile"),  # once a typo of "profiler.profile"
     # "7/8" is a number, never "7 or 8"
     ("data.loader-len-drop-last", "2/3"),
     ("data.loader-len-drop-last", "7/8"),

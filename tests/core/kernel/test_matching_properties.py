@@ -349,9 +349,11 @@ def hedges(draw):
     good = draw(st.sampled_from(item.accepted))
     bad = draw(st.sampled_from(item.rejected))
     first, second = draw(st.permutations([good, bad]))
-    joiner = draw(st.sampled_from([" or ", " OR ", " | ", " 或 ", " 还是 ", "either {} or "]))
-    if joiner.startswith("either"):
-        return item, joiner.format(first) + second
+    joiner = draw(st.sampled_from([" or ", " OR ", " | ", " 或 ", " 还是 ", "either {} or ",
+                                   "{} (or {})", "{} # maybe {}", "{}; {}", "{} ({})"]))
+    if "{}" in joiner:
+        return item, joiner.format(first, second) if joiner.count("{}") == 2 else (
+            joiner.format(first) + second)
     if not re.search(r"\d", good + bad):
         joiner = draw(st.sampled_from([joiner, "/", " / "]))
     return item, decorate(draw, item, first + joiner + second, LABELS)
