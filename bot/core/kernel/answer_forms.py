@@ -90,6 +90,8 @@ _HEDGE_WORDS = frozenset({"or", "maybe", "perhaps", "possibly", "either", "或",
                           "也许", "可能"})
 _HEDGE_SPLIT = re.compile(r"\s+(?:or|and)\s+|\s*(?:\||或者|或|还是)\s*")
 _SLASH = re.compile(r"\s*/\s*")
+# Whole words only: "or softmarginloss" is a hedge, "or so" an approximation.
+_APPROXIMATE = re.compile(r"(?<!\w)(?:more or less|or so|or thereabouts)(?!\w)")
 _LETTER = re.compile(r"[^\W\d_]")
 _IDENT = re.compile(r"[^\W\d]\w*")
 _LABEL = re.compile(
@@ -359,8 +361,7 @@ def alternatives(text: str) -> list[str]:
     if len(text) > MAX_READ:
         return [text]
     text = normalise(text)
-    for approximate in ("more or less", "or so", "or thereabouts"):
-        text = text.replace(approximate, "")
+    text = _APPROXIMATE.sub(" ", text).strip()
     text = re.sub(r"^either\s+", "", text)
     parts = [p for p in _HEDGE_SPLIT.split(text) if p.strip()]
     out: list[str] = []
@@ -399,8 +400,7 @@ def remark_core(remark: str) -> tuple[str, bool]:
             break
     if core.startswith("(") and core.endswith(")"):
         core = core[1:-1].strip()
-    for approximate in ("more or less", "or so", "or thereabouts"):
-        core = core.replace(approximate, " ")
+    core = _APPROXIMATE.sub(" ", core)
     words = core.split()
     kept = [w for w in words if w not in _HEDGE_WORDS]
     hedged = len(kept) < len(words)

@@ -283,11 +283,23 @@ def match_text(item: TextItem, response: str) -> Match:
         # A hedge ("7 or 8", "bf16/fp16") is right only when every answer in it is; checked
         # before typos, so "profile/cProfile" is never a typo of "profiler.profile".
         return Match(True, all(_read_as_written(item, p) for p in parts), folded)
+    if plain.correct and plain.note and _hides_a_wrong_answer(item, response):
+        return Match(True, False, folded)  # "y: contiguous" is no typo of "is_contiguous"
     if plain.correct:
         return plain
     if _read_as_written(item, response):
         return Match(True, True, folded)
     return plain
+
+
+def _hides_a_wrong_answer(item: TextItem, response: str) -> bool:
+    """Return whether a listed wrong answer shows once a label, comment or phrase is peeled."""
+    rejected = {fold(r) for r in item.rejected}
+    text = normalise(response)
+    labelled = split_label(text)
+    readings = [split_comment(text)[0], strip_phrases(text),
+                labelled.value if labelled is not None else ""]
+    return any(fold(r) in rejected for r in readings if r)
 
 
 def _read_as_written(item: TextItem, response: str) -> bool:

@@ -130,6 +130,8 @@ WRONG = [
     ("indexing.gather-name", "gather = scatter"),
     ("indexing.gather-name", "scatter = gather"),
     ("perf.profiler-name", "profile/cProfile"),  # once a typo of "profiler.profile"
+    ("losses.binary-logit-loss-name", "BCEWithLogitsLoss (or SoftMarginLoss)"),  # not "or so"
+    ("tensors.is-contiguous-name", "y: contiguous"),  # once a typo of "is contiguous"
     # "7/8" is a number, never "7 or 8"
     ("data.loader-len-drop-last", "2/3"),
     ("data.loader-len-drop-last", "7/8"),

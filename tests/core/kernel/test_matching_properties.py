@@ -377,3 +377,25 @@ def test_an_in_place_underscore_nobody_listed_is_wrong(case, args):
     item, answer = case
     response = f"{answer}_{args}"
     assert not right(item, response), (item.id, response)
+
+
+REJECTED_PAIRS = [(item, r) for item in TEXT for r in item.rejected]
+
+
+@st.composite
+def decorated_wrong_answers(draw):
+    item, wrong = draw(st.sampled_from(REJECTED_PAIRS))
+    labels = LABELS if item.id in KEYWORD_ITEMS else LABELS + VALUE_LABELS
+    method = _METHOD_FORM.fullmatch(wrong)
+    if method and method.group("name") in TENSOR_METHODS and draw(st.booleans()):
+        wrong = f"{draw(RECEIVERS)}.{method.group('name')}{method.group('call') or ''}"
+    if _NUMBER.fullmatch(wrong) and draw(st.booleans()):
+        wrong = draw(st.sampled_from(APPROX)) + wrong
+    return item, decorate(draw, item, wrong, labels)
+
+
+@PROPERTY
+@given(decorated_wrong_answers())
+def test_a_listed_wrong_answer_stays_wrong_however_it_is_decorated(case):
+    item, response = case
+    assert not right(item, response), (item.id, response)
