@@ -402,7 +402,7 @@ def remark_core(remark: str) -> tuple[str, bool]:
         core = core[1:-1].strip()
     core = _APPROXIMATE.sub(" ", core)
     words = core.split()
-    kept = [w for w in words if w not in _HEDGE_WORDS]
+    kept = [w for w in words if w.strip("()[]{},;:") not in _HEDGE_WORDS]
     hedged = len(kept) < len(words)
     core = " ".join(kept)
     for word in ("或者", "或", "还是", "也许", "可能"):
@@ -427,7 +427,8 @@ def split_comment(text: str) -> tuple[str, str]:
         # "f(x)" is a call; "7 (rounded down)", "run（按文档）", "256 (8 × 32)" are remarks.
         remark = _WORD.search(inside) or evaluate(inside) is not None or _PLAIN_NUMBER.fullmatch(
             inside.strip())
-        if opening > 0 and "(" not in inside and remark and (
+        operand = stripped[:opening].rstrip()[-1:] in tuple("+-*/×÷=,")  # "4 * (10 + 2)"
+        if opening > 0 and "(" not in inside and remark and not operand and (
             stripped[opening - 1].isspace() or stripped[opening - 1].isdigit()
             or stripped[opening - 1] in ")]" or not inside.isascii()
         ):

@@ -283,13 +283,21 @@ def match_text(item: TextItem, response: str) -> Match:
         # A hedge ("7 or 8", "bf16/fp16") is right only when every answer in it is; checked
         # before typos, so "profile/cProfile" is never a typo of "profiler.profile".
         return Match(True, all(_read_as_written(item, p) for p in parts), folded)
+    remark = split_comment(normalise(response))[1]
+    if remark and not _remark_allows(item, remark, _keywords(item)):
+        return Match(True, False, folded)  # "y.retain_grad() (or retain_graph)"
     if plain.correct and plain.note and _hides_a_wrong_answer(item, response):
-        return Match(True, False, folded)  # "y: contiguous" is no typo of "is_contiguous"
+        return Match(True, False, folded)  # "y : contiguous" is no typo of "is_contiguous"
     if plain.correct:
         return plain
     if _read_as_written(item, response):
         return Match(True, True, folded)
     return plain
+
+
+def _keywords(item: TextItem) -> set[str]:
+    """Return the keywords the item's answers are written with ("dim" of "dim=1")."""
+    return {fold(a.partition("=")[0]) for a in item.accepted if "=" in a}
 
 
 def _hides_a_wrong_answer(item: TextItem, response: str) -> bool:
@@ -310,7 +318,7 @@ def _read_as_written(item: TextItem, response: str) -> bool:
     label is peeled freely unless the item's answers are themselves keyword arguments
     (``dim=1``): then only that keyword or a word like "answer" may stand before the value.
     """
-    keywords = {fold(a.partition("=")[0]) for a in item.accepted if "=" in a}
+    keywords = _keywords(item)
     # Where the answer is a name, "NAME=value" names it: CUBLAS_WORKSPACE_CONFIG=:4096:8.
     names_label = any(a.rstrip().endswith("=") for a in item.accepted) or not (
         _numbers(item) or _shaped(item))
@@ -324,7 +332,8 @@ def _read_as_written(item: TextItem, response: str) -> bool:
             seen.add(text)
             if len(alternatives(text)) > 1:
                 continue  # a hedge left after a decoration is peeled: never one right answer
-            if _match_plain(item, text).correct:
+            match = _match_plain(item, text)
+            if match.correct and not (match.note and _hides_a_wrong_answer(item, text)):
                 return True
             next_frontier.extend(_peelings(item, text, keywords, names_label))
         frontier = next_frontier[:16]
@@ -449,7 +458,9 @@ def _match_plain(item: TextItem, response: str) -> Match:
             return Match(True, False, name)
         if name in bare:
             return Match(True, True, name)
-    if item.fuzzy:
+    # A label's "=" or ":" is no typo: "n = float16" is not "bfloat16".
+    labelled = any(c in folded for c in "=:") and not any(c in a for a in accepted for c in "=:")
+    if item.fuzzy and not labelled:
         near = closest(folded, accepted + rejected)
         if near is not None and near[0] in accepted and near[0] not in rejected:
             return Match(True, True, folded, note=f"accepted as a typo of '{near[0]}'")

@@ -329,7 +329,7 @@ CALLABLE_PAIRS = [(item, m) for item, a in PAIRS
 def other_functions(draw):
     item, answer = draw(st.sampled_from(CALLABLE_PAIRS))
     listed = {fold(a) for a in item.accepted}
-    names = [n for n in OTHER_FUNCTIONS if fold(n) not in listed
+    names = [n for n in OTHER_FUNCTIONS if fold(n) not in listed and n != answer.group("name")
              and not any(fold(n) == a.split(".")[-1] for a in listed)]
     other = draw(st.sampled_from(names))
     args = answer.group("tail") or draw(st.sampled_from(["", "(x)", "(x, 1)", "(dim=1)"]))
