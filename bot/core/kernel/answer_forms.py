@@ -427,7 +427,7 @@ def split_comment(text: str) -> tuple[str, str]:
         # "f(x)" is a call; "7 (rounded down)", "run（按文档）", "256 (8 × 32)" are remarks.
         remark = _WORD.search(inside) or evaluate(inside) is not None or _PLAIN_NUMBER.fullmatch(
             inside.strip())
-        operand = stripped[:opening].rstrip()[-1:] in tuple("+-*/×÷=,")  # "4 * (10 + 2)"
+        operand = stripped[:opening].rstrip()[-1:] in tuple("+-*/×÷,")  # "4 * (10 + 2)"
         if opening > 0 and "(" not in inside and remark and not operand and (
             stripped[opening - 1].isspace() or stripped[opening - 1].isdigit()
             or stripped[opening - 1] in ")]" or not inside.isascii()
