@@ -460,7 +460,12 @@ def _match_plain(item: TextItem, response: str) -> Match:
             return Match(True, True, name)
     # A label's "=" or ":" is no typo: "n = float16" is not "bfloat16".
     labelled = any(c in folded for c in "=:") and not any(c in a for a in accepted for c in "=:")
-    if item.fuzzy and not labelled:
+    # A typo is judged on the name, not its path: "torch.nn.utils.rnn.pack_sequence" ends in a
+    # listed wrong name, however close its path makes it to "rnn.pad_sequence".
+    tail = folded.rsplit(".", 1)[-1]
+    wrong_name = tail in {r.rsplit(".", 1)[-1] for r in rejected} - {
+        a.rsplit(".", 1)[-1] for a in accepted}
+    if item.fuzzy and not labelled and not wrong_name:
         near = closest(folded, accepted + rejected)
         if near is not None and near[0] in accepted and near[0] not in rejected:
             return Match(True, True, folded, note=f"accepted as a typo of '{near[0]}'")

@@ -135,6 +135,7 @@ WRONG = [
     ("mixed.cpu-autocast-default", "n = float16 (rounded down)"),  # once a typo of "bfloat16"
     ("autograd.retain-grad-name", "y.retain_grad() (or retain_graph)"),
     ("deploy.dynamic-shapes-name", "dynamic_shapes= (or dynamic_axes)"),
+    ("data.collate-fn-name", "torch.nn.utils.rnn.pack_sequence"),  # once a typo of the path
     # "7/8" is a number, never "7 or 8"
     ("data.loader-len-drop-last", "2/3"),
     ("data.loader-len-drop-last", "7/8"),
