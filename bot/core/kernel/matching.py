@@ -381,9 +381,9 @@ def _remark_allows(item: TextItem, remark: str, keywords: set[str]) -> bool:
     answer_like = (
         hedged or as_number(core) is not None or evaluate(core) is not None
         or _as_shape(core) is not None or parse_call(core) is not None
+        or fold(core) in listed or closest(fold(core), listed) is not None
         or (" " not in core and "=" not in core and (
-            core in TENSOR_METHODS or _DIGITS.search(core) is not None or fold(core) in listed
-            or closest(fold(core), listed) is not None
+            core in TENSOR_METHODS or _DIGITS.search(core) is not None
         ))
         # "(delta=1)" notes a parameter; "(dim=0)" where the answer is a dim is a second answer
         or ("=" in core and fold(core.partition("=")[0]) in keywords)

@@ -136,6 +136,7 @@ WRONG = [
     ("autograd.retain-grad-name", "y.retain_grad() (or retain_graph)"),
     ("deploy.dynamic-shapes-name", "dynamic_shapes= (or dynamic_axes)"),
     ("data.collate-fn-name", "torch.nn.utils.rnn.pack_sequence"),  # once a typo of the path
+    ("dist.launcher-name", "torchrun; python -m torch.distributed.launch"),
     # "7/8" is a number, never "7 or 8"
     ("data.loader-len-drop-last", "2/3"),
     ("data.loader-len-drop-last", "7/8"),
