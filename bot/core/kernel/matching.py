@@ -19,20 +19,17 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from bot.core.kernel.answer_forms import (
-    MAX_READ,
     TENSOR_METHODS,
     alternatives,
-    evaluate,
     is_label_word,
-    normalise,
     parse_call,
     remark_core,
-    spell_out,
     split_comment,
     split_label,
     strip_phrases,
     without_receiver,
 )
+from bot.core.kernel.answer_values import MAX_READ, evaluate, normalise, spell_out
 from content.schema import ChoiceItem, NumericAnswer, TextItem
 
 # Namespaces in front of a name; stripped repeatedly, so "torch.Tensor.detach", "Tensor.detach"

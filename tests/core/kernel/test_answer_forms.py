@@ -4,15 +4,14 @@ import pytest
 
 from bot.core.kernel.answer_forms import (
     alternatives,
-    evaluate,
     parse_call,
-    spell_out,
     split_comment,
     split_label,
     strip_phrases,
     without_receiver,
 )
-from bot.core.kernel.matching import MAX_READ, closest, match_text
+from bot.core.kernel.answer_values import MAX_READ, evaluate, spell_out
+from bot.core.kernel.matching import closest, match_text
 from content.loader import load_bank
 
 BANK = load_bank()
