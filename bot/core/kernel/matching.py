@@ -2,7 +2,11 @@
 
 The fuzzy match forgives typos ("detatch") but never turns a known wrong answer into a right one:
 a response is accepted only when it is closer to an accepted answer than to every rejected answer
-and every other choice.
+and every other choice, and a typo never adds or drops the trailing underscore of an in-place
+variant. A text answer is also read as engineers write it (``answer_forms``): after a label
+(``loss = 1.5``), before a comment (``7 (rounded down)``), in words (``three``), as a sum
+(``1/(2*4)``), as a call on any tensor (``scores.argmax(dim=1)``); a hedge (``7 or 8``) is
+right only when every one of its answers is.
 """
 
 from __future__ import annotations
@@ -14,6 +18,18 @@ import unicodedata
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
+from bot.core.kernel.answer_forms import (
+    TENSOR_METHODS,
+    alternatives,
+    is_label_word,
+    parse_call,
+    remark_core,
+    split_comment,
+    split_label,
+    strip_phrases,
+    without_receiver,
+)
+from bot.core.kernel.answer_values import MAX_READ, evaluate, normalise, spell_out
 from content.schema import ChoiceItem, NumericAnswer, TextItem
 
 # Namespaces in front of a name; stripped repeatedly, so "torch.Tensor.detach", "Tensor.detach"
@@ -101,8 +117,12 @@ def closest(query: str, candidates: list[str]) -> tuple[str, int] | None:
     A changed digit is never a typo: "3 bytes" is not "2 bytes", nor "float32" "float16".
     """
     digits = _DIGITS.findall(query)
+    # The distance is at least the difference in length, so a candidate farther than the
+    # largest budget is never computed (a 3,000-character answer costs nothing).
     scored = sorted(
-        (edit_distance(query, c), c) for c in candidates if _DIGITS.findall(c) == digits
+        (edit_distance(query, c), c) for c in candidates
+        if _DIGITS.findall(c) == digits and abs(len(c) - len(query)) <= 2
+        and c.endswith("_") == query.endswith("_")  # "gather_" is in place, not a typo
     )
     if not scored:
         return None
@@ -215,7 +235,7 @@ def _as_shape(text: str) -> tuple[int, ...] | None:
     text = unicodedata.normalize("NFKC", text)  # "（6，3）" from a Chinese keyboard
     cleaned = re.sub(r"^(?:torch\.)?size\(|\)$", "", text.strip().casefold())
     cleaned = cleaned.strip("[]() ")
-    cleaned = re.sub(r"\s*[x×*]\s*", ",", cleaned)
+    cleaned = re.sub(r"\s*(?:[x×*]|\bby\b|乘)\s*", ",", cleaned)  # "2x5", "2 by 5"
     if not cleaned or not _SHAPE.match(f"({cleaned})"):
         return None
     return tuple(int(n) for n in _INTS.findall(cleaned))
@@ -228,7 +248,22 @@ def called_name(text: str) -> str | None:
     call = _CALL.match(cleaned)
     if call is None or not call.group("args").strip():
         return None
-    return fold(call.group("name"))
+    return fold(without_receiver(call.group("name")))
+
+
+def _names_an_answer(call: str, listed: list[str]) -> bool:
+    """Return whether "name (...)" is a hedge, not a call: "gather (or scatter)", "a (b)".
+
+    Its argument hedges, or it is spaced off the name and is one of the item's listed answers
+    ("manual_seed(seed)" stays a call).
+    """
+    cleaned = unicodedata.normalize("NFKC", call).casefold().strip().strip("`'\"“”‘’ ")
+    found = _CALL.match(cleaned.rstrip(".,;:!?。，；：！？ "))
+    if found is None:
+        return False
+    core, hedged = remark_core(f"({found.group('args')})")
+    spaced = cleaned[len(found.group("name")):][:1].isspace()
+    return hedged or (spaced and fold(core) in listed)
 
 
 def match_text(item: TextItem, response: str) -> Match:
@@ -236,7 +271,135 @@ def match_text(item: TextItem, response: str) -> Match:
     folded = fold(response)
     if not folded:
         return Match(False, False)
+    plain = _match_plain(item, response)
+    listed = {fold(a) for a in (*item.accepted, *item.rejected)}
+    if len(response) > MAX_READ or folded in listed:
+        return plain
+    parts = alternatives(response)
+    if len(parts) > 1:
+        # A hedge ("7 or 8", "bf16/fp16") is right only when every answer in it is; checked
+        # before typos, so "profile/cProfile" is never a typo of "profiler.profile".
+        return Match(True, all(_read_as_written(item, p) for p in parts), folded)
+    remark = split_comment(normalise(response))[1]
+    if remark and not _remark_allows(item, remark, _keywords(item)):
+        return Match(True, False, folded)  # "y.retain_grad() (or retain_graph)"
+    if plain.correct and plain.note and _hides_a_wrong_answer(item, response):
+        return Match(True, False, folded)  # "y : contiguous" is no typo of "is_contiguous"
+    if plain.correct:
+        return plain
+    if _read_as_written(item, response):
+        return Match(True, True, folded)
+    return plain
+
+
+def _keywords(item: TextItem) -> set[str]:
+    """Return the keywords the item's answers are written with ("dim" of "dim=1")."""
+    return {fold(a.partition("=")[0]) for a in item.accepted if "=" in a}
+
+
+def _hides_a_wrong_answer(item: TextItem, response: str) -> bool:
+    """Return whether a listed wrong answer shows once a label, comment or phrase is peeled."""
+    rejected = {fold(r) for r in item.rejected}
+    text = normalise(response)
+    labelled = split_label(text)
+    readings = [split_comment(text)[0], strip_phrases(text),
+                labelled.value if labelled is not None else ""]
+    return any(fold(r) in rejected for r in readings if r)
+
+
+def _read_as_written(item: TextItem, response: str) -> bool:
+    """Return whether some reading of ``response`` without its decorations is right.
+
+    The readings peel, in any order and at most a few times, a trailing comment, filler
+    phrases ("it is", "≈"), a label ("loss = ", "shape:"), number words and a receiver. A
+    label is peeled freely unless the item's answers are themselves keyword arguments
+    (``dim=1``): then only that keyword or a word like "answer" may stand before the value.
+    """
+    keywords = _keywords(item)
+    # Where the answer is a name, "NAME=value" names it: CUBLAS_WORKSPACE_CONFIG=:4096:8.
+    names_label = any(a.rstrip().endswith("=") for a in item.accepted) or not (
+        _numbers(item) or _shaped(item))
+    seen: set[str] = set()
+    frontier = [normalise(response)]
+    for _ in range(5):
+        next_frontier: list[str] = []
+        for text in frontier:
+            if text in seen or not text:
+                continue
+            seen.add(text)
+            if len(alternatives(text)) > 1:
+                continue  # a hedge left after a decoration is peeled: never one right answer
+            match = _match_plain(item, text)
+            if match.correct and not (match.note and _hides_a_wrong_answer(item, text)):
+                return True
+            next_frontier.extend(_peelings(item, text, keywords, names_label))
+        frontier = next_frontier[:16]
+        if not frontier:
+            break
+    return any(_match_plain(item, text).correct for text in frontier
+               if text not in seen and len(alternatives(text)) == 1)
+
+
+def _peelings(item: TextItem, text: str, keywords: set[str], names_label: bool) -> list[str]:
+    """Return what ``text`` reads as with one decoration fewer."""
+    out = [strip_phrases(text), without_receiver(text)]
+    main, remark = split_comment(text)
+    if remark and _remark_allows(item, remark, keywords):
+        out.append(main)
+    spelled = spell_out(text)
+    if spelled is not None:
+        out.append(spelled)
+    labelled = split_label(text)
+    if labelled is not None:
+        label = fold(labelled.label)
+        # "scatter = gather" names a listed wrong answer beside the right one: no reading.
+        vetoed = label in {fold(r) for r in item.rejected}
+        if not vetoed and (not keywords or label in keywords or is_label_word(labelled.label)):
+            out.append(labelled.value)
+        if names_label and labelled.separator == "=" and not _NAME.fullmatch(labelled.value):
+            out.append(labelled.label)  # dynamic_shapes={...}, CUBLAS_WORKSPACE_CONFIG=:4096:8
+    return [o for o in out if o and o != text]
+
+
+_NAME = re.compile(r"[^\W\d][\w.]*")
+
+
+def _remark_allows(item: TextItem, remark: str, keywords: set[str]) -> bool:
+    """Return whether a trailing remark leaves the value before it standing.
+
+    A remark that is itself an answer (a number, a sum, a shape, a listed or near-listed
+    answer, a tensor method) or that hedges ("or 8", "maybe 8") is a second answer: it must be
+    right too. Anything else ("rounded down", "按文档") is a comment.
+    """
+    core, hedged = remark_core(remark)
+    if not core:
+        return True
+    listed = [fold(a) for a in (*item.accepted, *item.rejected)]
+    answer_like = (
+        hedged or as_number(core) is not None or evaluate(core) is not None
+        or _as_shape(core) is not None or parse_call(core) is not None
+        or fold(core) in listed or closest(fold(core), listed) is not None
+        or (" " not in core and "=" not in core and (
+            core in TENSOR_METHODS or _DIGITS.search(core) is not None
+        ))
+        # "(delta=1)" notes a parameter; "(dim=0)" where the answer is a dim is a second answer
+        or ("=" in core and fold(core.partition("=")[0]) in keywords)
+    )
+    if not answer_like:
+        return True
+    readings = {core, strip_phrases(core), spell_out(core) or ""}
+    return any(_match_plain(item, r).correct for r in readings if r)
+
+
+def _match_plain(item: TextItem, response: str) -> Match:
+    """Check a response as written: a number, a listed answer, a call, a shape, a typo."""
+    folded = fold(response)
+    if not folded:
+        return Match(False, False)
     parsed = as_number(response)
+    if parsed is None and not _shaped(item):
+        value = evaluate(response)  # "1/(2*4)", "2**10", "8 * 32"
+        parsed = None if value is None else (value, "")
     if parsed is not None:
         value, unit = parsed
         numbers = _numbers(item)
@@ -257,23 +420,55 @@ def match_text(item: TextItem, response: str) -> Match:
         return Match(True, True, folded)
     if folded in rejected:
         return Match(True, False, folded)
-    name = called_name(response)
-    if name is not None:
-        # A call with arguments where the item asks for the function: "torch.manual_seed(0)"
-        # names manual_seed. Only an accepted name written without arguments takes it, so
-        # "tensor([4])" never matches a listed "tensor([-4])".
-        bare = {fold(a) for a in item.accepted if called_name(a) is None}
-        if name in rejected:
-            return Match(True, False, name)
-        if name in bare:
-            return Match(True, True, name)
+    bare_method = fold(without_receiver(normalise(response))) if len(response) <= MAX_READ else (
+        folded)
+    if bare_method != folded:  # "scores.gather" is gather on any tensor
+        if bare_method in rejected:
+            return Match(True, False, bare_method)
+        if bare_method in accepted:
+            return Match(True, True, bare_method)
     expected_shape = _as_shape(item.accepted[0])
     if expected_shape is not None:
         given = _as_shape(response)
         if given is not None:
             return Match(True, given == expected_shape, folded)
-    if item.fuzzy:
+    call = parse_call(response)
+    name = called_name(response)
+    if name is not None and _names_an_answer(response, accepted + rejected):
+        name = None  # "retain_grad (retain_graph)" offers two answers, it calls nothing
+    bare = {fold(a) for a in item.accepted if called_name(a) is None}
+    if call is not None and (name is None or name not in bare):
+        # A call compared with the calls the item lists with arguments: any receiver, the
+        # tensor as receiver or first argument, dim by position or keyword. The same
+        # function with other arguments is wrong; another function falls through.
+        listed = [c for a in item.accepted if (c := parse_call(a)) is not None
+                  and (c.args or c.kwargs)]
+        same_function = [c for c in listed if fold(c.name) == fold(call.name)]
+        if same_function:
+            ok = any(c.args == call.args and c.kwargs == call.kwargs for c in same_function)
+            return Match(True, ok, folded)
+    if name is not None:
+        # A call with arguments where the item asks for the function: "torch.manual_seed(0)"
+        # names manual_seed. Only an accepted name written without arguments takes it, so
+        # "tensor([4])" never matches a listed "tensor([-4])".
+        if name in rejected:
+            return Match(True, False, name)
+        if name in bare:
+            return Match(True, True, name)
+    # A label's "=" or ":" is no typo: "n = float16" is not "bfloat16".
+    labelled = any(c in folded for c in "=:") and not any(c in a for a in accepted for c in "=:")
+    # A typo is judged on the name, not its path: "torch.nn.utils.rnn.pack_sequence" ends in a
+    # listed wrong name, however close its path makes it to "rnn.pad_sequence".
+    tail = folded.rsplit(".", 1)[-1]
+    wrong_name = tail in {r.rsplit(".", 1)[-1] for r in rejected} - {
+        a.rsplit(".", 1)[-1] for a in accepted}
+    if item.fuzzy and not labelled and not wrong_name:
         near = closest(folded, accepted + rejected)
         if near is not None and near[0] in accepted and near[0] not in rejected:
             return Match(True, True, folded, note=f"accepted as a typo of '{near[0]}'")
     return Match(True, False, folded)
+
+
+def _shaped(item: TextItem) -> bool:
+    """Return whether the item's answer is written as a shape ("(6,)", "2x3"), not a number."""
+    return any(c in item.accepted[0] for c in "(,[x×") and _as_shape(item.accepted[0]) is not None
