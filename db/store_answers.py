@@ -46,6 +46,7 @@ from db.tables import (
     RESPONSE_MAX_CHARS,
     AnswerRow,
     ChannelRow,
+    ItemTotalRow,
     RoundRow,
     ScoreTotalRow,
     WeekTotalRow,
@@ -193,6 +194,7 @@ class _AnswerStatements:
                 answers.c.correct,
                 answers.c.points,
                 answers.c.submitted_at,
+                RoundRow.item_id,
                 RoundRow.local_date,
                 *(getattr(ScoreTotalRow, name) for name in _STREAK),
                 through.where(others.c.local_date <= RoundRow.local_date).scalar_subquery(),
@@ -231,12 +233,14 @@ class _AnswerStatements:
         totals = _add_statement(store, ScoreTotalRow, "s", ("channel_id", "user_id"),
                                 streak=True)
         week = _add_statement(store, WeekTotalRow, "w", ("channel_id", "week_start", "user_id"))
-        # PostgreSQL takes all three writes in one statement, one round trip; SQLite, which
+        items = _add_items(store)
+        # PostgreSQL takes all four writes in one statement, one round trip; SQLite, which
         # has no data-modifying CTEs and no round trips, takes them one by one.
         self.writes = (
-            [select(self.insert.cte("new_answer")).add_cte(totals.cte("totals"), week.cte("week"))]
+            [select(self.insert.cte("new_answer")).add_cte(
+                totals.cte("totals"), week.cte("week"), items.cte("items"))]
             if postgres
-            else [self.insert, totals, week]
+            else [self.insert, totals, week, items]
         )
 
 
@@ -283,6 +287,54 @@ def _add_statement(store: StoreBase, table: TotalsTable, prefix: str, key: tuple
             changes[name] = case((and_(solve, as_read), getattr(new, name)),
                                  (solve, stale), else_=column)
     return stmt.on_conflict_do_update(index_elements=list(key), set_=changes)
+
+
+def _add_items(store: StoreBase) -> Any:
+    """Return an upsert adding what an answer changes to its channel's counts for its item.
+
+    Every answer of a round updates this one row: on PostgreSQL its row lock is held from
+    this write (the last of the answer's) to the commit, a fraction of a millisecond.
+    """
+    stmt = store._upsert(ItemTotalRow).values(
+        channel_id=bindparam("channel_id"), item_id=bindparam("i_item_id"),
+        answered=bindparam("s_attempted"), solved=bindparam("s_solved"),
+        first_try=bindparam("s_first_try"))
+    new = stmt.excluded
+    return stmt.on_conflict_do_update(
+        index_elements=["channel_id", "item_id"],
+        set_={"answered": ItemTotalRow.answered + new.answered,
+              "solved": ItemTotalRow.solved + new.solved,
+              "first_try": ItemTotalRow.first_try + new.first_try})
+
+
+def recount_items(session: Session, channel_ids: list[int]) -> None:
+    """Count the channels' item_totals again from their answers (after a member is forgotten).
+
+    A forgotten member's tries at a round still open stay without a member: together they
+    count as one member-round, as /stats team always counted them.
+    """
+    if not channel_ids:
+        return
+    answers = Table("answers", AnswerRow.metadata)
+    member_rounds = (
+        select(
+            RoundRow.channel_id.label("channel_id"),
+            RoundRow.item_id.label("item_id"),
+            func.max(case((answers.c.correct, 1), else_=0)).label("solved"),
+            func.max(case((and_(answers.c.correct, answers.c.attempt == 1), 1), else_=0))
+            .label("first"),
+        )
+        .join(answers, answers.c.round_id == RoundRow.id)
+        .where(RoundRow.channel_id.in_(channel_ids))
+        .group_by(RoundRow.id, RoundRow.channel_id, RoundRow.item_id, answers.c.user_id)
+        .subquery()
+    )
+    session.execute(delete(ItemTotalRow).where(ItemTotalRow.channel_id.in_(channel_ids)))
+    session.execute(insert(ItemTotalRow).from_select(
+        ["channel_id", "item_id", "answered", "solved", "first_try"],
+        select(member_rounds.c.channel_id, member_rounds.c.item_id, func.count(),
+               func.sum(member_rounds.c.solved), func.sum(member_rounds.c.first))
+        .group_by(member_rounds.c.channel_id, member_rounds.c.item_id)))
 
 
 def _values(prefix: str, delta: Totals) -> dict[str, Any]:
@@ -371,7 +423,8 @@ class AnswerStore(StoreBase):
             "week_start": week,
             **_values("s", added),
             **_values("w", added_by(new, same_week)),
-            **self._streak_values(connection, draft, channel_id, place[0][6:], added.solved > 0),
+            "i_item_id": place[0][6],
+            **self._streak_values(connection, draft, channel_id, place[0][7:], added.solved > 0),
         }
         # The first write inserts the answer and returns it; an unknown member fails there.
         stored = connection.execute(sql.writes[0], params).one()

@@ -23,6 +23,7 @@ from db.store_base import StoreBase
 from db.store_rounds import _round
 from db.tables import (
     AnswerRow,
+    ItemTotalRow,
     PracticeResultRow,
     ReviewRow,
     RoundRow,
@@ -190,10 +191,10 @@ class ScoreStore(StoreBase):
     def channel_item_results(self, channel_id: int) -> list[tuple[str, int, int, int]]:
         """Return (item, answered, solved, first try) over the channel's member-rounds per item.
 
-        One grouped query; a member's round counts as solved when any attempt was right, and
-        as right on the first try when attempt 1 was.
+        The counts kept with every answer (item_totals); a member's round counts as solved
+        when any attempt was right, and as right on the first try when attempt 1 was.
         """
-        rows = self._fetch(_ITEM_TALLIES, {"channel_id": channel_id})
+        rows = self._fetch(_ITEM_TOTALS, {"channel_id": channel_id})
         return [(item, int(answered), int(solved or 0), int(first or 0))
                 for item, answered, solved, first in rows]
 
@@ -356,21 +357,9 @@ _DUE = (
     .where(ReviewRow.user_id == bindparam("user_id"), ReviewRow.due_at <= bindparam("now"))
     .order_by(ReviewRow.due_at, ReviewRow.item_id)
 )
-_PER_MEMBER_ROUND = (
-    select(
-        RoundRow.item_id.label("item_id"),
-        func.max(case((AnswerRow.correct, 1), else_=0)).label("solved"),
-        _FIRST_RIGHT.label("first"),
-    )
-    .join(AnswerRow, AnswerRow.round_id == RoundRow.id)
-    .where(RoundRow.channel_id == bindparam("channel_id"))
-    .group_by(RoundRow.id, RoundRow.item_id, AnswerRow.user_id)
-    .subquery()
-)
-_ITEM_TALLIES = select(
-    _PER_MEMBER_ROUND.c.item_id, func.count(), func.sum(_PER_MEMBER_ROUND.c.solved),
-    func.sum(_PER_MEMBER_ROUND.c.first),
-).group_by(_PER_MEMBER_ROUND.c.item_id)
+_ITEM_TOTALS = select(
+    ItemTotalRow.item_id, ItemTotalRow.answered, ItemTotalRow.solved, ItemTotalRow.first_try,
+).where(ItemTotalRow.channel_id == bindparam("channel_id")).order_by(ItemTotalRow.item_id)
 _DAILY_RESULTS_IN = _DAILY_RESULTS.where(RoundRow.channel_id == bindparam("channel_id"))
 _ROUNDS = Table("rounds", RoundRow.metadata)
 _OTHERS = _ROUNDS.alias("others")

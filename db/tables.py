@@ -300,6 +300,22 @@ class WeekTotalRow(Base):
     last_solved_at: Mapped[dt.datetime | None] = mapped_column(UtcDateTime)
 
 
+class ItemTotalRow(Base):
+    """A channel's daily answers per item, counted by member-round: /stats team's mastery.
+
+    Kept in the transaction of every answer like ScoreTotalRow (migration 0016 backfilled it);
+    forgetting a member recounts the channels they answered in from the answers left.
+    """
+
+    __tablename__ = "item_totals"
+
+    channel_id: Mapped[int] = mapped_column(ForeignKey("channels.id"), primary_key=True)
+    item_id: Mapped[str] = mapped_column(String(128), primary_key=True)
+    answered: Mapped[int] = mapped_column(Integer)  # member-rounds with any answer
+    solved: Mapped[int] = mapped_column(Integer)  # member-rounds with a right answer
+    first_try: Mapped[int] = mapped_column(Integer)  # member-rounds right on the first attempt
+
+
 class ReportRow(Base):
     """A member's report of one question version; one per (member, item, version)."""
 

@@ -1,4 +1,4 @@
-"""Revision 0015: each member's streak stored with their totals, backfilled from the answers."""
+"""Revisions 0015 and 0016: streaks and per-item counts kept with answers, backfilled."""
 
 import datetime as dt
 
@@ -81,3 +81,28 @@ def test_downgrade_from_0015_drops_the_streaks_and_keeps_the_totals(empty_databa
                           "toward_freeze"}
     assert points == {user: 15 * len(days) for user, days in SOLVED.items()}
     assert migrate.current(empty_database_url) == "0014"
+
+
+def test_upgrade_to_0016_counts_each_item_by_member_round(empty_database_url):
+    _at_0014(empty_database_url)
+    migrate.upgrade(empty_database_url)
+    engine = make_engine(empty_database_url)
+    try:
+        [(item, answered, solved, first)] = SqlStore(engine).channel_item_results(1)
+    finally:
+        engine.dispose()
+    assert (item, answered) == ("t.text-detach", 20 * len(SOLVED))
+    assert solved == first == sum(len(days) for days in SOLVED.values())
+
+
+def test_downgrade_from_0016_drops_the_item_counts(empty_database_url):
+    _at_0014(empty_database_url)
+    migrate.upgrade(empty_database_url)
+    migrate.downgrade(empty_database_url, "0015")
+    engine = make_engine(empty_database_url)
+    try:
+        tables = set(inspect(engine).get_table_names())
+    finally:
+        engine.dispose()
+    assert "item_totals" not in tables and "answers" in tables
+    assert migrate.current(empty_database_url) == "0015"
