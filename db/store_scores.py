@@ -153,11 +153,13 @@ class ScoreStore(StoreBase):
         """
         params = {"channel_id": channel_id, "user_id": user_id, "now": now}
         with self._reading() as connection:
-            mine = connection.execute(_MEMBER_SCORE, params).all()
-            score = _score(mine[0]) if mine else None
+            mine = connection.execute(_MEMBER_SCORE_AND_STREAK, params).all()
+            score = _score(mine[0][:7]) if mine else None
+            anchor = _anchor(mine[0][7:]) if mine and mine[0][7] is not None else None
             rounds, latest = _round_facts(connection, channel_id)
-            anchor = _anchors(connection, channel_id, [user_id]).get(user_id)
-            results = _item_results(connection, user_id, channel_id)
+            results = [(item, int(answered), int(solved or 0), int(first or 0))
+                       for statement in (_MEMBER_ITEMS, _MEMBER_PRACTICE)
+                       for item, answered, solved, first in connection.execute(statement, params)]
             due = [item for (item,) in connection.execute(_DUE, params)]
             ranks = [_place(connection, channel_id, user_id, week) if score else None
                      for week in (week_start, None)]
@@ -309,9 +311,15 @@ def _anchors(connection: Connection, channel_id: int,
     ids = sorted(set(user_ids))
     for start in range(0, len(ids), _IN_CHUNK):
         params = {"channel_id": channel_id, "user_ids": ids[start:start + _IN_CHUNK]}
-        for uid, on, through, counted, *state in connection.execute(_ANCHORS, params):
-            found[uid] = StreakAnchor(on, int(through), int(counted), StreakState(*state))
+        for uid, *anchor in connection.execute(_ANCHORS, params):
+            found[uid] = _anchor(anchor)
     return found
+
+
+def _anchor(row: Sequence[Any]) -> StreakAnchor:
+    """Return (streak_on, streak_through, rounds counted up to it, state...) as an anchor."""
+    on, through, counted, *state = row
+    return StreakAnchor(on, int(through), int(counted), StreakState(*map(int, state)))
 
 
 # Reads built once (see StoreBase._reading).
@@ -376,8 +384,7 @@ _ROUND_FACTS = (
 )
 # The stored streaks, each with how many of the channel's rounds are dated up to its round now
 # (an index range of the channel's rounds: the check that the anchor still holds).
-_ANCHORS = select(
-    ScoreTotalRow.user_id,
+_STREAK_COLUMNS = (
     ScoreTotalRow.streak_on,
     ScoreTotalRow.streak_through,
     select(func.count()).select_from(_OTHERS)
@@ -388,7 +395,36 @@ _ANCHORS = select(
     ScoreTotalRow.best_streak,
     ScoreTotalRow.freezes,
     ScoreTotalRow.toward_freeze,
-).where(
+)
+_MEMBER_SCORE_AND_STREAK = _MEMBER_SCORE.add_columns(*_STREAK_COLUMNS)
+# /stats' mastery: the member's daily rounds of the channel counted per item (solved when any
+# try was right, first when attempt 1 was), and their practice results per item (a result
+# kept before its tries were stands for its first try).
+_MEMBER_ROUNDS = (
+    select(
+        RoundRow.item_id.label("item_id"),
+        func.max(case((AnswerRow.correct, 1), else_=0)).label("solved"),
+        _FIRST_RIGHT.label("first"),
+    )
+    .join(AnswerRow, AnswerRow.round_id == RoundRow.id)
+    .where(AnswerRow.user_id == bindparam("user_id"),
+           RoundRow.channel_id == bindparam("channel_id"))
+    .group_by(RoundRow.id, RoundRow.item_id)
+    .subquery()
+)
+_MEMBER_ITEMS = select(
+    _MEMBER_ROUNDS.c.item_id, func.count(), func.sum(_MEMBER_ROUNDS.c.solved),
+    func.sum(_MEMBER_ROUNDS.c.first),
+).group_by(_MEMBER_ROUNDS.c.item_id)
+_MEMBER_PRACTICE = select(
+    PracticeResultRow.item_id,
+    func.count(),
+    func.sum(case((PracticeResultRow.correct, 1), else_=0)),
+    func.sum(case((PracticeResultRow.first_try.is_(None),
+                   case((PracticeResultRow.correct, 1), else_=0)),
+                  (PracticeResultRow.first_try, 1), else_=0)),
+).where(PracticeResultRow.user_id == bindparam("user_id")).group_by(PracticeResultRow.item_id)
+_ANCHORS = select(ScoreTotalRow.user_id, *_STREAK_COLUMNS).where(
     ScoreTotalRow.channel_id == bindparam("channel_id"),
     ScoreTotalRow.user_id.in_(bindparam("user_ids", expanding=True)),
     ScoreTotalRow.streak_on.is_not(None),

@@ -243,10 +243,7 @@ class BoardService:
         read = self.store.member_read(channel.id, member.id, now,
                                       week_start(now, channel.timezone))
         mine = read.score
-        # A practice result keeps no tries: its outcome stands for its first try.
-        results = [(r.item_id, 1, int(r.correct),
-                    int(r.correct if r.first_try is None else r.first_try))
-                   for r in read.results]
+        results = read.results
         due_items = read.due_items
         anchors = {member.id: read.anchor} if read.anchor is not None else {}
         streak = self._streaks(channel, anchors, [member.id], read.rounds,

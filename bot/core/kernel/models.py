@@ -487,15 +487,16 @@ class BoardRead:
 class MemberRead:
     """What /stats reads about one member in one channel, in one transaction.
 
-    ``rank_week`` and ``rank_all`` as ``member_rank`` returns them; ``results`` as
-    ``item_results``; ``due_items`` the items whose cards are due now.
+    ``rank_week`` and ``rank_all`` as ``member_rank`` returns them; ``results`` per item of
+    the member's daily rounds in the channel, then per item of their practice: (item, answered,
+    solved, right on the first try); ``due_items`` the items whose cards are due now.
     """
 
     score: ScoreRow | None
     anchor: StreakAnchor | None
     rounds: int
     latest: Round | None
-    results: list[ItemResult]
+    results: list[tuple[str, int, int, int]]
     due_items: list[str]
     rank_week: tuple[int, int] | None
     rank_all: tuple[int, int] | None

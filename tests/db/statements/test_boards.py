@@ -10,8 +10,9 @@ PINNED = {
     "week": ({"SELECT": 4}, 1),  # the top totals, the hidden count, the rounds, the streaks
     "all": ({"SELECT": 4}, 1),
     "weekly-post": ({"SELECT": 6}, 3),
-    # totals, rounds, streak, daily and practice outcomes, cards due, two ranks of two reads
-    "stats": ({"SELECT": 10}, 1),
+    # totals with the streak, rounds, daily and practice outcomes per item, cards due, and two
+    # ranks of two reads each
+    "stats": ({"SELECT": 9}, 1),
     "team-stats": ({"SELECT": 1}, 1),
 }
 CALLS = {
