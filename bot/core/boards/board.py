@@ -43,6 +43,8 @@ def _width(text: str) -> int:
 
 
 def _cell(text: str, width: int) -> str:
+    if text.isascii():  # one column a character: most names and every topic
+        return text[:width].ljust(width)
     out, used = [], 0
     for ch in text:
         wide = _width(ch)
@@ -325,8 +327,8 @@ class BoardService:
         lines = [t(locale, "stats.team.summary")]
         # A card for each of the two weakest topics that have one (a narrow sub-topic such as
         # "dtypes" may have none: the next weakest then gets its turn).
-        scope = channel_scope(channel)
-        cards = [found[0] for m in mastery if (found := self._cards_on(m.topic, scope))][:2]
+        on_topic = self._cards_by_topic(channel_scope(channel))
+        cards = [found[0] for m in mastery if (found := on_topic.get(m.topic))][:2]
         if cards:
             lines.append(t(locale, "stats.team.cards",
                            cards=", ".join(f"{slash('explain')} {card}" for card in cards)))
@@ -347,10 +349,12 @@ class BoardService:
         self.store.set_hidden(member.id, choice == "hidden")
         return Message(body=t(locale, f"privacy.{choice}"), tone=Tone.SUCCESS)
 
-    def _cards_on(self, topic: str, scope: str | None) -> list[str]:
-        """Return the ids of the explain cards on ``topic`` the workspace sees, in id order."""
-        cards = self.bank.view(scope).cards
-        return sorted(card.id for card in cards.values() if card.topic == topic)
+    def _cards_by_topic(self, scope: str | None) -> dict[str, list[str]]:
+        """Return the ids of the explain cards the workspace sees per topic, in id order."""
+        by_topic: dict[str, list[str]] = defaultdict(list)
+        for card in sorted(self.bank.view(scope).cards.values(), key=lambda c: c.id):
+            by_topic[card.topic].append(card.id)
+        return by_topic
 
 
 def mastery_table(mastery: Sequence[TopicMastery], locale: str, *, show_due: bool = True) -> str:
