@@ -35,6 +35,7 @@ from bot.core.kernel.models import (
     AnswerDraft,
     AnswerMode,
     AnswerRecord,
+    Review,
     StreakState,
     streak_misses,
     streak_step,
@@ -47,6 +48,7 @@ from db.tables import (
     AnswerRow,
     ChannelRow,
     ItemTotalRow,
+    ReviewRow,
     RoundRow,
     ScoreTotalRow,
     WeekTotalRow,
@@ -147,6 +149,7 @@ def recount_week(session: Session, channel_id: int, timezone: str, since: dt.dat
 
 
 _TOTALS = ("points", "solved", "first_try", "attempted", "last_solved_at")
+_CARD = ("state", "step", "stability", "difficulty", "due_at", "last_correct", "reviewed_at")
 _STREAK = ("streak_on", "streak_through", "streak", "best_streak", "freezes", "toward_freeze")
 _ANSWER = ("round_id", "user_id", "attempt", "mode", "response", "correct", "points",
            "verdict_status", "submitted_at")
@@ -234,6 +237,11 @@ class _AnswerStatements:
                                 streak=True)
         week = _add_statement(store, WeekTotalRow, "w", ("channel_id", "week_start", "user_id"))
         items = _add_items(store)
+        card = {name: bindparam(f"r_{name}") for name in _CARD}
+        self.card = (store._upsert(ReviewRow)
+                     .values(user_id=bindparam("a_user_id"), item_id=bindparam("r_item_id"),
+                             **card)
+                     .on_conflict_do_update(index_elements=["user_id", "item_id"], set_=card))
         # PostgreSQL takes all four writes in one statement, one round trip; SQLite, which
         # has no data-modifying CTEs and no round trips, takes them one by one.
         self.writes = (
@@ -349,18 +357,23 @@ class AnswerStore(StoreBase):
         return _AnswerStatements(self, self._postgres)
 
     # ------------------------------------------------------------------ writing answers
-    def record_answer(self, draft: AnswerDraft) -> AnswerRecord | None:
+    def record_answer(self, draft: AnswerDraft, review: Review | None = None
+                      ) -> AnswerRecord | None:
         """Store the answer and add it to the member's totals; None when already recorded.
+
+        ``review``: the member's FSRS card after this answer, saved in the same transaction.
 
         Retried once when the connection drops (db.retry). The first try may have committed
         before the connection went: the retry then finds the very answer it was storing and
         returns it, as the first try would have, instead of calling it a duplicate.
         """
         return run_retrying(
-            self._engine, "record_answer", lambda retried: self._record_answer(draft, retried)
+            self._engine, "record_answer",
+            lambda retried: self._record_answer(draft, retried, review),
         )
 
-    def _record_answer(self, draft: AnswerDraft, retried: bool) -> AnswerRecord | None:
+    def _record_answer(self, draft: AnswerDraft, retried: bool,
+                       review: Review | None) -> AnswerRecord | None:
         if retried and (stored := self.stored_as(draft)) is not None:
             log.info(
                 "answer was recorded before the connection dropped: round=%s user=%s attempt=%s",
@@ -369,7 +382,12 @@ class AnswerStore(StoreBase):
             return stored
         try:
             with self._transaction() as session:
-                return self._record(session.connection(), draft)
+                stored = self._record(session.connection(), draft)
+                if stored is not None and review is not None:
+                    session.connection().execute(self._answer_statements.card, {
+                        "a_user_id": review.user_id, "r_item_id": review.item_id,
+                        **{f"r_{name}": getattr(review, name) for name in _CARD}})
+                return stored
         except IntegrityError:
             # A replica still on the code before totals raced this one, or a bug (an unknown
             # round or member), which must surface.

@@ -399,15 +399,17 @@ class QuizService(Generic[S]):
     ) -> AnswerOutcome:
         """Judge and record a member's answer to a round already looked up; reply privately.
 
-        Storage: the member's earlier tries (one read), the answer (one write) and, when the
-        item is settled for them, their review (a read and a write).
+        Storage: the member's earlier tries and FSRS card (one read), then the answer with
+        its totals and the card's update (one write). No lock is held while judging (the
+        executor's call): a second try racing this one is told apart by the answer's unique
+        (round, member, attempt) when it is written.
         """
         locale = actor.locale or channel.locale
         if not self._is_open(rnd):
             return self._private(t(locale, "answer.closed"), Tone.WARNING, rnd.id)
         item = self.bank.question(rnd.item_id)
         member = actor.member
-        tries = self.store.attempts(rnd.id, member.id)
+        tries, card = self.store.answer_state(rnd.id, member.id, item.id)
         if tries.solved:
             return self._private(t(locale, "answer.already_solved"), Tone.INFO, rnd.id)
         limit = MAX_ATTEMPTS[item.kind]
@@ -428,7 +430,7 @@ class QuizService(Generic[S]):
             return AnswerOutcome(Message(body="\n".join(judgement.lines), detail=judgement.detail,
                                          tone=Tone.WARNING), False, rnd.id)
         reply = self._recorder.record(rnd, member, judgement, response, mode, locale,
-                                      tries.tried + 1, self.clock.now())
+                                      tries.tried + 1, self.clock.now(), card=card)
         if reply is None:
             # The same try arrived twice (a double click, a retried webhook): keep the first.
             return self._private(t(locale, "answer.duplicate"), Tone.INFO, rnd.id)
