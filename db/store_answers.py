@@ -237,7 +237,7 @@ class _AnswerStatements:
                                 streak=True)
         week = _add_statement(store, WeekTotalRow, "w", ("channel_id", "week_start", "user_id"))
         items = _add_items(store)
-        card = {name: bindparam(f"r_{name}") for name in _CARD}
+        card: dict[str, Any] = {name: bindparam(f"r_{name}") for name in _CARD}
         self.card = (store._upsert(ReviewRow)
                      .values(user_id=bindparam("a_user_id"), item_id=bindparam("r_item_id"),
                              **card)
@@ -286,8 +286,8 @@ def _add_statement(store: StoreBase, table: TotalsTable, prefix: str, key: tuple
     if streak:
         solve: Any = bindparam("k_set", type_=Boolean)
         as_read = and_(
-            table.streak_on.is_not_distinct_from(bindparam("k_was_on", type_=Date)),
-            table.streak_through == bindparam("k_was_through", type_=Integer),
+            ScoreTotalRow.streak_on.is_not_distinct_from(bindparam("k_was_on", type_=Date)),
+            ScoreTotalRow.streak_through == bindparam("k_was_through", type_=Integer),
         )
         for name in _STREAK:
             column = getattr(table, name)

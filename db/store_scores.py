@@ -422,7 +422,7 @@ _MEMBER_PRACTICE = select(
     func.sum(case((PracticeResultRow.correct, 1), else_=0)),
     func.sum(case((PracticeResultRow.first_try.is_(None),
                    case((PracticeResultRow.correct, 1), else_=0)),
-                  (PracticeResultRow.first_try, 1), else_=0)),
+                  (PracticeResultRow.first_try.is_(True), 1), else_=0)),
 ).where(PracticeResultRow.user_id == bindparam("user_id")).group_by(PracticeResultRow.item_id)
 _ANCHORS = select(ScoreTotalRow.user_id, *_STREAK_COLUMNS).where(
     ScoreTotalRow.channel_id == bindparam("channel_id"),
@@ -472,17 +472,21 @@ class _TopQueries:
         # Competition rank: 1 + the visible members strictly ahead (points, then solved, then
         # the earlier last solve; never having solved comes after every solve): everyone ahead
         # less the hidden members ahead, and everyone with points less the hidden ones.
-        points, solved = bindparam("points"), bindparam("solved")
+        points: Any = bindparam("points")
+        solved: Any = bindparam("solved")
         level = (table.points == points, table.solved == solved)
         better = or_(table.points > points, and_(table.points == points, table.solved > solved))
-        for name, tie in (("place", table.last_solved_at < bindparam("last")),
-                          ("place_unsolved", table.last_solved_at.is_not(None))):
-            setattr(self, name, select(
+        def place(ahead_in_tie: Any) -> Any:
+            return select(
                 counted(table.points > 0) - hidden(),
                 counted(table.points > points) + counted(table.points == points,
                                                          table.solved > solved)
-                + counted(*level, tie) - hidden(or_(better, and_(*level, tie))),
-            ))
+                + counted(*level, ahead_in_tie)
+                - hidden(or_(better, and_(*level, ahead_in_tie))),
+            )
+
+        self.place = place(table.last_solved_at < bindparam("last"))
+        self.place_unsolved = place(table.last_solved_at.is_not(None))
         self.every = query.order_by(
             table.points.desc(),
             table.solved.desc(),
