@@ -192,6 +192,10 @@ class QuizService(Generic[S]):
         taken = self.store.rounds_exist(list(days.items()))
         used = self.store.used_items_of([c for c, day in days.items() if (c, day) not in taken])
         paused = self.store.paused_items() if len(taken) < len(days) else set()
+        # Channels with the same workspace, packs, topics and difficulties draw from the same
+        # items: each such choice is filtered once per batch, not once per channel (a
+        # thousand channels on the defaults cost one filter of the bank).
+        eligible: dict[tuple[object, ...], list[str]] = {}
         claims = []
         for channel_id in dict.fromkeys(channel_ids):
             channel = channels.get(channel_id)
@@ -201,7 +205,11 @@ class QuizService(Generic[S]):
             today = days[channel_id]
             if (channel_id, today) in taken:
                 continue
-            item_id = daily_pick(self.eligible_items(channel, paused), used[channel_id],
+            choice = (channel_scope(channel), tuple(channel.packs),
+                      frozenset(channel.topics), frozenset(channel.difficulties))
+            if choice not in eligible:
+                eligible[choice] = self.eligible_items(channel, paused)
+            item_id = daily_pick(eligible[choice], used[channel_id],
                                  salt=f"{channel.id}|{today.isoformat()}")  # fmt: skip
             if item_id is None:
                 log.warning("no eligible item for channel=%s date=%s", channel.id, today)

@@ -322,6 +322,20 @@ def test_a_minute_of_channels_is_claimed_together_in_a_few_queries(quiz, store, 
         assert store.round_for_date(p.channel.id, p.round.local_date) == p.round
 
 
+def test_channels_that_choose_alike_filter_the_bank_once_a_minute(quiz, monkeypatch):
+    channels = [quiz.rounds.channel("slack", f"C{n}", "T1") for n in range(30)]
+    filtered = []
+    real = quiz.rounds.eligible_items
+
+    def eligible_items(channel, paused=None):
+        filtered.append(channel.id)
+        return real(channel, paused)
+
+    monkeypatch.setattr(quiz.rounds, "eligible_items", eligible_items)
+    assert len(quiz.rounds.post_rounds([c.id for c in channels])) == 30
+    assert len(filtered) == 1  # one workspace, the default packs, topics and difficulties
+
+
 def test_bulk_posts_pick_what_the_per_channel_rule_picks(quiz, store, clock):
     channels = [quiz.rounds.channel("slack", f"C{n}", "T1") for n in range(5)]
     quiz.rounds.post_rounds([c.id for c in channels])
