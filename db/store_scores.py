@@ -138,7 +138,7 @@ class ScoreStore(StoreBase):
             scores = _top(connection, channel_id, week_start, limit)
             [(hidden,)] = connection.execute(_TOP[week_start is not None].hidden, params)
             rounds, latest = _round_facts(connection, channel_id)
-            anchors = _anchors(connection, channel_id, [row.user_id for row in scores])
+            anchors = _anchors(connection, channel_id, [row.user_id for row in scores], rounds)
         return BoardRead(scores, int(hidden), rounds, latest, anchors)
 
     @retry_on_disconnect
@@ -155,8 +155,9 @@ class ScoreStore(StoreBase):
         with self._reading() as connection:
             mine = connection.execute(_MEMBER_SCORE_AND_STREAK, params).all()
             score = _score(mine[0][:7]) if mine else None
-            anchor = _anchor(mine[0][7:]) if mine and mine[0][7] is not None else None
             rounds, latest = _round_facts(connection, channel_id)
+            anchor = (_anchor(mine[0][7:], rounds) if mine and mine[0][7] is not None
+                      else None)
             results = [(item, int(answered), int(solved or 0), int(first or 0))
                        for statement in (_MEMBER_ITEMS, _MEMBER_PRACTICE)
                        for item, answered, solved, first in connection.execute(statement, params)]
@@ -304,22 +305,25 @@ def _round_facts(connection: Connection, channel_id: int) -> tuple[int, Any]:
     return int(row.rounds), _round(row)
 
 
-def _anchors(connection: Connection, channel_id: int,
-             user_ids: list[int]) -> dict[int, StreakAnchor]:
-    """Return the stored streaks of these members who ever solved a round of the channel."""
+def _anchors(connection: Connection, channel_id: int, user_ids: list[int],
+             rounds: int) -> dict[int, StreakAnchor]:
+    """Return the stored streaks of these members who ever solved a round of the channel.
+
+    ``rounds``: how many rounds the channel has, read in the same transaction.
+    """
     found: dict[int, StreakAnchor] = {}
     ids = sorted(set(user_ids))
     for start in range(0, len(ids), _IN_CHUNK):
         params = {"channel_id": channel_id, "user_ids": ids[start:start + _IN_CHUNK]}
         for uid, *anchor in connection.execute(_ANCHORS, params):
-            found[uid] = _anchor(anchor)
+            found[uid] = _anchor(anchor, rounds)
     return found
 
 
-def _anchor(row: Sequence[Any]) -> StreakAnchor:
-    """Return (streak_on, streak_through, rounds counted up to it, state...) as an anchor."""
-    on, through, counted, *state = row
-    return StreakAnchor(on, int(through), int(counted), StreakState(*map(int, state)))
+def _anchor(row: Sequence[Any], rounds: int) -> StreakAnchor:
+    """Return (streak_on, streak_through, rounds after it, state...) as an anchor."""
+    on, through, later, *state = row
+    return StreakAnchor(on, int(through), rounds - int(later), StreakState(*map(int, state)))
 
 
 # Reads built once (see StoreBase._reading).
@@ -382,14 +386,15 @@ _ROUND_FACTS = (
     .order_by(_ROUNDS.c.local_date.desc())
     .limit(1)
 )
-# The stored streaks, each with how many of the channel's rounds are dated up to its round now
-# (an index range of the channel's rounds: the check that the anchor still holds).
+# The stored streaks, each with how many of the channel's rounds are dated after its round now
+# (an index range of the channel's rounds, a few for a member who plays: with the channel's
+# count, the check that the anchor still holds).
 _STREAK_COLUMNS = (
     ScoreTotalRow.streak_on,
     ScoreTotalRow.streak_through,
     select(func.count()).select_from(_OTHERS)
     .where(_OTHERS.c.channel_id == ScoreTotalRow.channel_id,
-           _OTHERS.c.local_date <= ScoreTotalRow.streak_on)
+           _OTHERS.c.local_date > ScoreTotalRow.streak_on)
     .correlate(ScoreTotalRow).scalar_subquery(),
     ScoreTotalRow.streak,
     ScoreTotalRow.best_streak,
