@@ -13,7 +13,9 @@ from functools import cached_property
 from typing import Any
 
 from sqlalchemy import (
+    Boolean,
     Connection,
+    Date,
     Integer,
     Table,
     and_,
@@ -29,7 +31,15 @@ from sqlalchemy import (
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
-from bot.core.kernel.models import AnswerDraft, AnswerMode, AnswerRecord
+from bot.core.kernel.models import (
+    AnswerDraft,
+    AnswerMode,
+    AnswerRecord,
+    Review,
+    StreakState,
+    streak_misses,
+    streak_step,
+)
 from bot.core.kernel.models import week_start as week_of
 from db.retry import run_retrying
 from db.store_base import StoreBase
@@ -37,6 +47,8 @@ from db.tables import (
     RESPONSE_MAX_CHARS,
     AnswerRow,
     ChannelRow,
+    ItemTotalRow,
+    ReviewRow,
     RoundRow,
     ScoreTotalRow,
     WeekTotalRow,
@@ -137,6 +149,8 @@ def recount_week(session: Session, channel_id: int, timezone: str, since: dt.dat
 
 
 _TOTALS = ("points", "solved", "first_try", "attempted", "last_solved_at")
+_CARD = ("state", "step", "stability", "difficulty", "due_at", "last_correct", "reviewed_at")
+_STREAK = ("streak_on", "streak_through", "streak", "best_streak", "freezes", "toward_freeze")
 _ANSWER = ("round_id", "user_id", "attempt", "mode", "response", "correct", "points",
            "verdict_status", "submitted_at")
 
@@ -165,7 +179,16 @@ class _AnswerStatements:
             if postgres
             else None
         )
-        # The round's channel and zone, and the member's earlier answers to it (NULLs if none).
+        # The round's channel and zone, and the member's earlier answers to it (NULLs if none);
+        # then the round's date, the member's stored streak in the channel (NULLs if none) and
+        # how many of the channel's rounds are dated up to the round and up to that streak's
+        # round: all a solve needs to move the streak on, in the same read.
+        others = Table("rounds", RoundRow.metadata).alias("others")
+        through = (
+            select(func.count()).select_from(others)
+            .where(others.c.channel_id == RoundRow.channel_id)
+            .correlate(RoundRow)
+        )
         self.place = (
             select(
                 RoundRow.channel_id,
@@ -174,34 +197,77 @@ class _AnswerStatements:
                 answers.c.correct,
                 answers.c.points,
                 answers.c.submitted_at,
+                RoundRow.item_id,
+                RoundRow.local_date,
+                *(getattr(ScoreTotalRow, name) for name in _STREAK),
+                through.where(others.c.local_date <= RoundRow.local_date).scalar_subquery(),
+                through.where(others.c.local_date <= ScoreTotalRow.streak_on)
+                .correlate(RoundRow, ScoreTotalRow).scalar_subquery(),
             )
             .join(ChannelRow, ChannelRow.id == RoundRow.channel_id)
             .outerjoin(
                 answers, and_(answers.c.round_id == RoundRow.id, answers.c.user_id == user_id)
             )
+            .outerjoin(
+                ScoreTotalRow,
+                and_(ScoreTotalRow.channel_id == RoundRow.channel_id,
+                     ScoreTotalRow.user_id == user_id),
+            )
             .where(RoundRow.id == round_id)
+        )
+        # The member's solved rounds' dates and every round's, when a streak is walked again.
+        self.solved_dates = (
+            select(RoundRow.local_date)
+            .join(answers, answers.c.round_id == RoundRow.id)
+            .where(RoundRow.channel_id == bindparam("channel_id"), answers.c.user_id == user_id,
+                   answers.c.correct.is_(True))
+            .distinct()
+        )
+        self.round_dates = (
+            select(RoundRow.local_date)
+            .where(RoundRow.channel_id == bindparam("channel_id"))
+            .order_by(RoundRow.local_date)
         )
         self.insert = (
             insert(answers)
             .values({name: bindparam(f"a_{name}") for name in _ANSWER})
             .returning(*answers.c)
         )
-        totals = _add_statement(store, ScoreTotalRow, "s", ("channel_id", "user_id"))
+        totals = _add_statement(store, ScoreTotalRow, "s", ("channel_id", "user_id"),
+                                streak=True)
         week = _add_statement(store, WeekTotalRow, "w", ("channel_id", "week_start", "user_id"))
-        # PostgreSQL takes all three writes in one statement, one round trip; SQLite, which
+        items = _add_items(store)
+        card: dict[str, Any] = {name: bindparam(f"r_{name}") for name in _CARD}
+        self.card = (store._upsert(ReviewRow)
+                     .values(user_id=bindparam("a_user_id"), item_id=bindparam("r_item_id"),
+                             **card)
+                     .on_conflict_do_update(index_elements=["user_id", "item_id"], set_=card))
+        # PostgreSQL takes all four writes in one statement, one round trip; SQLite, which
         # has no data-modifying CTEs and no round trips, takes them one by one.
         self.writes = (
-            [select(self.insert.cte("new_answer")).add_cte(totals.cte("totals"), week.cte("week"))]
+            [select(self.insert.cte("new_answer")).add_cte(
+                totals.cte("totals"), week.cte("week"), items.cte("items"))]
             if postgres
-            else [self.insert, totals, week]
+            else [self.insert, totals, week, items]
         )
 
 
-def _add_statement(store: StoreBase, table: TotalsTable, prefix: str, key: tuple[str, ...]) -> Any:
-    """Return an upsert adding bound totals to the row under ``key``, or creating it."""
+def _add_statement(store: StoreBase, table: TotalsTable, prefix: str, key: tuple[str, ...],
+                   *, streak: bool = False) -> Any:
+    """Return an upsert adding bound totals to the row under ``key``, or creating it.
+
+    ``streak``: the row also keeps the member's streak (ScoreTotalRow), set from bound ``k_*``
+    values when ``k_set`` (the answer solved its round). It is compared and set: when the
+    stored streak is no longer the one the answer read (``k_was_on``, ``k_was_through``: a
+    concurrent solve of another round of the channel by the same member), it is marked stale
+    (``streak_through`` -1), and the boards walk that member's solved rounds until the next
+    solve counts it again.
+    """
     columns: dict[str, Any] = {"user_id": bindparam("a_user_id")}
     columns.update({name: bindparam(name) for name in key if name != "user_id"})
     columns.update({name: bindparam(f"{prefix}_{name}") for name in _TOTALS})
+    if streak:
+        columns.update({name: bindparam(f"k_{name}") for name in _STREAK})
     stmt = store._upsert(table).values(columns)
     new = stmt.excluded
     later = case(
@@ -210,16 +276,73 @@ def _add_statement(store: StoreBase, table: TotalsTable, prefix: str, key: tuple
         (new.last_solved_at > table.last_solved_at, new.last_solved_at),
         else_=table.last_solved_at,
     )
+    changes: dict[str, Any] = {
+        "points": table.points + new.points,
+        "solved": table.solved + new.solved,
+        "first_try": table.first_try + new.first_try,
+        "attempted": table.attempted + new.attempted,
+        "last_solved_at": later,
+    }
+    if streak:
+        solve: Any = bindparam("k_set", type_=Boolean)
+        as_read = and_(
+            ScoreTotalRow.streak_on.is_not_distinct_from(bindparam("k_was_on", type_=Date)),
+            ScoreTotalRow.streak_through == bindparam("k_was_through", type_=Integer),
+        )
+        for name in _STREAK:
+            column = getattr(table, name)
+            stale = literal(-1) if name == "streak_through" else column
+            changes[name] = case((and_(solve, as_read), getattr(new, name)),
+                                 (solve, stale), else_=column)
+    return stmt.on_conflict_do_update(index_elements=list(key), set_=changes)
+
+
+def _add_items(store: StoreBase) -> Any:
+    """Return an upsert adding what an answer changes to its channel's counts for its item.
+
+    Every answer of a round updates this one row: on PostgreSQL its row lock is held from
+    this write (the last of the answer's) to the commit, a fraction of a millisecond.
+    """
+    stmt = store._upsert(ItemTotalRow).values(
+        channel_id=bindparam("channel_id"), item_id=bindparam("i_item_id"),
+        answered=bindparam("s_attempted"), solved=bindparam("s_solved"),
+        first_try=bindparam("s_first_try"))
+    new = stmt.excluded
     return stmt.on_conflict_do_update(
-        index_elements=list(key),
-        set_={
-            "points": table.points + new.points,
-            "solved": table.solved + new.solved,
-            "first_try": table.first_try + new.first_try,
-            "attempted": table.attempted + new.attempted,
-            "last_solved_at": later,
-        },
+        index_elements=["channel_id", "item_id"],
+        set_={"answered": ItemTotalRow.answered + new.answered,
+              "solved": ItemTotalRow.solved + new.solved,
+              "first_try": ItemTotalRow.first_try + new.first_try})
+
+
+def recount_items(session: Session, channel_ids: list[int]) -> None:
+    """Count the channels' item_totals again from their answers (after a member is forgotten).
+
+    A forgotten member's tries at a round still open stay without a member: together they
+    count as one member-round, as /stats team always counted them.
+    """
+    if not channel_ids:
+        return
+    answers = Table("answers", AnswerRow.metadata)
+    member_rounds = (
+        select(
+            RoundRow.channel_id.label("channel_id"),
+            RoundRow.item_id.label("item_id"),
+            func.max(case((answers.c.correct, 1), else_=0)).label("solved"),
+            func.max(case((and_(answers.c.correct, answers.c.attempt == 1), 1), else_=0))
+            .label("first"),
+        )
+        .join(answers, answers.c.round_id == RoundRow.id)
+        .where(RoundRow.channel_id.in_(channel_ids))
+        .group_by(RoundRow.id, RoundRow.channel_id, RoundRow.item_id, answers.c.user_id)
+        .subquery()
     )
+    session.execute(delete(ItemTotalRow).where(ItemTotalRow.channel_id.in_(channel_ids)))
+    session.execute(insert(ItemTotalRow).from_select(
+        ["channel_id", "item_id", "answered", "solved", "first_try"],
+        select(member_rounds.c.channel_id, member_rounds.c.item_id, func.count(),
+               func.sum(member_rounds.c.solved), func.sum(member_rounds.c.first))
+        .group_by(member_rounds.c.channel_id, member_rounds.c.item_id)))
 
 
 def _values(prefix: str, delta: Totals) -> dict[str, Any]:
@@ -234,18 +357,23 @@ class AnswerStore(StoreBase):
         return _AnswerStatements(self, self._postgres)
 
     # ------------------------------------------------------------------ writing answers
-    def record_answer(self, draft: AnswerDraft) -> AnswerRecord | None:
+    def record_answer(self, draft: AnswerDraft, review: Review | None = None
+                      ) -> AnswerRecord | None:
         """Store the answer and add it to the member's totals; None when already recorded.
+
+        ``review``: the member's FSRS card after this answer, saved in the same transaction.
 
         Retried once when the connection drops (db.retry). The first try may have committed
         before the connection went: the retry then finds the very answer it was storing and
         returns it, as the first try would have, instead of calling it a duplicate.
         """
         return run_retrying(
-            self._engine, "record_answer", lambda retried: self._record_answer(draft, retried)
+            self._engine, "record_answer",
+            lambda retried: self._record_answer(draft, retried, review),
         )
 
-    def _record_answer(self, draft: AnswerDraft, retried: bool) -> AnswerRecord | None:
+    def _record_answer(self, draft: AnswerDraft, retried: bool,
+                       review: Review | None) -> AnswerRecord | None:
         if retried and (stored := self.stored_as(draft)) is not None:
             log.info(
                 "answer was recorded before the connection dropped: round=%s user=%s attempt=%s",
@@ -254,7 +382,12 @@ class AnswerStore(StoreBase):
             return stored
         try:
             with self._transaction() as session:
-                return self._record(session.connection(), draft)
+                stored = self._record(session.connection(), draft)
+                if stored is not None and review is not None:
+                    session.connection().execute(self._answer_statements.card, {
+                        "a_user_id": review.user_id, "r_item_id": review.item_id,
+                        **{f"r_{name}": getattr(review, name) for name in _CARD}})
+                return stored
         except IntegrityError:
             # A replica still on the code before totals raced this one, or a bug (an unknown
             # round or member), which must surface.
@@ -282,7 +415,9 @@ class AnswerStore(StoreBase):
             connection.execute(sql.lock, answer)
         place = connection.execute(sql.place, answer).all()
         earlier = [
-            Answer(draft.round_id, draft.user_id, *row[2:]) for row in place if row[2] is not None
+            Answer(draft.round_id, draft.user_id, *row[2:6])
+            for row in place
+            if row[2] is not None
         ]
         if any(a.attempt == draft.attempt for a in earlier):
             # A double click or a second replica: the attempt is stored once.
@@ -299,18 +434,62 @@ class AnswerStore(StoreBase):
         )
         week = week_of(new.submitted_at, timezone)
         same_week = [a for a in earlier if week_of(a.submitted_at, timezone) == week]
+        added = added_by(new, earlier)
         params = {
             **answer,
             "channel_id": channel_id,
             "week_start": week,
-            **_values("s", added_by(new, earlier)),
+            **_values("s", added),
             **_values("w", added_by(new, same_week)),
+            "i_item_id": place[0][6],
+            **self._streak_values(connection, draft, channel_id, place[0][7:], added.solved > 0),
         }
         # The first write inserts the answer and returns it; an unknown member fails there.
         stored = connection.execute(sql.writes[0], params).one()
         for write in sql.writes[1:]:
             connection.execute(write, params)
         return _answer(stored)
+
+    def _streak_values(self, connection: Connection, draft: AnswerDraft, channel_id: int,
+                       read: Any, solves: bool) -> dict[str, Any]:
+        """Return the bound ``k_*`` values: the member's streak after this answer.
+
+        ``read`` is what the answer's read found: the round's date, the stored streak's
+        columns (NULLs without a row) and the channel's rounds dated up to the round and up to
+        the stored streak's round. A solve of a round after the stored one walks only the
+        rounds between (all missed); anything else (a first solve needs nothing, a late solve
+        of an earlier round, a stale streak) walks the member's solved rounds again.
+        """
+        day, was_on, was_through, current, best, freezes, toward, upto_day, upto_was = read
+        values: dict[str, Any] = {"k_set": solves, "k_was_on": was_on,
+                                  "k_was_through": was_through}
+        if not solves:
+            return {**values, **dict.fromkeys((f"k_{n}" for n in _STREAK), 0), "k_streak_on": None}
+        if was_on is None:
+            state, through = streak_step(StreakState(), True), upto_day
+        elif day > was_on and upto_was == was_through:
+            state = streak_misses(StreakState(current, best, freezes, toward),
+                                  upto_day - 1 - upto_was)
+            state, through = streak_step(state, True), upto_day
+        else:
+            day, state, through = self._walk_streak(connection, draft, channel_id, day)
+        return {**values, "k_streak_on": day, "k_streak_through": through,
+                "k_streak": state.current, "k_best_streak": state.best,
+                "k_freezes": state.freezes, "k_toward_freeze": state.toward_freeze}
+
+    def _walk_streak(self, connection: Connection, draft: AnswerDraft, channel_id: int,
+                     day: dt.date) -> tuple[dt.date, StreakState, int]:
+        """Walk the channel's rounds up to the member's latest solve; return its streak."""
+        sql = self._answer_statements
+        params = {"channel_id": channel_id, "a_user_id": draft.user_id}
+        solved = {d for (d,) in connection.execute(sql.solved_dates, params)} | {day}
+        latest = max(solved)
+        state, through = StreakState(), 0
+        for (on,) in connection.execute(sql.round_dates, params):
+            if on > latest:
+                break
+            state, through = streak_step(state, on in solved), through + 1
+        return latest, state, through
 
     @staticmethod
     def _log_duplicate(draft: AnswerDraft) -> None:

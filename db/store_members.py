@@ -28,7 +28,7 @@ from sqlalchemy.orm import Session
 from bot.core.kernel.models import DataSection, ForgetReport, Member, MemberData, RoundStatus, Row
 from db.forgotten import anonymise_open_tries
 from db.retry import retry_on_disconnect
-from db.store_answers import lock_channel_answers
+from db.store_answers import lock_channel_answers, recount_items
 from db.store_base import StoreBase, rowcount
 from db.store_channels import _member
 from db.store_live import live_answer_rows, live_player_rows
@@ -273,7 +273,8 @@ class MemberStore(StoreBase):
             # A change of zone recounting a channel's week would write the member's rows back:
             # take those channels first, in id order as every taker does, then the member row,
             # which holds off answers in flight (PostgreSQL: their foreign key waits on it).
-            for channel_id in _channels_of(session, member.id):
+            channels = _channels_of(session, member.id)
+            for channel_id in channels:
                 lock_channel_answers(session, channel_id)
             session.execute(select(UserRow.id).where(*who).with_for_update())
             open_rounds = _open_rounds_of(session, member.id)
@@ -285,5 +286,7 @@ class MemberStore(StoreBase):
             )
             session.execute(delete(UserRow).where(UserRow.id == member.id))
             end_member_sessions(session, platform, external_id)  # the web page signs them out
+            # /stats team counts by member-round: count the member's channels from what is left.
+            recount_items(session, channels)
         return ForgetReport(member, deleted, tuple(open_rounds), kept_anonymous=kept)
 

@@ -8,14 +8,16 @@ five transactions before any judging; here they are two.
 from __future__ import annotations
 
 from sqlalchemy import func, select
+from sqlalchemy.orm import Session
 
-from bot.core.kernel.models import Attempts, Resolved
+from bot.core.kernel.models import Attempts, Resolved, Review
 from db.forgotten import former_tries
 from db.retry import retry_on_disconnect
 from db.store_base import StoreBase
 from db.store_channels import _channels, upsert_member
+from db.store_practice import _review
 from db.store_rounds import _round
-from db.tables import AnswerRow, ChannelRow, PendingAnswerRow, RoundRow
+from db.tables import AnswerRow, ChannelRow, PendingAnswerRow, ReviewRow, RoundRow
 
 
 class RequestStore(StoreBase):
@@ -58,15 +60,32 @@ class RequestStore(StoreBase):
         Tries the same person left before asking to be forgotten count as theirs (db/forgotten).
         """
         with self._read() as session:
-            answers = session.scalars(
-                select(AnswerRow)
-                .where(AnswerRow.round_id == round_id, former_tries(session, round_id, user_id))
-                .order_by(AnswerRow.attempt)
-            ).all()
-            waiting = session.scalar(
-                select(func.count()).select_from(PendingAnswerRow).where(
-                    PendingAnswerRow.round_id == round_id, PendingAnswerRow.user_id == user_id)
-            ) or 0
-            return Attempts(
-                solved=any(a.correct for a in answers), tried=len(answers), waiting=int(waiting)
-            )
+            return _attempts(session, round_id, user_id)
+
+    @retry_on_disconnect
+    def answer_state(self, round_id: int, user_id: int, item_id: str
+                     ) -> tuple[Attempts, Review | None]:
+        """Return ``attempts`` and the member's FSRS card of the item, in one transaction.
+
+        What judging and recording an answer read: with ``resolve`` before and the answer's
+        write after, an answer is three transactions.
+        """
+        with self._read() as session:
+            card = session.get(ReviewRow, (user_id, item_id))
+            return _attempts(session, round_id, user_id), (_review(card) if card else None)
+
+
+def _attempts(session: Session, round_id: int, user_id: int) -> Attempts:
+    """Return the member's tries at the round (forgotten ones too) and how many wait."""
+    answers = session.scalars(
+        select(AnswerRow)
+        .where(AnswerRow.round_id == round_id, former_tries(session, round_id, user_id))
+        .order_by(AnswerRow.attempt)
+    ).all()
+    waiting = session.scalar(
+        select(func.count()).select_from(PendingAnswerRow).where(
+            PendingAnswerRow.round_id == round_id, PendingAnswerRow.user_id == user_id)
+    ) or 0
+    return Attempts(
+        solved=any(a.correct for a in answers), tried=len(answers), waiting=int(waiting)
+    )

@@ -6,14 +6,24 @@ import datetime as dt
 from collections.abc import Collection, Sequence
 from typing import Any
 
-from sqlalchemy import and_, bindparam, case, distinct, func, or_, select
+from sqlalchemy import Connection, Table, and_, bindparam, case, distinct, func, or_, select
 
-from bot.core.kernel.models import ItemResult, ScoreRow, Tally
+from bot.core.kernel.models import (
+    BoardRead,
+    ItemResult,
+    MemberRead,
+    ScoreRow,
+    StreakAnchor,
+    StreakState,
+    Tally,
+)
 from db.retry import retry_on_disconnect
 from db.store_answers import TotalsTable
 from db.store_base import StoreBase
+from db.store_rounds import _round
 from db.tables import (
     AnswerRow,
+    ItemTotalRow,
     PracticeResultRow,
     ReviewRow,
     RoundRow,
@@ -110,25 +120,51 @@ class ScoreStore(StoreBase):
         (bot.core.kernel.models.week_start of the channel's zone) picks that week's totals, None
         the all-time ones.
         """
-        if limit is not None and limit <= 0:
-            return []
-        sql = _TOP[week_start is not None]
-        params: dict[str, Any] = {"channel_id": channel_id, "week_start": week_start}
         with self._reading() as connection:
-            if limit is None:
-                return [_score(row) for row in connection.execute(sql.every, params)]
-            rows = connection.execute(sql.best, {**params, "limit": limit + 1}).all()
-            if len(rows) <= limit or _rank_key(rows[limit]) != _rank_key(rows[limit - 1]):
-                return [_score(row) for row in rows[:limit]]
-            # The cut falls inside a tie: the whole tie shares the last rank, so all of it
-            # comes (the core orders a tie by name, which SQL cannot fold like Python).
-            points, solved, last = _rank_key(rows[limit - 1])
-            tied = connection.execute(
-                sql.tied_unsolved if last is None else sql.tied,
-                {**params, "points": points, "solved": solved, "last": last},
-            ).all()
-        shown = {row[0] for row in rows[:limit]}
-        return [_score(row) for row in [*rows[:limit], *(r for r in tied if r[0] not in shown)]]
+            return _top(connection, channel_id, week_start, limit)
+
+    @retry_on_disconnect
+    def board_read(
+        self, channel_id: int, week_start: dt.datetime | None, limit: int | None
+    ) -> BoardRead:
+        """Return what a leaderboard shows, in one read-only transaction.
+
+        The rows as ``top_scores``, the hidden members with points, the channel's rounds
+        (how many, the latest) and the stored streak of each member shown: a few indexed
+        statements, none per member.
+        """
+        params = {"channel_id": channel_id, "week_start": week_start}
+        with self._reading() as connection:
+            scores = _top(connection, channel_id, week_start, limit)
+            [(hidden,)] = connection.execute(_TOP[week_start is not None].hidden, params)
+            rounds, latest = _round_facts(connection, channel_id)
+            anchors = _anchors(connection, channel_id, [row.user_id for row in scores], rounds)
+        return BoardRead(scores, int(hidden), rounds, latest, anchors)
+
+    @retry_on_disconnect
+    def member_read(
+        self, channel_id: int, user_id: int, now: dt.datetime, week_start: dt.datetime
+    ) -> MemberRead:
+        """Return what /stats shows of the member in the channel, in one read-only transaction.
+
+        Totals and stored streak, the channel's rounds (how many, the latest), outcomes per
+        item, cards due at ``now``, and the member's place this week (``week_start``) and all
+        time.
+        """
+        params = {"channel_id": channel_id, "user_id": user_id, "now": now}
+        with self._reading() as connection:
+            mine = connection.execute(_MEMBER_SCORE_AND_STREAK, params).all()
+            score = _score(mine[0][:7]) if mine else None
+            rounds, latest = _round_facts(connection, channel_id)
+            anchor = (_anchor(mine[0][7:], rounds) if mine and mine[0][7] is not None
+                      else None)
+            results = [(item, int(answered), int(solved or 0), int(first or 0))
+                       for statement in (_MEMBER_ITEMS, _MEMBER_PRACTICE)
+                       for item, answered, solved, first in connection.execute(statement, params)]
+            due = [item for (item,) in connection.execute(_DUE, params)]
+            ranks = [_place(connection, channel_id, user_id, week) if score else None
+                     for week in (week_start, None)]
+        return MemberRead(score, anchor, rounds, latest, results, due, ranks[0], ranks[1])
 
     @retry_on_disconnect
     def hidden_with_points(self, channel_id: int, week_start: dt.datetime | None) -> int:
@@ -146,19 +182,8 @@ class ScoreStore(StoreBase):
         A hidden member gets the place they would take among the visible ones (and counts in
         "of"); None when the member has no points in the period. Two small reads.
         """
-        sql = _TOP[week_start is not None]
-        params: dict[str, Any] = {
-            "channel_id": channel_id, "week_start": week_start, "user_id": user_id,
-        }
         with self._reading() as connection:
-            mine = connection.execute(sql.points_of, params).first()
-            if mine is None:
-                return None
-            _, _, points, solved, _, last, _, hidden = mine
-            mark = {**params, "points": points, "solved": solved, "last": last}
-            visible, ahead = connection.execute(
-                sql.place_unsolved if last is None else sql.place, mark).one()
-        return int(ahead) + 1, int(visible) + int(bool(hidden))
+            return _place(connection, channel_id, user_id, week_start)
 
     @retry_on_disconnect
     def due_review_items(self, user_id: int, now: dt.datetime) -> list[str]:
@@ -169,10 +194,10 @@ class ScoreStore(StoreBase):
     def channel_item_results(self, channel_id: int) -> list[tuple[str, int, int, int]]:
         """Return (item, answered, solved, first try) over the channel's member-rounds per item.
 
-        One grouped query; a member's round counts as solved when any attempt was right, and
-        as right on the first try when attempt 1 was.
+        The counts kept with every answer (item_totals); a member's round counts as solved
+        when any attempt was right, and as right on the first try when attempt 1 was.
         """
-        rows = self._fetch(_ITEM_TALLIES, {"channel_id": channel_id})
+        rows = self._fetch(_ITEM_TOTALS, {"channel_id": channel_id})
         return [(item, int(answered), int(solved or 0), int(first or 0))
                 for item, answered, solved, first in rows]
 
@@ -216,16 +241,89 @@ class ScoreStore(StoreBase):
         rounds; practice is not tied to a channel, so practice results are always included
         (``first_try`` None for those stored before their tries were kept). Oldest first.
         """
-        daily = _DAILY_RESULTS if channel_id is None else _DAILY_RESULTS_IN
-        params = {"user_id": user_id, "channel_id": channel_id}
         with self._reading() as connection:
-            results = [ItemResult(item_id=i, correct=bool(ok), answered_at=at,
-                                  first_try=bool(first))
-                       for i, ok, first, at in connection.execute(daily, params)]
-            results += [ItemResult(item_id=i, correct=bool(ok), answered_at=at,
-                                   first_try=None if first is None else bool(first))
-                        for i, ok, first, at in connection.execute(_PRACTICE, params)]
-        return sorted(results, key=lambda r: (r.answered_at, r.item_id))
+            return _item_results(connection, user_id, channel_id)
+
+
+def _top(connection: Connection, channel_id: int, week_start: dt.datetime | None,
+         limit: int | None) -> list[ScoreRow]:
+    """Return ``top_scores`` read on ``connection``."""
+    if limit is not None and limit <= 0:
+        return []
+    sql = _TOP[week_start is not None]
+    params: dict[str, Any] = {"channel_id": channel_id, "week_start": week_start}
+    if limit is None:
+        return [_score(row) for row in connection.execute(sql.every, params)]
+    rows = connection.execute(sql.best, {**params, "limit": limit + 1}).all()
+    if len(rows) <= limit or _rank_key(rows[limit]) != _rank_key(rows[limit - 1]):
+        return [_score(row) for row in rows[:limit]]
+    # The cut falls inside a tie: the whole tie shares the last rank, so all of it comes (the
+    # core orders a tie by name, which SQL cannot fold like Python).
+    points, solved, last = _rank_key(rows[limit - 1])
+    tied = connection.execute(
+        sql.tied_unsolved if last is None else sql.tied,
+        {**params, "points": points, "solved": solved, "last": last},
+    ).all()
+    shown = {row[0] for row in rows[:limit]}
+    return [_score(row) for row in [*rows[:limit], *(r for r in tied if r[0] not in shown)]]
+
+
+def _place(connection: Connection, channel_id: int, user_id: int,
+           week_start: dt.datetime | None) -> tuple[int, int] | None:
+    """Return ``member_rank`` read on ``connection``."""
+    sql = _TOP[week_start is not None]
+    params: dict[str, Any] = {"channel_id": channel_id, "week_start": week_start,
+                              "user_id": user_id}
+    mine = connection.execute(sql.points_of, params).first()
+    if mine is None:
+        return None
+    _, _, points, solved, _, last, _, hidden = mine
+    mark = {**params, "points": points, "solved": solved, "last": last}
+    visible, ahead = connection.execute(
+        sql.place_unsolved if last is None else sql.place, mark).one()
+    return int(ahead) + 1, int(visible) + int(bool(hidden))
+
+
+def _item_results(connection: Connection, user_id: int,
+                  channel_id: int | None) -> list[ItemResult]:
+    """Return ``item_results`` read on ``connection``."""
+    daily = _DAILY_RESULTS if channel_id is None else _DAILY_RESULTS_IN
+    params = {"user_id": user_id, "channel_id": channel_id}
+    results = [ItemResult(item_id=i, correct=bool(ok), answered_at=at, first_try=bool(first))
+               for i, ok, first, at in connection.execute(daily, params)]
+    results += [ItemResult(item_id=i, correct=bool(ok), answered_at=at,
+                           first_try=None if first is None else bool(first))
+                for i, ok, first, at in connection.execute(_PRACTICE, params)]
+    return sorted(results, key=lambda r: (r.answered_at, r.item_id))
+
+
+def _round_facts(connection: Connection, channel_id: int) -> tuple[int, Any]:
+    """Return how many rounds the channel has and its latest round (None without rounds)."""
+    row = connection.execute(_ROUND_FACTS, {"channel_id": channel_id}).first()
+    if row is None:
+        return 0, None
+    return int(row.rounds), _round(row)
+
+
+def _anchors(connection: Connection, channel_id: int, user_ids: list[int],
+             rounds: int) -> dict[int, StreakAnchor]:
+    """Return the stored streaks of these members who ever solved a round of the channel.
+
+    ``rounds``: how many rounds the channel has, read in the same transaction.
+    """
+    found: dict[int, StreakAnchor] = {}
+    ids = sorted(set(user_ids))
+    for start in range(0, len(ids), _IN_CHUNK):
+        params = {"channel_id": channel_id, "user_ids": ids[start:start + _IN_CHUNK]}
+        for uid, *anchor in connection.execute(_ANCHORS, params):
+            found[uid] = _anchor(anchor, rounds)
+    return found
+
+
+def _anchor(row: Sequence[Any], rounds: int) -> StreakAnchor:
+    """Return (streak_on, streak_through, rounds after it, state...) as an anchor."""
+    on, through, later, *state = row
+    return StreakAnchor(on, int(through), rounds - int(later), StreakState(*map(int, state)))
 
 
 # Reads built once (see StoreBase._reading).
@@ -271,22 +369,71 @@ _DUE = (
     .where(ReviewRow.user_id == bindparam("user_id"), ReviewRow.due_at <= bindparam("now"))
     .order_by(ReviewRow.due_at, ReviewRow.item_id)
 )
-_PER_MEMBER_ROUND = (
+_ITEM_TOTALS = select(
+    ItemTotalRow.item_id, ItemTotalRow.answered, ItemTotalRow.solved, ItemTotalRow.first_try,
+).where(ItemTotalRow.channel_id == bindparam("channel_id")).order_by(ItemTotalRow.item_id)
+_DAILY_RESULTS_IN = _DAILY_RESULTS.where(RoundRow.channel_id == bindparam("channel_id"))
+_ROUNDS = Table("rounds", RoundRow.metadata)
+_OTHERS = _ROUNDS.alias("others")
+_ROUND_FACTS = (
+    select(
+        _ROUNDS,
+        select(func.count()).select_from(_OTHERS)
+        .where(_OTHERS.c.channel_id == _ROUNDS.c.channel_id)
+        .correlate(_ROUNDS).scalar_subquery().label("rounds"),
+    )
+    .where(_ROUNDS.c.channel_id == bindparam("channel_id"))
+    .order_by(_ROUNDS.c.local_date.desc())
+    .limit(1)
+)
+# The stored streaks, each with how many of the channel's rounds are dated after its round now
+# (an index range of the channel's rounds, a few for a member who plays: with the channel's
+# count, the check that the anchor still holds).
+_STREAK_COLUMNS = (
+    ScoreTotalRow.streak_on,
+    ScoreTotalRow.streak_through,
+    select(func.count()).select_from(_OTHERS)
+    .where(_OTHERS.c.channel_id == ScoreTotalRow.channel_id,
+           _OTHERS.c.local_date > ScoreTotalRow.streak_on)
+    .correlate(ScoreTotalRow).scalar_subquery(),
+    ScoreTotalRow.streak,
+    ScoreTotalRow.best_streak,
+    ScoreTotalRow.freezes,
+    ScoreTotalRow.toward_freeze,
+)
+_MEMBER_SCORE_AND_STREAK = _MEMBER_SCORE.add_columns(*_STREAK_COLUMNS)
+# /stats' mastery: the member's daily rounds of the channel counted per item (solved when any
+# try was right, first when attempt 1 was), and their practice results per item (a result
+# kept before its tries were stands for its first try).
+_MEMBER_ROUNDS = (
     select(
         RoundRow.item_id.label("item_id"),
         func.max(case((AnswerRow.correct, 1), else_=0)).label("solved"),
         _FIRST_RIGHT.label("first"),
     )
     .join(AnswerRow, AnswerRow.round_id == RoundRow.id)
-    .where(RoundRow.channel_id == bindparam("channel_id"))
-    .group_by(RoundRow.id, RoundRow.item_id, AnswerRow.user_id)
+    .where(AnswerRow.user_id == bindparam("user_id"),
+           RoundRow.channel_id == bindparam("channel_id"))
+    .group_by(RoundRow.id, RoundRow.item_id)
     .subquery()
 )
-_ITEM_TALLIES = select(
-    _PER_MEMBER_ROUND.c.item_id, func.count(), func.sum(_PER_MEMBER_ROUND.c.solved),
-    func.sum(_PER_MEMBER_ROUND.c.first),
-).group_by(_PER_MEMBER_ROUND.c.item_id)
-_DAILY_RESULTS_IN = _DAILY_RESULTS.where(RoundRow.channel_id == bindparam("channel_id"))
+_MEMBER_ITEMS = select(
+    _MEMBER_ROUNDS.c.item_id, func.count(), func.sum(_MEMBER_ROUNDS.c.solved),
+    func.sum(_MEMBER_ROUNDS.c.first),
+).group_by(_MEMBER_ROUNDS.c.item_id)
+_MEMBER_PRACTICE = select(
+    PracticeResultRow.item_id,
+    func.count(),
+    func.sum(case((PracticeResultRow.correct, 1), else_=0)),
+    func.sum(case((PracticeResultRow.first_try.is_(None),
+                   case((PracticeResultRow.correct, 1), else_=0)),
+                  (PracticeResultRow.first_try.is_(True), 1), else_=0)),
+).where(PracticeResultRow.user_id == bindparam("user_id")).group_by(PracticeResultRow.item_id)
+_ANCHORS = select(ScoreTotalRow.user_id, *_STREAK_COLUMNS).where(
+    ScoreTotalRow.channel_id == bindparam("channel_id"),
+    ScoreTotalRow.user_id.in_(bindparam("user_ids", expanding=True)),
+    ScoreTotalRow.streak_on.is_not(None),
+)
 _PRACTICE = select(
     PracticeResultRow.item_id, PracticeResultRow.correct, PracticeResultRow.first_try,
     PracticeResultRow.answered_at,
@@ -305,25 +452,46 @@ class _TopQueries:
         if table is WeekTotalRow:
             query = query.where(WeekTotalRow.week_start == bindparam("week_start"))
         # Hidden members are counted apart; the board ranks the visible ones among themselves.
-        self.hidden = select(func.count()).select_from(
-            query.where(UserRow.hidden.is_(True)).subquery())
+        # Every count here is driven by an index: the channel's totals by points and solved
+        # (ranges counted in the index, no row read), and the hidden members (few) by the
+        # users' hidden index, each probing its totals row by key. Counting the visible members
+        # by joining every totals row to its member cost a board 1.5 ms at 2,000 members.
+        mine = [table.channel_id == bindparam("channel_id")]
+        if table is WeekTotalRow:
+            mine.append(WeekTotalRow.week_start == bindparam("week_start"))
+
+        def counted(*where: Any) -> Any:
+            return select(func.count()).select_from(table).where(*mine, *where).scalar_subquery()
+
+        def hidden(*where: Any) -> Any:
+            row = select(table.user_id).where(*mine, table.user_id == UserRow.id,
+                                              table.points > 0, *where)
+            return (select(func.count()).select_from(UserRow)
+                    .where(UserRow.hidden == True, row.exists())  # noqa: E712 - indexable
+                    .scalar_subquery())
+
+        self.hidden = select(hidden())
         self.points_of = query.add_columns(UserRow.hidden).where(
             table.user_id == bindparam("user_id"))
         query = query.where(UserRow.hidden.is_(False))
         # Competition rank: 1 + the visible members strictly ahead (points, then solved, then
-        # the earlier last solve; never having solved comes after every solve), counted with
-        # the visible members in one pass over the channel's totals.
-        level = and_(table.points == bindparam("points"), table.solved == bindparam("solved"))
-        better = or_(
-            table.points > bindparam("points"),
-            and_(table.points == bindparam("points"), table.solved > bindparam("solved")),
-        )
-        earlier = and_(level, table.last_solved_at < bindparam("last"))
-        some_solve = and_(level, table.last_solved_at.is_not(None))
-        self.place = query.with_only_columns(
-            func.count(), func.count(case((or_(better, earlier), 1))))
-        self.place_unsolved = query.with_only_columns(
-            func.count(), func.count(case((or_(better, some_solve), 1))))
+        # the earlier last solve; never having solved comes after every solve): everyone ahead
+        # less the hidden members ahead, and everyone with points less the hidden ones.
+        points: Any = bindparam("points")
+        solved: Any = bindparam("solved")
+        level = (table.points == points, table.solved == solved)
+        better = or_(table.points > points, and_(table.points == points, table.solved > solved))
+        def place(ahead_in_tie: Any) -> Any:
+            return select(
+                counted(table.points > 0) - hidden(),
+                counted(table.points > points) + counted(table.points == points,
+                                                         table.solved > solved)
+                + counted(*level, ahead_in_tie)
+                - hidden(or_(better, and_(*level, ahead_in_tie))),
+            )
+
+        self.place = place(table.last_solved_at < bindparam("last"))
+        self.place_unsolved = place(table.last_solved_at.is_not(None))
         self.every = query.order_by(
             table.points.desc(),
             table.solved.desc(),

@@ -258,6 +258,16 @@ class ScoreTotalRow(Base):
     first_try: Mapped[int] = mapped_column(Integer)  # right answers on the first attempt
     attempted: Mapped[int] = mapped_column(Integer)  # rounds answered at all
     last_solved_at: Mapped[dt.datetime | None] = mapped_column(UtcDateTime)
+    # The member's streak right after the latest round they solved here (migration 0015,
+    # bot.core.kernel.streaks.StreakAnchor): the local date of that round, how many of the
+    # channel's rounds were dated up to it, and the streak state the walk had reached there.
+    # Null date: never solved a round of the channel.
+    streak_on: Mapped[dt.date | None] = mapped_column(Date, nullable=True)
+    streak_through: Mapped[int] = mapped_column(Integer, server_default=text("0"))
+    streak: Mapped[int] = mapped_column(Integer, server_default=text("0"))
+    best_streak: Mapped[int] = mapped_column(Integer, server_default=text("0"))
+    freezes: Mapped[int] = mapped_column(Integer, server_default=text("0"))
+    toward_freeze: Mapped[int] = mapped_column(Integer, server_default=text("0"))
 
 
 class WeekTotalRow(Base):
@@ -288,6 +298,22 @@ class WeekTotalRow(Base):
     first_try: Mapped[int] = mapped_column(Integer)
     attempted: Mapped[int] = mapped_column(Integer)
     last_solved_at: Mapped[dt.datetime | None] = mapped_column(UtcDateTime)
+
+
+class ItemTotalRow(Base):
+    """A channel's daily answers per item, counted by member-round: /stats team's mastery.
+
+    Kept in the transaction of every answer like ScoreTotalRow (migration 0016 backfilled it);
+    forgetting a member recounts the channels they answered in from the answers left.
+    """
+
+    __tablename__ = "item_totals"
+
+    channel_id: Mapped[int] = mapped_column(ForeignKey("channels.id"), primary_key=True)
+    item_id: Mapped[str] = mapped_column(String(128), primary_key=True)
+    answered: Mapped[int] = mapped_column(Integer)  # member-rounds with any answer
+    solved: Mapped[int] = mapped_column(Integer)  # member-rounds with a right answer
+    first_try: Mapped[int] = mapped_column(Integer)  # member-rounds right on the first attempt
 
 
 class ReportRow(Base):

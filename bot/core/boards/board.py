@@ -19,23 +19,22 @@ from bot.core.kernel.models import (
     LeaderboardRow,
     Member,
     Rank,
+    Round,
     ScoreRow,
     Stats,
+    StreakAnchor,
     TopicMastery,
 )
 from bot.core.kernel.ports import ChartRenderer, Clock
 from bot.core.packs import channel_scope, library_of
 from bot.core.quality import week_extras
-from bot.core.questions import StreakState, rank, replay_streak, streak_window, week_start
+from bot.core.questions import StreakState, rank, replay_streak, week_start
 from content.loader import Bank
 from content.topics import topic_label
 
 PERIODS = ("week", "all")
 BOARD_ROWS = 20  # the rows a leaderboard message shows
 CHART_BARS = 10  # the members the weekly chart draws (and its alt text reads out)
-# Streaks are read over the latest rounds first, and further back only for the members whose
-# streak reaches that far: one query in the common case, a few for year-long streaks.
-STREAK_WINDOW = 16
 _NAME_WIDTH = 20
 TEAM_TOPICS = 20  # the topics the team chart draws, weakest first
 
@@ -46,12 +45,16 @@ def _width(text: str) -> int:
 
 
 def _cell(text: str, width: int) -> str:
-    out = ""
+    if text.isascii():  # one column a character: most names and every topic
+        return text[:width].ljust(width)
+    out, used = [], 0
     for ch in text:
-        if _width(out + ch) > width:
+        wide = _width(ch)
+        if used + wide > width:
             break
-        out += ch
-    return out + " " * (width - _width(out))
+        out.append(ch)
+        used += wide
+    return "".join(out) + " " * (width - used)
 
 
 @dataclass(frozen=True)
@@ -94,42 +97,51 @@ class BoardService:
         self.charts = charts  # None: the weekly post is the table alone
 
     def _open_date(self, channel: ChannelSettings) -> dt.date | None:
-        latest = self.store.latest_round(channel.id)
+        return self._open_of(self.store.latest_round(channel.id))
+
+    def _open_of(self, latest: Round | None) -> dt.date | None:
+        """Return the date of ``latest`` while it is open (the streaks' grace rule), else None."""
         if latest is None or latest.status != "open" or latest.closes_at <= self.clock.now():
             return None
         return latest.local_date
 
-    def streaks(self, channel: ChannelSettings, user_ids: list[int]) -> dict[int, int]:
-        """Return each member's current streak in the channel, in a few queries for them all."""
-        return {uid: state.current for uid, state in self.streak_states(channel, user_ids).items()}
+    def _streaks(self, channel: ChannelSettings, anchors: dict[int, StreakAnchor],
+                 user_ids: list[int], rounds: int, open_date: dt.date | None
+                 ) -> dict[int, StreakState]:
+        """Return each member's streak and freezes now, from the streaks stored with answers.
 
-    def streak_states(
-        self, channel: ChannelSettings, user_ids: list[int]
-    ) -> dict[int, StreakState]:
-        """Return each member's streak and freezes now, replayed from the rounds they solved.
-
-        Freezes are derived, never stored: the latest rounds are read first, and further back
-        only for the members with no gap that ends any streak in them (see streak_window).
+        A stored streak stands as of the member's latest solve: only the rounds after it are
+        walked (all missed). Members who never solved have none. A stale one (a round added
+        before it, a concurrent solve) is walked again from the member's solved rounds: one
+        read for all of them, needed only then.
         """
-        dates = self.store.round_dates(channel.id)
-        open_date = self._open_date(channel)
         states: dict[int, StreakState] = {}
-        pending, window = list(user_ids), STREAK_WINDOW
-        while pending:
-            recent = dates[-window:]
-            complete = len(recent) == len(dates)
-            solved = self.store.recent_solved_dates(
-                channel.id, pending, None if complete else recent[0]
-            )
-            unfinished = []
-            for uid in pending:
-                state = streak_window(recent, solved.get(uid, ()), open_date, complete)
-                if state is None:
-                    unfinished.append(uid)
-                else:
-                    states[uid] = state
-            pending, window = unfinished, window * 4
+        stale = []
+        for uid in user_ids:
+            anchor = anchors.get(uid)
+            state = StreakState() if anchor is None else anchor.now(rounds, open_date)
+            if state is None:
+                stale.append(uid)
+            else:
+                states[uid] = state
+        if stale:
+            dates = self.store.round_dates(channel.id)
+            solved = self.store.recent_solved_dates(channel.id, stale, None)
+            for uid in stale:
+                states[uid] = replay_streak(dates, solved.get(uid, ()), open_date)
         return states
+
+    def _board(self, channel: ChannelSettings, period: str, limit: int | None
+               ) -> tuple[list[LeaderboardRow], int, list[ScoreRow]]:
+        """Return the ranked rows, the hidden members with points and the scores, in one read."""
+        read = self.store.board_read(channel.id, self._since(channel, period), limit)
+        states = self._streaks(channel, read.anchors, [s.user_id for s in read.scores],
+                               read.rounds, self._open_of(read.latest))
+        ranked = [replace(row, freezes=states[row.user_id].freezes) if row.user_id in states
+                  else row
+                  for row in rank(read.scores, {uid: st.current for uid, st in states.items()})]
+        # A tie at the cut came whole so that it is ordered by name; show only ``limit`` rows.
+        return (ranked if limit is None else ranked[:limit]), read.hidden, list(read.scores)
 
     def rows(
         self, channel: ChannelSettings, period: str, limit: int | None = BOARD_ROWS
@@ -138,29 +150,18 @@ class BoardService:
 
         None returns every member with points.
         """
-        return self._ranked(channel, period, limit)[0]
-
-    def _ranked(self, channel: ChannelSettings, period: str, limit: int | None
-                ) -> tuple[list[LeaderboardRow], list[ScoreRow]]:
-        since = week_start(self.clock.now(), channel.timezone) if period == "week" else None
-        scores = self.store.top_scores(channel.id, since, limit)
-        states = self.streak_states(channel, [s.user_id for s in scores])
-        ranked = [replace(row, freezes=states[row.user_id].freezes) if row.user_id in states
-                  else row
-                  for row in rank(scores, {uid: st.current for uid, st in states.items()})]
-        # A tie at the cut came whole so that it is ordered by name; show only ``limit`` rows.
-        return (ranked if limit is None else ranked[:limit]), scores
+        return self._board(channel, period, limit)[0]
 
     def board(self, channel: ChannelSettings, period: str, limit: int) -> BoardView:
         """Return the top ``limit`` rows with each member's rounds answered, and the hidden count.
 
         What the web page shows (bot/core/desk/web.py); hidden members are left out and
-        counted, as in /leaderboard.
+        counted, as in /leaderboard. The same one read as /leaderboard.
         """
         as_of = self.clock.now()
-        rows, scores = self._ranked(channel, period, limit)
+        rows, hidden, scores = self._board(channel, period, limit)
         attempted = {s.user_id: s.attempted for s in scores}
-        return BoardView(tuple(rows), attempted, self._hidden(channel, period), as_of)
+        return BoardView(tuple(rows), attempted, hidden, as_of)
 
     def _since(self, channel: ChannelSettings, period: str) -> dt.datetime | None:
         return week_start(self.clock.now(), channel.timezone) if period == "week" else None
@@ -173,8 +174,7 @@ class BoardService:
         """
         if period not in PERIODS:
             return Message(body=t(locale, "leaderboard.bad_period"), tone=Tone.WARNING)
-        rows = self.rows(channel, period)
-        hidden = self._hidden(channel, period)
+        rows, hidden, _ = self._board(channel, period, BOARD_ROWS)
         table = self._table(rows, period, locale, hidden)
         extra = self._hidden_note(hidden, locale) if rows else ""
         return replace(table, footer=" · ".join(n for n in (table.footer, extra) if n))
@@ -198,9 +198,6 @@ class BoardService:
         return Message(title=title, code="\n".join(lines), footer=legend,
                        audience=Audience.PRIVATE)
 
-    def _hidden(self, channel: ChannelSettings, period: str) -> int:
-        return self.store.hidden_with_points(channel.id, self._since(channel, period))
-
     @staticmethod
     def _hidden_note(count: int, locale: str) -> str:
         # Said once: the body already counts them when only hidden members scored.
@@ -218,8 +215,7 @@ class BoardService:
         zone = ZoneInfo(channel.timezone)
         start = week_start(self.clock.now(), channel.timezone).astimezone(zone).date()
         week = week_range(start)
-        rows = self.rows(channel, "week")
-        hidden = self._hidden(channel, "week")  # after the rows, as /leaderboard reads them
+        rows, hidden, _ = self._board(channel, "week", BOARD_ROWS)
         table = self._table(rows, "week", locale, hidden)
         # What the week's closed rounds taught: its misconception and its hardest question.
         tries = self.store.week_first_tries(channel.id, start, start + dt.timedelta(days=7))
@@ -263,21 +259,20 @@ class BoardService:
                      for topic, (attempted, solved, due, first_try)
                      in sorted(per_topic.items()))
 
-    def _rank(self, channel: ChannelSettings, member: Member, period: str) -> Rank | None:
-        place = self.store.member_rank(channel.id, member.id, self._since(channel, period))
-        return Rank(*place) if place else None
-
     def stats(self, channel: ChannelSettings, member: Member) -> Stats:
-        """Return a member's points, streaks, freezes, ranks, reviews due and topic mastery."""
-        mine = self.store.member_score(channel.id, member.id)
-        dates = self.store.round_dates(channel.id)
-        solved_dates = self.store.solved_dates(channel.id, member.id)
-        # A practice result keeps no tries: its outcome stands for its first try.
-        results = [(r.item_id, 1, int(r.correct),
-                    int(r.correct if r.first_try is None else r.first_try))
-                   for r in self.store.item_results(member.id, channel.id)]
-        due_items = self.store.due_review_items(member.id, self.clock.now())
-        streak = replay_streak(dates, solved_dates, self._open_date(channel))
+        """Return a member's points, streaks, freezes, ranks, reviews due and topic mastery.
+
+        One read (bot.core.kernel.models.MemberRead) whatever the member's history.
+        """
+        now = self.clock.now()
+        read = self.store.member_read(channel.id, member.id, now,
+                                      week_start(now, channel.timezone))
+        mine = read.score
+        results = read.results
+        due_items = read.due_items
+        anchors = {member.id: read.anchor} if read.anchor is not None else {}
+        streak = self._streaks(channel, anchors, [member.id], read.rounds,
+                               self._open_of(read.latest))[member.id]
         return Stats(
             points=mine.points if mine else 0,
             solved=mine.solved if mine else 0,
@@ -287,8 +282,8 @@ class BoardService:
             mastery=self._mastery(results, due_items),
             freezes=streak.freezes,
             reviews_due=len(due_items),
-            rank_week=self._rank(channel, member, "week") if mine else None,
-            rank_all=self._rank(channel, member, "all") if mine else None,
+            rank_week=Rank(*read.rank_week) if read.rank_week else None,
+            rank_all=Rank(*read.rank_all) if read.rank_all else None,
         )
 
     def stats_message(self, channel: ChannelSettings, member: Member, locale: str,
@@ -392,6 +387,7 @@ class BoardService:
         topic; one with neither (a narrow sub-topic) passes its turn to the next weakest.
         """
         visible = self.bank.view(scope).cards
+        on_topic = self._cards_by_topic(scope)
         misses: dict[str, Counter[str]] = defaultdict(Counter)
         for item_id, answered, _solved, first_try in results:
             item = self.bank.questions.get(item_id)
@@ -405,7 +401,7 @@ class BoardService:
         for m in mastery:
             linked = [card for card, _ in sorted(misses[m.topic].items(),
                                                   key=lambda kv: (-kv[1], kv[0]))]
-            found = next((c for c in [*linked, *self._cards_on(m.topic, scope)]
+            found = next((c for c in [*linked, *on_topic.get(m.topic, ())]
                           if c not in chosen), None)
             if found is not None:
                 chosen.append(found)
@@ -413,10 +409,12 @@ class BoardService:
                 break
         return chosen
 
-    def _cards_on(self, topic: str, scope: str | None) -> list[str]:
-        """Return the ids of the explain cards on ``topic`` the workspace sees, in id order."""
-        cards = self.bank.view(scope).cards
-        return sorted(card.id for card in cards.values() if card.topic == topic)
+    def _cards_by_topic(self, scope: str | None) -> dict[str, list[str]]:
+        """Return the ids of the explain cards the workspace sees per topic, in id order."""
+        by_topic: dict[str, list[str]] = defaultdict(list)
+        for card in sorted(self.bank.view(scope).cards.values(), key=lambda c: c.id):
+            by_topic[card.topic].append(card.id)
+        return by_topic
 
 
 def mastery_table(mastery: Sequence[TopicMastery], locale: str, *, show_due: bool = True) -> str:

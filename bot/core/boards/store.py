@@ -7,9 +7,11 @@ from collections.abc import Collection
 from typing import Protocol
 
 from bot.core.kernel.models import (
+    BoardRead,
     ChannelSettings,
     FirstTries,
     ItemResult,
+    MemberRead,
     Round,
     ScoreRow,
 )
@@ -49,6 +51,24 @@ class BoardStore(Protocol):
         so a tie at the cut comes whole. None means every member with points. Hidden members
         are left out and rank among nobody: the visible ones rank among themselves.
         """
+        ...
+
+
+    def board_read(
+        self, channel_id: int, week_start: dt.datetime | None, limit: int | None
+    ) -> BoardRead:
+        """Return a leaderboard's rows (as ``top_scores``), hidden count, rounds and streaks.
+
+        One read-only transaction of a few statements, none per member: the streaks are the
+        stored ones (``StreakAnchor``), as of each member's latest solve.
+        """
+        ...
+
+
+    def member_read(
+        self, channel_id: int, user_id: int, now: dt.datetime, week_start: dt.datetime
+    ) -> MemberRead:
+        """Return what /stats shows of a member in a channel, in one read-only transaction."""
         ...
 
 

@@ -83,6 +83,20 @@ from bot.core.kernel.records import (
     WebSession as WebSession,
 )
 
+# The streak rule and the stored streak (storage keeps it by the same rule), re-exported here.
+from bot.core.kernel.streaks import (
+    StreakAnchor as StreakAnchor,
+)
+from bot.core.kernel.streaks import (
+    StreakState as StreakState,
+)
+from bot.core.kernel.streaks import (
+    streak_misses as streak_misses,
+)
+from bot.core.kernel.streaks import (
+    streak_step as streak_step,
+)
+
 SUPPORTED_LOCALES: tuple[str, ...] = ("en", "zh-CN")
 
 
@@ -474,3 +488,39 @@ class Chart:
 
     png: bytes
     name: str
+
+
+
+@dataclass(frozen=True)
+class BoardRead:
+    """What a leaderboard reads, in one transaction.
+
+    ``scores`` as ``top_scores`` returns them; ``hidden`` the hidden members with points;
+    ``rounds`` how many rounds the channel has and ``latest`` its latest one; ``anchors`` the
+    stored streak of every member in ``scores`` who ever solved a round of the channel.
+    """
+
+    scores: list[ScoreRow]
+    hidden: int
+    rounds: int
+    latest: Round | None
+    anchors: dict[int, StreakAnchor]
+
+
+@dataclass(frozen=True)
+class MemberRead:
+    """What /stats reads about one member in one channel, in one transaction.
+
+    ``rank_week`` and ``rank_all`` as ``member_rank`` returns them; ``results`` per item of
+    the member's daily rounds in the channel, then per item of their practice: (item, answered,
+    solved, right on the first try); ``due_items`` the items whose cards are due now.
+    """
+
+    score: ScoreRow | None
+    anchor: StreakAnchor | None
+    rounds: int
+    latest: Round | None
+    results: list[tuple[str, int, int, int]]
+    due_items: list[str]
+    rank_week: tuple[int, int] | None
+    rank_all: tuple[int, int] | None

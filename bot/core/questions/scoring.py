@@ -4,10 +4,15 @@ from __future__ import annotations
 
 import datetime as dt
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, replace
 
 # week_start lives with the values because storage keeps weekly totals by the same rule.
 from bot.core.kernel.models import LeaderboardRow, ScoreRow, week_start
+from bot.core.kernel.streaks import (
+    FREEZE_EVERY,
+    MAX_FREEZES,
+    StreakState,
+    streak_step,
+)
 
 __all__ = [
     "BASE_POINTS", "FIRST_TRY_BONUS", "FREEZE_EVERY", "MAX_ATTEMPTS", "MAX_FREEZES",
@@ -33,37 +38,8 @@ def points_for(difficulty: int, attempt: int, correct: bool) -> int:
     return max(base // 2, base - WRONG_TRY_PENALTY * (attempt - 1))
 
 
-MAX_FREEZES = 2  # freezes a member can hold at once
-FREEZE_EVERY = 7  # consecutive solved rounds that earn one freeze
-
-
-@dataclass(frozen=True)
-class StreakState:
-    """Where a member's streak stands after the channel's rounds so far.
-
-    ``current`` counts solved rounds (a frozen round does not count); ``freezes`` are held now;
-    ``best`` is the longest streak the walk saw.
-    """
-
-    current: int = 0
-    best: int = 0
-    freezes: int = 0
-    toward_freeze: int = 0  # solved rounds in a row since the last freeze was earned or used
-
-
-def _step(state: StreakState, solved: bool) -> StreakState:
-    """Return the state after one more round: solved, or missed (a freeze covers it if held)."""
-    if solved:
-        toward = state.toward_freeze + 1
-        freezes = state.freezes
-        if toward == FREEZE_EVERY:
-            # A freeze earned at the cap is lost: the count starts over either way.
-            freezes, toward = min(MAX_FREEZES, freezes + 1), 0
-        current = state.current + 1
-        return StreakState(current, max(state.best, current), freezes, toward)
-    if state.freezes and state.current:
-        return replace(state, freezes=state.freezes - 1, toward_freeze=0)
-    return StreakState(best=state.best)
+# The rule itself is a value storage keeps streaks by (bot/core/kernel/streaks.py).
+_step = streak_step
 
 
 def replay_streak(

@@ -17,6 +17,7 @@ from bot.core.kernel.models import (
     AnswerMode,
     Member,
     PendingAnswer,
+    Review,
     Round,
     RoundStatus,
 )
@@ -47,12 +48,14 @@ class AnswerRecorder:
     def record(
         self, rnd: Round, member: Member, judgement: Judgement, response: str, mode: AnswerMode,
         locale: str, attempt: int, submitted_at: dt.datetime,
-        pending: PendingAnswer | None = None,
+        pending: PendingAnswer | None = None, card: Review | None = None,
     ) -> Message | None:
         """Record a judged answer and return the member's reply; None if it was a duplicate.
 
         With ``pending``, the pending answer is resolved in the same transaction, so an
-        answer that waited is recorded exactly once whichever replica grades it.
+        answer that waited is recorded exactly once whichever replica grades it. Otherwise
+        ``card`` is the member's FSRS card of the item as read before judging, and its update
+        is saved in the answer's own transaction.
         """
         item = self.bank.question(rnd.item_id)
         limit = MAX_ATTEMPTS[item.kind]
@@ -63,15 +66,18 @@ class AnswerRecorder:
             correct=judgement.correct, points=points, submitted_at=submitted_at,
             verdict_status=judgement.verdict.status if judgement.verdict else None,
         )
+        # Every answer moves the member's card: earlier tries at this round were all misses.
         if pending is not None:
             if not self.store.resolve_pending(pending.id, pending.claim or "", draft):
                 return None
-        elif self.store.record_answer(draft) is None:
-            return None
+            self._remember(member.id, item.id, judgement.correct, attempt - 1)
+        else:
+            moved = self.reviews.review(card, member.id, item.id, judgement.correct,
+                                        attempt - 1, self.clock.now())
+            if self.store.record_answer(draft, moved) is None:
+                return None
         log.info("answer recorded channel=%s round=%s user=%s attempt=%s correct=%s",
                  rnd.channel_id, rnd.id, member.id, attempt, judgement.correct)
-        # Every answer moves the member's card: earlier tries at this round were all misses.
-        self._remember(member.id, item.id, judgement.correct, attempt - 1)
         return self._reply(judgement, locale, points, attempt, limit, closed=not self.is_open(rnd))
 
     def _remember(self, user_id: int, item_id: str, correct: bool, earlier_misses: int) -> None:

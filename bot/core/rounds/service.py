@@ -193,6 +193,10 @@ class QuizService(Generic[S]):
         taken = self.store.rounds_exist(list(days.items()))
         used = self.store.used_items_of([c for c, day in days.items() if (c, day) not in taken])
         paused = self.store.paused_items() if len(taken) < len(days) else set()
+        # Channels with the same workspace, packs, topics and difficulties draw from the same
+        # items: each such choice is filtered once per batch, not once per channel (a
+        # thousand channels on the defaults cost one filter of the bank).
+        eligible: dict[tuple[object, ...], list[str]] = {}
         claims = []
         for channel_id in dict.fromkeys(channel_ids):
             channel = channels.get(channel_id)
@@ -202,11 +206,14 @@ class QuizService(Generic[S]):
             today = days[channel_id]
             if (channel_id, today) in taken:
                 continue
-            eligible = self.eligible_items(channel, paused)
+            choice = (channel_scope(channel), tuple(channel.packs),
+                      frozenset(channel.topics), frozenset(channel.difficulties))
+            if choice not in eligible:
+                eligible[choice] = self.eligible_items(channel, paused)
             # A team's own items first, until each was posted once here (docs/authoring.md).
-            item_id = daily_pick(eligible, used[channel_id],
+            item_id = daily_pick(eligible[choice], used[channel_id],
                                  salt=f"{channel.id}|{today.isoformat()}",
-                                 first={i for i in eligible if pack_of(i) is not None})
+                                 first={i for i in eligible[choice] if pack_of(i) is not None})
             if item_id is None:
                 log.warning("no eligible item for channel=%s date=%s", channel.id, today)
                 continue
@@ -405,15 +412,17 @@ class QuizService(Generic[S]):
     ) -> AnswerOutcome:
         """Judge and record a member's answer to a round already looked up; reply privately.
 
-        Storage: the member's earlier tries (one read), the answer (one write) and, when the
-        item is settled for them, their review (a read and a write).
+        Storage: the member's earlier tries and FSRS card (one read), then the answer with
+        its totals and the card's update (one write). No lock is held while judging (the
+        executor's call): a second try racing this one is told apart by the answer's unique
+        (round, member, attempt) when it is written.
         """
         locale = actor.locale or channel.locale
         if not self._is_open(rnd):
             return self._private(t(locale, "answer.closed"), Tone.WARNING, rnd.id)
         item = self.bank.question(rnd.item_id)
         member = actor.member
-        tries = self.store.attempts(rnd.id, member.id)
+        tries, card = self.store.answer_state(rnd.id, member.id, item.id)
         if tries.solved:
             return self._private(t(locale, "answer.already_solved"), Tone.INFO, rnd.id)
         limit = MAX_ATTEMPTS[item.kind]
@@ -434,7 +443,7 @@ class QuizService(Generic[S]):
             return AnswerOutcome(Message(body="\n".join(judgement.lines), detail=judgement.detail,
                                          tone=Tone.WARNING), False, rnd.id)
         reply = self._recorder.record(rnd, member, judgement, response, mode, locale,
-                                      tries.tried + 1, self.clock.now())
+                                      tries.tried + 1, self.clock.now(), card=card)
         if reply is None:
             # The same try arrived twice (a double click, a retried webhook): keep the first.
             return self._private(t(locale, "answer.duplicate"), Tone.INFO, rnd.id)

@@ -26,8 +26,13 @@ from bot.core.kernel.models import (
 class AnswerStore(Protocol):
     """What recording an answer writes: the answer, its pending row, the FSRS review."""
 
-    def record_answer(self, draft: AnswerDraft) -> AnswerRecord | None:
-        """Store the answer; return None when that attempt was already recorded."""
+    def record_answer(self, draft: AnswerDraft, review: Review | None = None
+                      ) -> AnswerRecord | None:
+        """Store the answer and its totals; return None when that attempt was already recorded.
+
+        ``review``: the member's FSRS card after this answer, saved in the same transaction
+        (only when the answer is stored).
+        """
         ...
 
 
@@ -56,6 +61,11 @@ class PendingStore(Protocol):
 
     def attempts(self, round_id: int, user_id: int) -> Attempts:
         """Return the member's recorded tries at a round and how many code answers still wait."""
+        ...
+
+    def answer_state(self, round_id: int, user_id: int, item_id: str
+                     ) -> tuple[Attempts, Review | None]:
+        """Return ``attempts`` and the member's FSRS card of the item, in one transaction."""
         ...
 
     def get_channel(self, channel_id: int) -> ChannelSettings | None:

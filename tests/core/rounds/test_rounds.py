@@ -281,16 +281,16 @@ def test_the_same_try_arriving_twice_at_once_is_recorded_once(quiz, channel, ali
     channel = only(quiz, channel, "t.text-detach")
     rnd = post(quiz, channel).round
     barrier = threading.Barrier(2)
-    real_attempts = store.attempts
+    real_state = store.answer_state
     calls = iter(range(1000))
 
-    def attempts_then_wait(round_id, user_id):
-        seen = real_attempts(round_id, user_id)
+    def state_then_wait(round_id, user_id, item_id):
+        seen = real_state(round_id, user_id, item_id)
         if next(calls) < 2:
             barrier.wait(timeout=10)  # both read "no answers yet" before either writes
         return seen
 
-    store.attempts = attempts_then_wait
+    store.answer_state = state_then_wait
     outcomes = []
     threads = [threading.Thread(
         target=lambda: outcomes.append(quiz.rounds.submit_answer(channel.id, alice, "detach")))
@@ -299,7 +299,7 @@ def test_the_same_try_arriving_twice_at_once_is_recorded_once(quiz, channel, ali
         thread.start()
     for thread in threads:
         thread.join()
-    store.attempts = real_attempts
+    store.answer_state = real_state
     assert sorted(o.recorded for o in outcomes) == [False, True]
     assert any("recorded once" in o.reply.body for o in outcomes)
     assert len(store.answers_for(rnd.id, alice.member.id)) == 1
@@ -320,6 +320,20 @@ def test_a_minute_of_channels_is_claimed_together_in_a_few_queries(quiz, store, 
     for p in posts:
         assert (p.round.message_ref, p.round.post_claimed_at) == (None, clock.now())  # claimed
         assert store.round_for_date(p.channel.id, p.round.local_date) == p.round
+
+
+def test_channels_that_choose_alike_filter_the_bank_once_a_minute(quiz, monkeypatch):
+    channels = [quiz.rounds.channel("slack", f"C{n}", "T1") for n in range(30)]
+    filtered = []
+    real = quiz.rounds.eligible_items
+
+    def eligible_items(channel, paused=None):
+        filtered.append(channel.id)
+        return real(channel, paused)
+
+    monkeypatch.setattr(quiz.rounds, "eligible_items", eligible_items)
+    assert len(quiz.rounds.post_rounds([c.id for c in channels])) == 30
+    assert len(filtered) == 1  # one workspace, the default packs, topics and difficulties
 
 
 def test_bulk_posts_pick_what_the_per_channel_rule_picks(quiz, store, clock):

@@ -1,0 +1,43 @@
+"""The boards' and /stats' statements, over a small history and a large one."""
+
+import pytest
+
+from tests.db.statements.counting import LARGE, SMALL, history, sent_by
+
+# What each call sends: one read-only transaction for a board and for /stats (the weekly
+# post adds the channel and the week's first tries).
+PINNED = {
+    "week": ({"SELECT": 4}, 1),  # the top totals, the hidden count, the rounds, the streaks
+    "all": ({"SELECT": 4}, 1),
+    "weekly-post": ({"SELECT": 6}, 3),
+    # totals with the streak, rounds, daily and practice outcomes per item, cards due, and two
+    # ranks of two reads each
+    "stats": ({"SELECT": 9}, 1),
+    "team-stats": ({"SELECT": 1}, 1),
+}
+CALLS = {
+    "week": lambda quiz, past: quiz.board.leaderboard(past.channel, "week", "en"),
+    "all": lambda quiz, past: quiz.board.leaderboard(past.channel, "all", "en"),
+    "weekly-post": lambda quiz, past: quiz.board.weekly_post(past.channel.id),
+    "stats": lambda quiz, past: quiz.board.stats_message(past.channel, past.members[-1], "en"),
+    "team-stats": lambda quiz, past: quiz.board.team_stats(past.channel, "en"),
+}
+
+
+@pytest.mark.parametrize("name", list(CALLS))
+def test_a_board_sends_the_same_statements_whatever_the_history(quiz, store, name):
+    small, large = history(store, "small", *SMALL), history(store, "large", *LARGE)
+    sent = [sent_by(store.engine, lambda past=past: CALLS[name](quiz, past))
+            for past in (small, large)]
+    assert sent[0].statements == sent[1].statements
+    assert sent[0].transactions == sent[1].transactions
+    assert (dict(sent[1].statements), sent[1].transactions) == PINNED[name]
+
+
+def test_a_hidden_member_costs_no_statement_on_the_board(quiz, store):
+    large = history(store, "large", *LARGE)
+    before = sent_by(store.engine, lambda: quiz.board.leaderboard(large.channel, "all", "en"))
+    for member in large.members[::2]:
+        store.set_hidden(member.id, True)
+    after = sent_by(store.engine, lambda: quiz.board.leaderboard(large.channel, "all", "en"))
+    assert after.statements == before.statements
