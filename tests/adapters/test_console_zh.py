@@ -202,6 +202,13 @@ def f(x):
     _session(app[0], "/remind on 9\n/quit\n", seen, who="bob")
     clock.advance(days=1, hours=2)
     _session(app[0], "/help\n/stats\n/quit\n", seen, who="bob")
+    # The web page's link, and a live session from the lobby to its podium.
+    clock.advance(days=1)
+    _session(app[0], "/web\n/live start questions=1 seconds=5 lobby=0\n/live join\n/live\n"
+                     "/live answer A\n/quit\n", seen)
+    clock.advance(seconds=30)
+    _session(app[0], "/live\n/live start questions=1 seconds=5 lobby=0\n/live end\n/quit\n",
+             seen, who="bob")
 
     typed, shown = "\n".join(seen[0::2]), seen[1::2]
     missing = [f"/{c.name('console')}" for c in REGISTRY.on("console")

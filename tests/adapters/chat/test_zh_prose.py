@@ -196,6 +196,26 @@ async def _walk(d: Any, ran: set[str]) -> tuple[int, frozenset[str]]:
     form = await d.open_form(text_post, "alice")
     await d.submit(form, "4")
     await d.submit(form, "3")
+    # The web page's link; a live session from its lobby through a question to its podium.
+    await command("web", "alice")
+    await d.enable_channel("t.choice-view")  # the live session draws this choice item
+    await command("live", "admin", action="start", options="questions=1 lobby=20")
+    await d.advance_live()
+    lobby = d.channel_posts()[-1]
+    join = lobby.button("tq:ljoin:")
+    for who in ("alice", "bob", "alice"):
+        await d.click(lobby, join, who)
+    d.clock.advance(seconds=20)
+    await d.advance_live()
+    question = d.channel_posts()[-1]
+    live = [b for b in question.buttons if b.startswith("tq:live:")]
+    await d.click(question, live[0], "alice")
+    await d.click(question, live[-1], "bob")
+    await d.click(question, live[-1], "alice")  # a second click: already locked in
+    d.clock.advance(seconds=60)
+    await d.advance_live()
+    await d.click(question, live[0], "bob")  # after the close
+    await command("live", "alice", action="end")
     await d.settle()
     if d.platform == "slack":  # a member whose Slack speaks Chinese opens the home tab
         d.acked(await d.send.open_home("mei"))

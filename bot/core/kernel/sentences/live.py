@@ -180,8 +180,8 @@ STRINGS: dict[str, dict[str, str]] = {
         "zh-CN": "{topic}：{share}%（{right}/{total}）",
     },
     "live.end.card": {
-        "en": "To read on {topic}: {/explain} {card} ({title})",
-        "zh-CN": "关于{topic}，推荐阅读：{/explain} {card}（{title}）",
+        "en": "To read on {topic}: `{/explain} {card}` ({title})",
+        "zh-CN": "关于{topic}，推荐阅读：`{/explain} {card}`（{title}）",
     },
     "live.end.counted": {
         "en": "These points count on this session's board only.",
