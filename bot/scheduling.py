@@ -16,7 +16,9 @@ from __future__ import annotations
 
 import asyncio
 import datetime as dt
+import functools
 import logging
+from collections.abc import Awaitable, Callable
 from zoneinfo import ZoneInfo
 
 from apscheduler.schedulers.asyncio import AsyncIOScheduler
@@ -64,6 +66,23 @@ def board_trigger(channel: ChannelSettings) -> CronTrigger:
                        timezone=ZoneInfo(channel.timezone))
 
 
+
+def _quiet_on_stop(job: Callable[..., Awaitable[None]]) -> Callable[..., Awaitable[None]]:
+    """Return ``job`` ending quietly when the stopping process cancels it mid-run.
+
+    A job in flight at SIGTERM (the live sweep runs every 2 s) is cancelled with the loop, and
+    the scheduler logged that as a failure with a traceback. Nothing is lost: every step a job
+    stores is a claim, done once, and the next start (or another replica) takes up the rest.
+    """
+    @functools.wraps(job)
+    async def run(*args: object) -> None:
+        try:
+            await job(*args)
+        except asyncio.CancelledError:
+            log.info("job %s cut short: the process is stopping", job.__name__)
+
+    return run
+
 class QuizScheduler:
     """Keep one job per channel for its post and its weekly board, plus a closing sweep."""
 
@@ -88,15 +107,18 @@ class QuizScheduler:
     async def start(self) -> None:
         """Catch up on a post missed during downtime, schedule every channel, start ticking."""
         self.rebuild()
-        self.scheduler.add_job(self.tick, IntervalTrigger(seconds=CLOSE_CHECK_SECONDS),
+        self.scheduler.add_job(_quiet_on_stop(self.tick),
+                               IntervalTrigger(seconds=CLOSE_CHECK_SECONDS),
                                id="close", replace_existing=True, coalesce=True)
-        self.scheduler.add_job(self.remind, IntervalTrigger(seconds=REMIND_CHECK_SECONDS),
+        self.scheduler.add_job(_quiet_on_stop(self.remind),
+                               IntervalTrigger(seconds=REMIND_CHECK_SECONDS),
                                id="remind", replace_existing=True, coalesce=True,
                                max_instances=1)
-        self.scheduler.add_job(self.deliver_pending,
+        self.scheduler.add_job(_quiet_on_stop(self.deliver_pending),
                                IntervalTrigger(seconds=PENDING_CHECK_SECONDS), id="pending",
                                replace_existing=True, coalesce=True, max_instances=1)
-        self.scheduler.add_job(self.advance_live, IntervalTrigger(seconds=LIVE_CHECK_SECONDS),
+        self.scheduler.add_job(_quiet_on_stop(self.advance_live),
+                               IntervalTrigger(seconds=LIVE_CHECK_SECONDS),
                                id="live", replace_existing=True, coalesce=True,
                                max_instances=1)
         if not self.scheduler.running:
@@ -128,10 +150,11 @@ class QuizScheduler:
                 self.scheduler.remove_job(job_id)
         if channel.platform != self.platform or not channel.enabled:
             return
-        self.scheduler.add_job(self.post, post_trigger(channel), args=[channel.id],
+        self.scheduler.add_job(_quiet_on_stop(self.post), post_trigger(channel), args=[channel.id],
                                id=post_job_id(channel.id), coalesce=True,
                                misfire_grace_time=int(self.grace.total_seconds()))
-        self.scheduler.add_job(self.post_board, board_trigger(channel), args=[channel.id],
+        self.scheduler.add_job(_quiet_on_stop(self.post_board), board_trigger(channel),
+                               args=[channel.id],
                                id=board_job_id(channel.id), coalesce=True,
                                misfire_grace_time=3600)
 

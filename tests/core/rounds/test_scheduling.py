@@ -235,3 +235,27 @@ def test_the_live_sweep_posts_a_sessions_due_question_once_across_replicas(quiz,
     assert titles == [["Live quiz"], ["Live", "question 1/1"]]
     assert first.live[0][1].buttons and (first.live[1][1].buttons or first.live[1][1].form)
     assert second.live == []
+
+
+def test_a_job_cut_short_by_the_stopping_process_ends_quietly(caplog):
+    import asyncio
+    import logging
+
+    from bot.scheduling import _quiet_on_stop
+
+    async def main() -> None:
+        started = asyncio.Event()
+
+        async def sweep() -> None:
+            started.set()
+            await asyncio.sleep(60)
+
+        task = asyncio.ensure_future(_quiet_on_stop(sweep)())
+        await started.wait()
+        task.cancel()  # what the stopping loop does to a job in flight
+        await task  # ends: no CancelledError reaches the scheduler to be logged as a failure
+
+    with caplog.at_level(logging.INFO):
+        asyncio.run(main())
+    assert not [r for r in caplog.records if r.levelno >= logging.WARNING or r.exc_info]
+    assert any("cut short" in r.getMessage() for r in caplog.records)
