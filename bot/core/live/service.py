@@ -120,15 +120,8 @@ class LiveService:
 
     def skip(self, channel: ChannelSettings, actor: Actor) -> Message:
         """Close the open question now (or end the lobby): the host's or an admin's."""
-        locale = actor.locale or channel.locale
-        session = self.store.active_live(channel.id)
-        if session is None or session.status is LiveStatus.ENDING:
-            return _warning(locale, "live.none")
-        if not self._may_steer(session, actor):
-            return _warning(locale, "live.not_host")
-        if not self.store.hurry_live(session.id, self.clock.now()):
-            return _warning(locale, "live.nothing_to_skip")
-        return Message(body=t(locale, "live.skipped"), tone=Tone.SUCCESS)
+        return self._steer(channel, actor, self.store.hurry_live, "live.skipped",
+                           "live.nothing_to_skip")
 
     def pause(self, channel: ChannelSettings, actor: Actor) -> Message:
         """Stop the open question's clock (the host's or an admin's); answers wait."""
@@ -154,15 +147,8 @@ class LiveService:
 
     def end(self, channel: ChannelSettings, actor: Actor) -> Message:
         """End the session at once, with its final board: the host's or any admin's."""
-        locale = actor.locale or channel.locale
-        session = self.store.active_live(channel.id)
-        if session is None or session.status is LiveStatus.ENDING:
-            return _warning(locale, "live.none")
-        if not self._may_steer(session, actor):
-            return _warning(locale, "live.not_host")
-        if not self.store.request_live_end(session.id):
-            return _warning(locale, "live.none")
-        return Message(body=t(locale, "live.ending"), tone=Tone.SUCCESS)
+        return self._steer(channel, actor, lambda session_id, _now: self.store.request_live_end(
+            session_id), "live.ending", "live.none")
 
     def _may_steer(self, session: LiveSession, actor: Actor) -> bool:
         # A host who left does not strand a session: any admin may steer it too.
