@@ -36,6 +36,8 @@ class Pending:
     # The load record plus one per test case: a stream that holds this many complete frames
     # is finished, whatever the process still does.
     expected_records: int = 0
+    # Times the run was handed to a child that turned out to be gone (it goes to another).
+    handoffs_failed: int = 0
 
 
 @dataclass
@@ -68,6 +70,18 @@ class Child:
     deadline: float = float("inf")
     expected_records: int = 0
     answered: bool = False  # the verdict went out before the process had finished exiting
+
+    @property
+    def can_take_run(self) -> bool:
+        """Idle and still alive as far as the loop knows.
+
+        A pre-forked child can die while it waits (killed, or its setup failed) and stay in
+        the table until its exit status and pipes are in: handing it a run then turns into a
+        SIGKILL verdict for code that never ran.
+        """
+        return (self.req_id is None and not self.discarded and not self.killed
+                and self.exited_at is None and self.setup_error is None
+                and self.req_sock is not None)  # fmt: skip
 
 
 def read_frame(buf: bytearray) -> bytes | None:

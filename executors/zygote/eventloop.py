@@ -43,6 +43,7 @@ from executors.zygote.children import (
 log = logging.getLogger("executors.zygote")
 EXIT_GRACE_S = 1.0  # after a child exits, its pipes and exit status must follow by then
 KILL_RETRY_S = 0.05
+MAX_FAILED_HANDOFFS = 3
 # Children kept isolated and waiting, per core: back-to-back answers (a team at 09:00) each
 # find one ready while the next is being prepared on the other core.
 PREFORK_PER_CORE = 1
@@ -178,8 +179,7 @@ class Server:
             running = sum(1 for k in live if k.req_id is not None)
             if running >= self.max_parallel:
                 break
-            free = [k for k in live
-                    if k.req_id is None and not k.discarded and k.setup_error is None]  # fmt: skip
+            free = [k for k in live if k.can_take_run]
             kid = next((k for k in free if k.profile == head.profile), None)
             if kid is None:
                 if len(live) >= cap:
@@ -189,7 +189,9 @@ class Server:
                     self._discard(victim)
                     continue
                 kid = self._fork(head.profile)
-            self._dispatch(kid, self.pending.popleft())
+            job = self.pending.popleft()
+            if not self._dispatch(kid, job) and job.handoffs_failed <= MAX_FAILED_HANDOFFS:
+                self.pending.appendleft(job)  # another child takes it; this one never ran it
         if self.pending:
             return
         live = self._live()
@@ -259,7 +261,8 @@ class Server:
         self.children[tag] = kid
         return kid
 
-    def _dispatch(self, kid: Child, job: Pending) -> None:
+    def _dispatch(self, kid: Child, job: Pending) -> bool:
+        """Hand the run to the child; False when the child was gone before it got it."""
         kid.req_id = job.req_id
         kid.expected_records = job.expected_records
         kid.started = time.monotonic()
@@ -273,10 +276,20 @@ class Server:
             if kid.req_sock is not None:
                 socket.send_fds(kid.req_sock, [b"run"], [memfd])
         except OSError as exc:
-            log.error("run %s: could not hand the request to its child: %s", job.req_id, exc)
+            job.handoffs_failed += 1
+            if job.handoffs_failed > MAX_FAILED_HANDOFFS:
+                log.error("run %s: could not hand the request to a child: %s", job.req_id, exc)
+                self._kill(kid)
+                return False
+            log.warning("run %s: its child was gone before the hand-off (%s); retrying",
+                        job.req_id, exc)
+            kid.req_id, kid.expected_records, kid.deadline = None, 0, float("inf")
+            kid.discarded = True
             self._kill(kid)
+            return False
         finally:
             os.close(memfd)
+        return True
 
     def _discard(self, kid: Child) -> None:
         """Let an unused child go: closing its socket makes it exit without running anything."""
