@@ -7,6 +7,7 @@ need from here as arguments; none of them imports this module.
 
 from __future__ import annotations
 
+import asyncio
 import datetime as dt
 import functools
 import logging
@@ -14,6 +15,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from pydantic import SecretStr
 from sqlalchemy import Engine
 
 from bot.charts import MatplotlibCharts
@@ -34,6 +36,7 @@ if TYPE_CHECKING:
     from bot.adapters.slack.bot import SlackBot
     from bot.adapters.slack.installations import Installations
     from bot.adapters.web.app import WebFront
+    from bot.adapters.web.providers import Provider
     from bot.pack_tools import StorePackShelf
 
 log = logging.getLogger(__name__)
@@ -62,6 +65,10 @@ class App:
             except Exception:
                 log.exception("error while shutting down")
         self._closers.clear()
+
+    def on_close(self, closer: Callable[[], Any]) -> None:
+        """Close ``closer`` with the app (before what was there when it was built)."""
+        self._closers.append(closer)
 
 
 def database_url(settings: Settings) -> str:
@@ -186,7 +193,42 @@ def web_app(settings: Settings, *, clock: Clock | None = None) -> tuple[WebFront
     app = build_app(settings, clock=clock, executor=None)
     engine = app.engine
     probe = functools.partial(ping_web, engine) if engine is not None else None
-    return WebFront(app.quiz, probe=probe), app
+    providers = web_sign_in_providers(settings, app)
+    return WebFront(app.quiz, probe=probe, providers=providers), app
+
+
+def web_sign_in_providers(settings: Settings, app: App) -> dict[str, Provider]:
+    """Return the platform sign-ins the settings configure (Slack OIDC, Discord OAuth2)."""
+    from bot.adapters.web.providers import DiscordSignIn, Http, SlackSignIn
+
+    http = Http()
+    providers: dict[str, Provider] = {}
+    quiz = app.quiz
+    slack_secret = _secret_of(settings.slack_client_secret)
+    if settings.slack_client_id and slack_secret and app.engine is not None:
+        from bot.adapters.slack.web_people import slack_person
+
+        installations = slack_installations(settings.slack_client_id, app.engine)
+        app.on_close(installations.close)
+        providers["slack"] = SlackSignIn(
+            http, settings.slack_client_id, slack_secret, settings.slack_api_url,
+            slack_person(settings, installations))
+    discord_secret = _secret_of(settings.discord_client_secret)
+    bot_token = _secret_of(settings.discord_token)
+    if settings.discord_client_id and discord_secret and bot_token:
+        async def servers(user: str) -> list[str]:
+            loop = asyncio.get_running_loop()
+            return await loop.run_in_executor(None, quiz.signin.member_workspaces,
+                                              "discord", user)
+
+        providers["discord"] = DiscordSignIn(
+            http, settings.discord_client_id, discord_secret, bot_token, servers,
+            api_url=settings.discord_api_url)
+    return providers
+
+
+def _secret_of(value: SecretStr | None) -> str:
+    return value.get_secret_value() if value is not None else ""
 
 
 def operator_app(settings: Settings, *, bank: Bank | None = None, migrate: bool = False,

@@ -58,6 +58,12 @@ class Settings(BaseSettings):
     # The gateway shards this process runs, "IDS/TOTAL" (e.g. "0,1/4"); "" runs all of them
     # (bot/adapters/discord/sharding.py).
     discord_shards: str = ""
+    # Both set (with DISCORD_TOKEN): the web page offers "Sign in with Discord" (OAuth2, scope
+    # identify); the bot then checks the member's servers and rights with its own token.
+    discord_client_id: str | None = Field(default=None, validation_alias="DISCORD_CLIENT_ID")
+    discord_client_secret: SecretStr | None = Field(
+        default=None, validation_alias="DISCORD_CLIENT_SECRET"
+    )
     slack_bot_token: SecretStr | None = Field(default=None, validation_alias="SLACK_BOT_TOKEN")
     slack_signing_secret: SecretStr | None = Field(
         default=None, validation_alias="SLACK_SIGNING_SECRET"
@@ -67,7 +73,8 @@ class Settings(BaseSettings):
     )
     # The app-level token (xapp-...): when set, `torchquiz slack` runs in Socket Mode.
     slack_app_token: SecretStr | None = Field(default=None, validation_alias="SLACK_APP_TOKEN")
-    # Both set: one app many workspaces install (OAuth at /slack/install), tokens in the database.
+    # Both set: one app many workspaces install (OAuth at /slack/install), tokens in the database;
+    # the web page then offers "Sign in with Slack" (OpenID Connect) with the same app.
     slack_client_id: str | None = Field(default=None, validation_alias="SLACK_CLIENT_ID")
     slack_client_secret: SecretStr | None = Field(
         default=None, validation_alias="SLACK_CLIENT_SECRET"

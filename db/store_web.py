@@ -14,7 +14,15 @@ from sqlalchemy.orm import Session
 from bot.core.kernel.models import WebGrant, WebSession
 from db.retry import retry_on_disconnect
 from db.store_base import StoreBase, rowcount
-from db.tables import WebLinkRow, WebSecretRow, WebSessionRow
+from db.tables import (
+    ChannelRow,
+    ScoreTotalRow,
+    UserRow,
+    WebLinkRow,
+    WebSecretRow,
+    WebSessionRow,
+    WorkspaceRow,
+)
 
 SECRET_NAME = "signing"  # noqa: S105 - the row's name, not a secret
 # Used and expired links are kept a day (the rate limit reads the last minutes), then dropped.
@@ -123,6 +131,19 @@ class WebStore(StoreBase):
         """End every session and unused link of a member; return the sessions ended."""
         with self._transaction() as session:
             return end_member_sessions(session, platform, user)
+
+    @retry_on_disconnect
+    def member_workspaces(self, platform: str, user: str, limit: int) -> list[str]:
+        """Return up to ``limit`` workspaces where the member has totals (has answered)."""
+        stmt = (select(WorkspaceRow.external_id).distinct()
+                .join(ChannelRow, ChannelRow.workspace_id == WorkspaceRow.id)
+                .join(ScoreTotalRow, ScoreTotalRow.channel_id == ChannelRow.id)
+                .join(UserRow, UserRow.id == ScoreTotalRow.user_id)
+                .where(UserRow.platform == platform, UserRow.external_id == user,
+                       WorkspaceRow.platform == platform)
+                .order_by(WorkspaceRow.external_id).limit(limit))
+        with self._read() as session:
+            return list(session.scalars(stmt))
 
 
 def ping_web(engine: Engine) -> int:

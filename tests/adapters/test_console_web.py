@@ -5,6 +5,7 @@ import datetime as dt
 import io
 import re
 
+import pytest
 from aiohttp.test_utils import TestClient, TestServer
 
 from bot.adapters.console.channel import ConsoleChannel
@@ -41,3 +42,20 @@ def test_console_web_prints_a_link_that_signs_in_to_the_page_on_the_same_databas
     finally:
         app.close()
     assert status == 303 and "Signed in as ada" in html and "#general" in html
+
+
+@pytest.mark.parametrize("env, offered", [
+    ({}, []),
+    ({"SLACK_CLIENT_ID": "1.2", "SLACK_CLIENT_SECRET": "s"}, ["slack"]),
+    # Discord's sign-in needs the bot's own token: the bot, not the browser, checks servers.
+    ({"DISCORD_CLIENT_ID": "9", "DISCORD_CLIENT_SECRET": "s"}, []),
+    ({"DISCORD_CLIENT_ID": "9", "DISCORD_CLIENT_SECRET": "s", "DISCORD_TOKEN": "t"},
+     ["discord"]),
+])
+def test_torchquiz_web_offers_the_sign_ins_its_settings_configure(tmp_path, env, offered):
+    settings = Settings(data_dir=tmp_path, content_dir=BANK, **env)
+    front, app = web_app(settings)
+    try:
+        assert sorted(front.providers) == offered
+    finally:
+        app.close()

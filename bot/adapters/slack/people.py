@@ -65,15 +65,23 @@ class People:
                         exc.response.get("error"))
             return Person(user_id, (fallback_name or user_id)[:NAME_CHARS],
                           user_id in self.admins)
-        user = answer.get("user") or {}
-        profile = user.get("profile") or {}
-        name = (profile.get("display_name") or profile.get("real_name") or user.get("real_name")
-                or user.get("name") or fallback_name or user_id)
-        role = bool(user.get("is_admin") or user.get("is_owner") or user.get("is_primary_owner"))
-        found = Person(user_id, str(name)[:NAME_CHARS], role or user_id in self.admins,
-                       our_locale(user.get("locale")))
+        found = self.from_answer(user_id, answer.data if isinstance(answer.data, dict) else {},
+                                 fallback_name)
         self._cache[key] = (self._now(), found)
         self._cache.move_to_end(key)
         while len(self._cache) > CACHE_SIZE:
             self._cache.popitem(last=False)
         return found
+
+    def from_answer(self, user_id: str, answer: dict[str, object], fallback_name: str) -> Person:
+        """Return who ``user_id`` is from users.info's answer (chat and the web page agree)."""
+        user = answer.get("user")
+        user = user if isinstance(user, dict) else {}
+        profile = user.get("profile")
+        profile = profile if isinstance(profile, dict) else {}
+        name = (profile.get("display_name") or profile.get("real_name") or user.get("real_name")
+                or user.get("name") or fallback_name or user_id)
+        role = bool(user.get("is_admin") or user.get("is_owner") or user.get("is_primary_owner"))
+        locale = user.get("locale")
+        return Person(user_id, str(name)[:NAME_CHARS], role or user_id in self.admins,
+                      our_locale(locale if isinstance(locale, str) else None))

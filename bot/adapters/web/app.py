@@ -22,6 +22,7 @@ from aiohttp.http_exceptions import HttpProcessingError
 
 from bot.adapters.web import security
 from bot.adapters.web.metrics import WebMetrics
+from bot.adapters.web.providers import Provider
 from bot.core.desk import Desk
 from bot.core.desk.web import WebDesk
 from bot.core.kernel.i18n import speaking_to, t
@@ -38,6 +39,7 @@ DATABASE_TIMEOUT_S = 3.0
 MAX_BODY = 64 * 1024  # a form of the page is a few fields; nothing bigger is read
 BLOCK_CHARS = 8000  # a card's body or example: longer than any the bank or a pack holds
 LOGINS_PER_MINUTE = 30  # sign-in pages opened or posted per client address
+SIGN_IN_PATHS = ("/login/", "/signin/")
 
 T = TypeVar("T")
 # What the middleware keeps on a request: the session (None: signed out) and the posted form.
@@ -69,8 +71,11 @@ class WebFront:
     """The web front end over one core: build the application, render pages, run core calls."""
 
     def __init__(self, quiz: Quiz, *, probe: Callable[[], object] | None = None,
-                 workers: int = 8, logins_per_minute: int = LOGINS_PER_MINUTE) -> None:
+                 workers: int = 8, logins_per_minute: int = LOGINS_PER_MINUTE,
+                 providers: dict[str, Provider] | None = None) -> None:
         self.quiz = quiz
+        # Sign in with Slack / Discord, where the deployment configured them (by platform).
+        self.providers: dict[str, Provider] = dict(providers or {})
         self.desk = Desk(quiz)
         self.web = WebDesk(self.desk)
         self.signin = quiz.signin
@@ -139,7 +144,7 @@ class WebFront:
         self.metrics.request(route.canonical if route is not None else "unmatched",
                              request.method, response.status, time.perf_counter() - started)
         security.harden(response, private=request.get(SESSION) is not None
-                        or request.path.startswith("/login/"))
+                        or request.path.startswith(SIGN_IN_PATHS))
         return response
 
     async def _guarded(self, request: web.Request, handler: Handler) -> web.StreamResponse:
@@ -147,7 +152,8 @@ class WebFront:
         session = await self.call(self.signin.session, cookie) if cookie else None
         request[SESSION] = session
         try:
-            if request.method == "POST" and not request.path.startswith("/login/"):
+            # A sign-in form has no session yet: its own token is bound to a cookie of its path.
+            if request.method == "POST" and not request.path.startswith(SIGN_IN_PATHS):
                 form = await self.form(request)
                 if session is None:
                     return self.problem(request, 403, "web.error.csrf")

@@ -14,6 +14,7 @@ from aiohttp import web
 
 from bot.adapters.web import security
 from bot.adapters.web.app import HERE, MAX_BODY, SESSION, WebFront, grant_of
+from bot.adapters.web.signin_pages import SignInPages
 from bot.core.desk.web import AdminOnly
 from bot.core.kernel.models import SUPPORTED_LOCALES
 from bot.core.signin import LINK_TTL
@@ -133,7 +134,8 @@ class Pages:
         session = request.get(SESSION)
         if session is None:
             return front.render(request, "message.html", title_key="web.login.title",
-                                message_key="web.signed_out")
+                                message_key="web.signed_out",
+                                sign_in_with=sorted(front.providers))
         channels = await front.call(front.web.channels, session.grant)
         return front.render(request, "channels.html", channels=channels)
 
@@ -212,5 +214,7 @@ def application(front: WebFront) -> web.Application:
     """Return the page's aiohttp application: every route, behind the front's middleware."""
     app = web.Application(middlewares=[front.middleware], client_max_size=MAX_BODY)
     Pages(front).add_routes(app)
+    if front.providers:
+        SignInPages(front, front.providers).add_routes(app)
     front.add_routes(app)
     return app

@@ -27,6 +27,7 @@ SESSION_TTL = dt.timedelta(hours=12)
 LINKS_PER_WINDOW = 5
 LINK_WINDOW = dt.timedelta(minutes=10)
 LOGIN_PATH = "/login/"
+MAX_WORKSPACES = 25  # servers a platform sign-in checks for one member
 
 _TOKEN = re.compile(r"[0-9a-f]{32,64}\.[0-9a-f]{32}")
 
@@ -95,6 +96,19 @@ class SignInService:
         if session is None:
             return None
         return f"{session_token}.{self.sign('session', session_token)}", session
+
+    def sign_in(self, grant: WebGrant) -> tuple[str, WebSession] | None:
+        """Open a session for a member the platform itself vouched for (Slack, Discord).
+
+        A one-time link made and used at once: the same rate limit, the same session and the
+        same revocation as a chat link. None when the member signed in too often.
+        """
+        link = self.link(grant)
+        return None if link is None else self.redeem(link.rsplit("/", 1)[1])
+
+    def member_workspaces(self, platform: str, user: str) -> list[str]:
+        """Return the workspaces where the member has answered (a sign-in's candidates)."""
+        return self.store.member_workspaces(platform, user, MAX_WORKSPACES)
 
     # ------------------------------------------------------------ sessions
     def session(self, cookie: str) -> WebSession | None:

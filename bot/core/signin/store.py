@@ -60,3 +60,8 @@ class SignInStore(Protocol):
     def end_web_sessions(self, platform: str, user: str) -> int:
         """End every session and unused link of a member; return the sessions ended."""
         ...
+
+
+    def member_workspaces(self, platform: str, user: str, limit: int) -> list[str]:
+        """Return up to ``limit`` workspaces (platform ids) where the member has answered."""
+        ...
