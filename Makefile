@@ -26,8 +26,8 @@ check-system:
 demo: install check-system
 	$(BIN)/torchquiz db upgrade
 	$(BIN)/torchquiz web & web=$$!; trap 'kill $$web 2>/dev/null' EXIT; \
-	echo "the team's page: type /web in the console for your sign-in link"; \
-	$(BIN)/torchquiz console
+	echo "the team's page is on http://127.0.0.1:8000: open the sign-in link below (/web makes another)"; \
+	$(BIN)/torchquiz console --web-link
 
 console: install
 	$(BIN)/torchquiz console

@@ -6,6 +6,7 @@ import argparse
 import datetime as dt
 import getpass
 import importlib
+import itertools
 import json
 import logging
 import sys
@@ -40,6 +41,8 @@ def _parser() -> argparse.ArgumentParser:
     console.add_argument("--channel", default="general", help="the channel to play in")
     console.add_argument("--lang", choices=("en", "zh-CN"), help="language of a new channel")
     console.add_argument("--tz", help="time zone of a new channel, e.g. Asia/Shanghai")
+    console.add_argument("--web-link", action="store_true",
+                         help="start by printing your sign-in link to the web page (as /web)")
 
     content = commands.add_parser("content", help="inspect and validate the question bank")
     content_commands = content.add_subparsers(dest="content_command", required=True)
@@ -252,7 +255,10 @@ def _console(settings: Settings, args: argparse.Namespace) -> int:
                                  user_name=args.user, code_problem=app.executor_problem,
                                  defaults=defaults, chart_dir=settings.data_dir / "charts",
                                  packs=app.packs)
-        channel.run(iter(sys.stdin))
+        # `make demo` serves the page beside the console: the newcomer's link comes first, made
+        # exactly as typing /web makes it.
+        first = ["/web\n"] if args.web_link else []
+        channel.run(itertools.chain(first, sys.stdin))
     except KeyboardInterrupt:
         pass
     finally:
