@@ -7,6 +7,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from bot.core.boards import BoardService
+from bot.core.browser import QuestionBrowser
 from bot.core.channels import SetupService
 from bot.core.kernel.models import ChannelSettings
 from bot.core.kernel.ports import ChartRenderer, Clock, Executor
@@ -37,6 +38,7 @@ class Quiz:
     insights: InsightsService  # item statistics, paused items
     signin: SignInService  # the web page's one-time links and sessions
     live: LiveService  # live sessions: a timed quiz for the team meeting
+    browser: QuestionBrowser  # the web page's question browser
 
     @property
     def library(self) -> Library:
@@ -77,4 +79,5 @@ def build_quiz(
         insights=InsightsService(store, library, clock),
         signin=SignInService(store, clock, web_url, web_secret),
         live=LiveService(store, library, clock, reviews),
+        browser=QuestionBrowser(store, library),
     )

@@ -10,6 +10,7 @@ import datetime as dt
 from typing import Protocol
 
 from bot.core.boards.store import BoardStore
+from bot.core.browser.store import BrowserStore
 from bot.core.channels.store import ChannelStore
 from bot.core.kernel.models import (
     PendingAnswer,
@@ -36,6 +37,7 @@ class QuizStore(
     RoundStore,
     SignInStore,
     LiveStore,
+    BrowserStore,
     Protocol,
 ):
     """Persist channels, members, rounds, answers and practice state.

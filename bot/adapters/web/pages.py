@@ -14,6 +14,7 @@ from aiohttp import web
 
 from bot.adapters.web import security
 from bot.adapters.web.app import HERE, MAX_BODY, SESSION, WebFront, grant_of
+from bot.adapters.web.question_pages import QuestionPages
 from bot.adapters.web.signin_pages import SignInPages
 from bot.core.desk.web import AdminOnly
 from bot.core.kernel.models import SUPPORTED_LOCALES
@@ -214,6 +215,7 @@ def application(front: WebFront) -> web.Application:
     """Return the page's aiohttp application: every route, behind the front's middleware."""
     app = web.Application(middlewares=[front.middleware], client_max_size=MAX_BODY)
     Pages(front).add_routes(app)
+    QuestionPages(front).add_routes(app)
     if front.providers:
         SignInPages(front, front.providers).add_routes(app)
     front.add_routes(app)

@@ -14,6 +14,7 @@ from contextvars import ContextVar
 
 from bot.core.kernel.sentences import (
     boards,
+    browser,
     channels,
     chat,
     console,
@@ -70,7 +71,7 @@ def speaking_to(platform: str) -> Iterator[None]:
 
 # One table for t(); each feature's sentences live in their own module, and no key is in two.
 _STRINGS: dict[str, dict[str, str]] = {}
-for _part in (boards, channels, chat, console, learning, live, packs, people, quality,
+for _part in (boards, browser, channels, chat, console, learning, live, packs, people, quality,
               rounds, signin, web):
     if _twice := _STRINGS.keys() & _part.STRINGS.keys():
         raise ValueError(f"sentence keys in two modules: {sorted(_twice)}")
