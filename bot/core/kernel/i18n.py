@@ -17,12 +17,14 @@ from bot.core.kernel.sentences import (
     channels,
     chat,
     console,
+    described,
     learning,
     live,
     packs,
     people,
     quality,
     rounds,
+    verdicts,
     web,
 )
 
@@ -69,8 +71,8 @@ def speaking_to(platform: str) -> Iterator[None]:
 
 # One table for t(); each feature's sentences live in their own module, and no key is in two.
 _STRINGS: dict[str, dict[str, str]] = {}
-for _part in (boards, channels, chat, console, learning, live, packs, people, quality,
-              rounds, web):
+for _part in (boards, channels, chat, console, described, learning, live, packs, people, quality,
+              rounds, verdicts, web):
     if _twice := _STRINGS.keys() & _part.STRINGS.keys():
         raise ValueError(f"sentence keys in two modules: {sorted(_twice)}")
     _STRINGS.update(_part.STRINGS)

@@ -112,6 +112,7 @@ STRINGS: dict[str, dict[str, str]] = {
     "code.status.error": {"en": "error", "zh-CN": "运行出错"},
     "code.status.timeout": {"en": "timeout", "zh-CN": "超时"},
     "code.status.memory_limit": {"en": "memory limit", "zh-CN": "超出内存限制"},
+    "code.status.output_limit": {"en": "output limit", "zh-CN": "超出输出限制"},
     "code.result": {
         "en": "{status}: {passed}/{total} hidden tests passed.",
         "zh-CN": "{status}：通过 {passed}/{total} 个隐藏测试。",
