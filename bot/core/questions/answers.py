@@ -174,7 +174,10 @@ def _judge_code(
         return refusal(t(locale, "code.unavailable", reason=t(locale, "code.no_executor")))
     supported, reason = executor.supports(item.id)
     if not supported:
-        return refusal(t(locale, "code.unavailable", reason=reason))
+        # The executor's own account (a GPU it lacks, a pack it cannot build) is English: it
+        # follows the sentence apart, like a verdict's English message.
+        return refusal(t(locale, "code.unavailable", reason=t(locale, "code.not_here")),
+                       detail=reason)
     verdict = executor.run(item.id, code, seed=seed)
     if verdict.fault:
         log.warning("executor fault item=%s seed=%s", item.id, seed)

@@ -207,6 +207,19 @@ def test_failed_code_is_explained_in_the_members_language(quiz, channel, alice, 
     assert "test 1 of 3" not in outcome.reply.body
 
 
+def test_code_the_executor_cannot_run_is_refused_in_the_members_language(
+        quiz, channel, alice, executor):
+    channel = only(quiz, channel, "t.code-double")
+    post(quiz, channel)
+    executor.unsupported["t.code-double"] = "challenge t.code-double needs a CUDA GPU"
+    actor = Actor(alice.member, locale="zh-CN")
+    outcome = quiz.rounds.submit_answer(channel.id, actor, "def double(x): return x * 2",
+                                        AnswerMode.CODE)
+    assert not outcome.recorded
+    assert outcome.reply.body == "当前无法评测代码：当前评测器无法运行这道题。本次作答未被记录。"
+    assert outcome.reply.detail == "challenge t.code-double needs a CUDA GPU"
+
+
 def test_rejected_code_uses_no_try(quiz, channel, alice, executor, store):
     channel = only(quiz, channel, "t.code-double")
     rnd = post(quiz, channel).round

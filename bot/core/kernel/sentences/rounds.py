@@ -100,6 +100,9 @@ STRINGS: dict[str, dict[str, str]] = {
         "en": "Code grading is not available here: {reason}. Your answer was not recorded.",
         "zh-CN": "当前无法评测代码：{reason}。本次作答未被记录。",
     },
+    "code.not_here": {
+        "en": "the executor cannot run this challenge", "zh-CN": "当前评测器无法运行这道题",
+    },
     "code.no_executor": {
         "en": "no sandboxed executor is configured", "zh-CN": "未配置沙箱执行器",
     },
