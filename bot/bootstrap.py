@@ -26,7 +26,7 @@ from bot.core.packs.library import CHECK_INTERVAL_S, Library
 from bot.core.quiz import Quiz, build_quiz
 from bot.settings import Settings
 from content.loader import BANK_ROOT, Bank, load_bank
-from db.engine import default_url, make_engine
+from db.engine import PoolOptions, default_url, make_engine
 from db.migrate import upgrade
 from db.store import SqlStore
 
@@ -74,6 +74,13 @@ class App:
 def database_url(settings: Settings) -> str:
     """Return the configured database URL, or the embedded SQLite default."""
     return settings.database_url or default_url(settings.data_dir.resolve())
+
+
+def database_engine(settings: Settings) -> Engine:
+    """Return the engine on the configured database, its pool sized by the settings."""
+    return make_engine(database_url(settings), pool=PoolOptions(
+        size=settings.database_pool_size, overflow=settings.database_max_overflow,
+        pooler=settings.database_pooler))
 
 
 def load_content(settings: Settings) -> Bank:
@@ -158,7 +165,7 @@ def build_app(
     url = database_url(settings)
     if migrate:
         upgrade(url)
-    engine = make_engine(url)
+    engine = database_engine(settings)
     shipped = load_content(settings)  # a pack is validated against the shipped bank only
     bank: Bank = library(shipped, engine)
     closers: list[Callable[[], Any]] = [engine.dispose]
@@ -241,7 +248,7 @@ def operator_app(settings: Settings, *, bank: Bank | None = None, migrate: bool 
     url = database_url(settings)
     if migrate:
         upgrade(url)
-    engine = make_engine(url)
+    engine = database_engine(settings)
     bank = bank if bank is not None else Bank()
     clock = clock or SystemClock()
     quiz = build_quiz(SqlStore(engine, clock=clock), bank, clock, **web_options(settings))
@@ -260,7 +267,7 @@ def pack_shelf(settings: Settings) -> tuple[StorePackShelf, Callable[[], object]
 
     url = database_url(settings)
     upgrade(url)
-    engine = make_engine(url)
+    engine = database_engine(settings)
     return StorePackShelf(PackStore(engine)), engine.dispose
 
 
@@ -277,7 +284,7 @@ def stored_pack_questions(settings: Settings) -> Callable[[str], dict[str, Any] 
 
         url = database_url(settings)
         upgrade(url)
-        engine = make_engine(url)
+        engine = database_engine(settings)
         try:
             found = scoped(PackStore(engine).versions(pack_id))
         finally:

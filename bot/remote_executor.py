@@ -21,6 +21,7 @@ from bot.core.kernel.errors import GradingUnavailable
 from bot.core.kernel.ports import VerdictView
 from content.loader import Bank
 from content.schema import CodeItem
+from executors.grading.reasons import MAX_QUOTE_CHARS, Reason
 from executors.grading.verdict import Status, Verdict
 from executors.service.client import ExecutorClient, NoReplicaAvailable, RunRefused
 from executors.service.protocol import BadRunRequest, PackCheck, PackDefinition, pack_of
@@ -55,12 +56,11 @@ class RemoteExecutor:
         try:
             definition = self._definition(challenge_id)
         except BadRunRequest as exc:  # an item too large to send: supports() says so too
-            return self._rejected(challenge_id, seed, "this team pack's challenge cannot be "
-                                  f"sent to the executor: {exc}")
+            return self._rejected(challenge_id, seed,
+                                  Reason("pack_unsendable", quote=str(exc)[:MAX_QUOTE_CHARS]))
         if definition is None and pack_of(challenge_id) is not None:
             # Removed from the workspace's packs since it was posted: nothing can build it.
-            return self._rejected(challenge_id, seed, "this team pack's challenge is no "
-                                  "longer available, so it cannot be graded")
+            return self._rejected(challenge_id, seed, Reason("pack_gone"))
         try:
             return self.client.run(challenge_id, code, seed=seed, definition=definition)
         except NoReplicaAvailable as exc:
@@ -69,8 +69,8 @@ class RemoteExecutor:
             raise GradingUnavailable(str(exc)) from exc
 
     @staticmethod
-    def _rejected(challenge_id: str, seed: int | None, message: str) -> Verdict:
-        return Verdict(status=Status.REJECTED, passed_tests=0, total_tests=0, message=message,
+    def _rejected(challenge_id: str, seed: int | None, reason: Reason) -> Verdict:
+        return Verdict(status=Status.REJECTED, passed_tests=0, total_tests=0, reason=reason,
                        challenge_id=challenge_id, seed=seed)
 
     def _definition(self, challenge_id: str) -> PackDefinition | None:

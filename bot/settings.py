@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Literal
 
-from pydantic import Field, SecretStr
+from pydantic import Field, SecretStr, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 
@@ -18,6 +18,15 @@ class Settings(BaseSettings):
 
     data_dir: Path = Path("var")
     database_url: str | None = None  # default: SQLite in data_dir
+    # PostgreSQL connections: each process holds at most pool_size + max_overflow. With a
+    # budget set, a process refuses to start when database_processes x that exceeds it
+    # (docs/storage.md, "Connections"). database_pooler: PgBouncer in transaction mode is in
+    # between (no server-side prepared statements).
+    database_pool_size: int = Field(default=5, ge=1)
+    database_max_overflow: int = Field(default=10, ge=0)
+    database_processes: int = Field(default=1, ge=1)
+    database_connection_budget: int | None = Field(default=None, ge=1)
+    database_pooler: bool = False
     content_dir: Path | None = None  # default: the bank shipped in the package
     executor: Literal["local", "none"] = "local"
     # Comma-separated executor service URLs: when set, code is graded there, not in-process.
@@ -48,6 +57,18 @@ class Settings(BaseSettings):
     # secret that signs links and sessions (unset: one is generated and kept in the database).
     web_url: str = "http://127.0.0.1:8000"
     web_secret: SecretStr | None = None
+
+    @model_validator(mode="after")
+    def _within_the_connection_budget(self) -> Settings:
+        most = self.database_processes * (self.database_pool_size + self.database_max_overflow)
+        budget = self.database_connection_budget
+        if budget is not None and most > budget:
+            raise ValueError(
+                f"{self.database_processes} processes x (pool size {self.database_pool_size} + "
+                f"overflow {self.database_max_overflow}) = {most} PostgreSQL connections, over "
+                f"the budget of {budget}: lower TORCHQUIZ_DATABASE_POOL_SIZE or "
+                "TORCHQUIZ_DATABASE_MAX_OVERFLOW, or raise TORCHQUIZ_DATABASE_CONNECTION_BUDGET")
+        return self
 
     discord_token: SecretStr | None = Field(default=None, validation_alias="DISCORD_TOKEN")
     # REST base including /api/v10 (a proxy, or a local fake in tests); default: Discord's own.

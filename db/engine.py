@@ -5,6 +5,7 @@ from __future__ import annotations
 import select
 import sqlite3
 import time
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -34,18 +35,44 @@ def normalize_url(url: str) -> str:
     return parsed.render_as_string(hide_password=False)
 
 
-def make_engine(url: str, *, ping_after_idle_s: float = PING_AFTER_IDLE_S) -> Engine:
+@dataclass(frozen=True)
+class PoolOptions:
+    """How many PostgreSQL connections one process may hold, and whether a pooler is between.
+
+    A process holds at most ``size + overflow`` connections (SQLAlchemy's QueuePool): the
+    budget every replica counts against (docs/storage.md, "Connections"). Behind PgBouncer in
+    transaction mode (``pooler``), consecutive transactions of one connection may reach
+    different server sessions, so nothing may outlive a transaction: psycopg's automatic
+    server-side prepared statements are turned off (they would be missing in the next
+    session, or collide with another client's of the same name). The store keeps no other
+    session state: its advisory locks are transaction-scoped, it never LISTENs or SETs.
+    """
+
+    size: int = 5
+    overflow: int = 10
+    pooler: bool = False
+
+    @property
+    def most(self) -> int:
+        """Return the most connections one process opens."""
+        return self.size + self.overflow
+
+
+def make_engine(
+    url: str, *, ping_after_idle_s: float = PING_AFTER_IDLE_S, pool: PoolOptions | None = None
+) -> Engine:
     """Return an engine for ``url`` (SQLite file or PostgreSQL), configured for the bot.
 
     ``ping_after_idle_s``: a pooled PostgreSQL connection idle that long is checked first.
+    ``pool``: the PostgreSQL pool's size and whether a transaction pooler is in between.
     """
     url = normalize_url(url)
     if make_url(url).get_backend_name() == "sqlite":
         return _sqlite_engine(url)
-    return _postgres_engine(url, ping_after_idle_s)
+    return _postgres_engine(url, ping_after_idle_s, pool or PoolOptions())
 
 
-def _postgres_engine(url: str, ping_after_idle_s: float) -> Engine:
+def _postgres_engine(url: str, ping_after_idle_s: float, pool: PoolOptions) -> Engine:
     """Return a PostgreSQL engine that pings a pooled connection only when it may be dead.
 
     A long-running bot outlives server restarts and idle-connection reaping, so a connection
@@ -55,7 +82,9 @@ def _postgres_engine(url: str, ping_after_idle_s: float) -> Engine:
     every checkout (pool_pre_ping) cost a round trip per store call, a third of a claim's
     (measured). A statement caught by the restart itself is retried by db.retry.
     """
-    engine = create_engine(url)
+    connect_args: dict[str, Any] = {"prepare_threshold": None} if pool.pooler else {}
+    engine = create_engine(url, pool_size=pool.size, max_overflow=pool.overflow,
+                           connect_args=connect_args)
 
     @event.listens_for(engine, "checkin")
     def _on_checkin(_dbapi_connection: Any, record: Any) -> None:

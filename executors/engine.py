@@ -24,6 +24,7 @@ from executors.grading.challenges import (
     UnknownChallenge,
 )
 from executors.grading.grader import Grade, grade_records
+from executors.grading.reasons import Param, Reason
 from executors.grading.verdict import Status, Verdict, fault_verdict, user_text
 from executors.isolation.limits import MIB, Limits
 from executors.zygote.reports import RawRun
@@ -83,34 +84,26 @@ def budget_limits(base: Limits, timeout_s: float, memory_mb: int) -> Limits:
     )
 
 
-def _size_text(n: int) -> str:
-    return f"{n:,} bytes" if n < 1024 or n % 1024 else f"{n // 1024} KiB"
-
-
-def precheck(code: str | bytes, max_code_bytes: int) -> tuple[str | None, str]:
+def precheck(code: str | bytes, max_code_bytes: int) -> tuple[Reason | None, str]:
     """Return (why the code is rejected or None, the code as text) before anything runs."""
     if isinstance(code, bytes):
         raw = code
         try:
             text = raw.decode("utf-8")
         except UnicodeDecodeError as exc:
-            bad = raw[exc.start : exc.start + 1].hex()
-            return f"your code is not valid UTF-8 (byte 0x{bad} at offset {exc.start})", ""
+            return Reason("not_utf8", {"byte": raw[exc.start], "offset": exc.start}), ""
     else:
         text = code
         try:
             raw = text.encode("utf-8")
         except UnicodeEncodeError as exc:
-            return f"your code is not valid UTF-8 (unpaired surrogate at offset {exc.start})", ""
+            return Reason("unpaired_surrogate", {"offset": exc.start}), ""
     if len(raw) > max_code_bytes:
-        return (
-            f"your code is {_size_text(len(raw))}; the limit is {_size_text(max_code_bytes)}",
-            "",
-        )
+        return Reason("too_large", {"size": len(raw), "limit": max_code_bytes}), ""
     if "\x00" in text:
-        return f"your code contains a NUL byte (at offset {text.index(chr(0))}); remove it", ""
+        return Reason("nul_byte", {"offset": text.index(chr(0))}), ""
     if not text.strip():
-        return "your code is empty", ""
+        return Reason("empty"), ""
     return None, text
 
 
@@ -137,53 +130,43 @@ def _signal_name(number: int) -> str:
     try:
         return signal.Signals(number).name
     except ValueError:
-        return f"signal {number}"
+        return f"SIG{number}"
 
 
-def _seconds(value: float) -> str:
-    return f"{value:g} s"
-
-
-def judge(challenge: Challenge, raw: RawRun, limits: Limits) -> tuple[Status, int, str]:
-    """Map a sandbox run and its records to (status, tests passed, message)."""
+def judge(
+    challenge: Challenge, raw: RawRun, limits: Limits
+) -> tuple[Status, int, Reason | None]:
+    """Map a sandbox run and its records to (status, tests passed, why it failed or None)."""
     records, broken = decode_stream(raw.result, limits.result_bytes, challenge.total + 1)
     grade: Grade | None = grade_records(challenge, records) if records else None
     passed = grade.passed_tests if grade is not None else 0
     total = challenge.total
     # Where a run stopped, for limit messages: the test after the last one that reported.
     reported = max(0, len(records) - 1)
-    during = f" during test {min(reported + 1, total)} of {total}" if records else ""
+    during: dict[str, Param] = {"at": min(reported + 1, total), "of": total} if records else {}
     if raw.timed_out or raw.signal == signal.SIGXCPU:
-        return Status.TIMEOUT, passed, (
-            f"time limit exceeded: your code ran longer than {_seconds(limits.wall_s)}{during}"
-        )
+        return Status.TIMEOUT, passed, Reason("timeout", {"seconds": float(limits.wall_s),
+                                                          **during})
     if raw.memory_exceeded:
-        if grade is not None and grade.status is Status.MEMORY_LIMIT:
-            return Status.MEMORY_LIMIT, passed, grade.message  # the allocator's own words
-        return Status.MEMORY_LIMIT, passed, (
-            f"memory limit exceeded: your code used more than {limits.memory_bytes // MIB} MiB"
-            f"{during}"
-        )
+        if grade is not None and grade.status is Status.MEMORY_LIMIT and grade.reason:
+            return Status.MEMORY_LIMIT, passed, grade.reason  # the allocator's own words
+        return Status.MEMORY_LIMIT, passed, Reason(
+            "memory_limit", {"limit_mb": limits.memory_bytes // MIB, **during})
     if raw.output_exceeded:
-        return Status.OUTPUT_LIMIT, passed, (
-            f"output limit exceeded: your code printed more than "
-            f"{_size_text(limits.output_bytes)}; print less"
-        )
+        return Status.OUTPUT_LIMIT, passed, Reason("output_limit", {"limit": limits.output_bytes})
     if raw.result_truncated:
-        return Status.OUTPUT_LIMIT, passed, (
-            f"your results are larger than {_size_text(limits.result_bytes)}; return less data"
-        )
+        return Status.OUTPUT_LIMIT, passed, Reason("result_limit", {"limit": limits.result_bytes})
     if grade is not None and grade.final:
         # Every test reported, or one failed before the run ended: the grade says it best.
-        return grade.status, passed, grade.message
-    where = during or " before it was loaded"
+        return grade.status, passed, grade.reason
     if raw.signal is not None:
-        return Status.ERROR, passed, f"your code crashed (signal {_signal_name(raw.signal)}){where}"
+        return Status.ERROR, passed, Reason("crashed", {"signal": _signal_name(raw.signal),
+                                                        **during})
     if broken is not None:
-        return Status.ERROR, passed, f"your code broke the result stream{where} ({broken})"
+        return Status.ERROR, passed, Reason("broken_stream", during, quote=broken[:200])
     if raw.exit_code not in (0, None):
-        return Status.ERROR, passed, f"your code exited with status {raw.exit_code}{where}"
-    return Status.ERROR, passed, f"your code exited early{where}"
+        return Status.ERROR, passed, Reason("exit_status", {"status": raw.exit_code, **during})
+    return Status.ERROR, passed, Reason("exited_early", during)
 
 
 class LocalExecutor:
@@ -250,12 +233,13 @@ class LocalExecutor:
         return self._supports(self._challenges.item(challenge_id))
 
     def _supports(self, item: CodeItem) -> tuple[bool, str]:
+        reason = self._refusal(item)
+        return (False, reason.english()) if reason is not None else (True, "")
+
+    def _refusal(self, item: CodeItem) -> Reason | None:
         if "cuda" in item.code.requires and not self._cuda:
-            return False, (
-                f"challenge {item.id} needs a CUDA GPU, and this executor has none; "
-                "run it on a GPU executor"
-            )
-        return True, ""
+            return Reason("needs_cuda", {"challenge": item.id})
+        return None
 
     def _supplied(self, challenge_id: str, item: CodeItem) -> CodeItem:
         """Check a pack item sent with a run: its own id, a pack's, never the bank's."""
@@ -290,28 +274,28 @@ class LocalExecutor:
             item = self._challenges.item(challenge_id)  # UnknownChallenge: the caller's mistake
         else:
             item = self._supplied(challenge_id, item)
-        ok, why = self._supports(item)
+        refusal = self._refusal(item)
         problem, text = precheck(code, self._max_code_bytes)
-        if not ok or problem is not None:
+        if refusal is not None or problem is not None:
             # A rejection does not build the challenge: its total is not needed to say no.
             verdict = Verdict(
                 status=Status.REJECTED,
                 passed_tests=0,
                 total_tests=0,
-                message=why or problem or "",
+                reason=refusal or problem,
                 duration_ms=int((time.monotonic() - started) * 1000),
                 challenge_id=item.id,
                 challenge_version=item.version,
                 seed=seed,
             )
             log.info("exec %s v%d: rejected (%s)", item.id, item.version,
-                     "cuda" if not ok else "precheck")
+                     "cuda" if refusal is not None else "precheck")
             return verdict
         challenge = self._challenges.get_item(item, seed)
         limits = limits_for(self._base_limits, challenge)
         raw = self._zygote.run(challenge.request(text), limits)
         try:
-            status, passed, message = judge(challenge, raw, limits)
+            status, passed, reason = judge(challenge, raw, limits)
         except Exception:
             # Whatever the run sent back broke our own grading code: a bug on the trusted side
             # that this submission found. Its verdict says so; the next submission is unaffected.
@@ -322,7 +306,7 @@ class LocalExecutor:
             status=status,
             passed_tests=passed,
             total_tests=challenge.total,
-            message=message,
+            reason=reason,
             stdout=user_text(raw.stdout, truncated=raw.stdout_truncated),
             stderr=user_text(raw.stderr, truncated=raw.stderr_truncated),
             duration_ms=int(raw.duration_ms),

@@ -2,7 +2,7 @@
 # Install the Debian packages torchquiz needs when they are missing (CI and these machines run
 # as root; elsewhere, print the apt-get line to run).
 #   scripts/system-deps.sh             what the sandbox needs (libseccomp)
-#   scripts/system-deps.sh --postgres  also a PostgreSQL server for the test suite
+#   scripts/system-deps.sh --postgres  also a PostgreSQL server and PgBouncer for the test suite
 #   scripts/system-deps.sh --docker    also a container engine, Compose and debootstrap for the
 #                                      container tests (flags combine)
 set -euo pipefail
@@ -20,7 +20,9 @@ for flag in "$@"; do
     --postgres)
       if ! command -v initdb >/dev/null && ! compgen -G '/usr/lib/postgresql/*/bin/initdb' >/dev/null; then
         missing+=(postgresql)
-      fi ;;
+      fi
+      # The storage tests also run behind a connection pooler in transaction mode.
+      command -v pgbouncer >/dev/null || [[ -x /usr/sbin/pgbouncer ]] || missing+=(pgbouncer) ;;
     --docker)
       command -v dockerd >/dev/null || missing+=(docker.io)
       command -v docker-compose >/dev/null || missing+=(docker-compose)

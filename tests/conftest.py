@@ -34,7 +34,7 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
 _database_names = itertools.count()
 
 
-def _server_url() -> str:
+def server_url() -> str:
     """Return the test server's URL, or fail (in CI) or skip (elsewhere) without one."""
     url = os.environ.get(PG_URL_ENV)
     if url:
@@ -78,7 +78,7 @@ class PgServer:
 @pytest.fixture(scope="session")
 def pg_server() -> Iterator[PgServer]:
     """Return the PostgreSQL test server (fails in CI and skips elsewhere when there is none)."""
-    server = PgServer(_server_url())
+    server = PgServer(server_url())
     yield server
     server.admin.dispose()
 
@@ -110,6 +110,12 @@ def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
         shutil.copyfile(request.getfixturevalue("_sqlite_template"), path)
         return f"sqlite:///{path}"
     url, engine = request.getfixturevalue("_pg_migrated")
+    empty_tables(engine)
+    return url
+
+
+def empty_tables(engine: Engine) -> None:
+    """Delete every row of a migrated PostgreSQL database and restart its ids at 1."""
     with engine.begin() as connection:
         for table in reversed(Base.metadata.sorted_tables):  # children before parents
             connection.execute(table.delete())
@@ -121,7 +127,6 @@ def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
             ),
             {"t": [table.name for table in Base.metadata.sorted_tables if "id" in table.c]},
         )
-    return url
 
 
 @pytest.fixture(params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])

@@ -6,6 +6,8 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
 
+from executors.grading.reasons import Reason, ReasonError
+
 # What a chat user sees of their own prints: enough to debug, small enough for one message.
 USER_STREAM_CHARS = 1500
 USER_STREAM_LINES = 40
@@ -26,12 +28,17 @@ class Status(StrEnum):
 
 @dataclass(frozen=True)
 class Verdict:
-    """Report one submission's result: status, tests passed, the first failure explained."""
+    """Report one submission's result: status, tests passed, the first failure explained.
+
+    ``reason`` explains a failure as a code and plain parameters that each front end words in
+    its channel's language; ``message`` is the same in English (made from the reason when not
+    given), the field ``torchquiz exec --json`` has always printed.
+    """
 
     status: Status
     passed_tests: int
     total_tests: int
-    message: str
+    message: str = ""
     stdout: str = ""
     stderr: str = ""
     duration_ms: int = 0
@@ -42,6 +49,11 @@ class Verdict:
     # True when the executor itself failed on this submission: the verdict then says nothing
     # about the code, and the member's try must not count.
     fault: bool = False
+    reason: Reason | None = None
+
+    def __post_init__(self) -> None:
+        if self.reason is not None and not self.message:
+            object.__setattr__(self, "message", self.reason.english())
 
     @property
     def passed(self) -> bool:
@@ -62,6 +74,7 @@ class Verdict:
             "challenge_version": self.challenge_version,
             "seed": self.seed,
             "fault": self.fault,
+            "reason": self.reason.to_json() if self.reason is not None else None,
         }
 
     @classmethod
@@ -89,6 +102,13 @@ class Verdict:
         fault = data.get("fault", False)
         if type(fault) is not bool:
             raise ValueError("verdict field 'fault' must be a bool")
+        # Absent from a replica older than reasons: the core then shows the English message.
+        reason = data.get("reason")
+        if reason is not None:
+            try:
+                reason = Reason.from_json(reason)
+            except ReasonError as exc:
+                raise ValueError(f"verdict field 'reason': {exc}") from exc
         return cls(
             status=status,
             message=_text(data, "message", USER_STREAM_CHARS),
@@ -97,6 +117,7 @@ class Verdict:
             challenge_id=_text(data, "challenge_id", 64),
             seed=seed,
             fault=fault,
+            reason=reason,
             **counts,
         )
 

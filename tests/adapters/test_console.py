@@ -130,6 +130,8 @@ def test_the_readmes_console_examples_run_as_written_one_after_the_other(tmp_pat
     env.update(TORCHQUIZ_DATA_DIR=str(tmp_path), TORCHQUIZ_EXECUTOR="none")
     examples = _README_SCRIPT.findall((ROOT / "README.md").read_text(encoding="utf-8"))
     assert len(examples) == 2, "the README's English and Chinese console examples"
+    # A newcomer's first run spends no daily try on a blind answer.
+    assert [s for s, _ in examples if "/answer" in s or "/code" in s] == []
     outputs = []
     for script, arguments in examples:  # one database, in order, as a reader runs them
         result = subprocess.run(

@@ -215,6 +215,9 @@ def f(x):
                if f"/{c.name('console')}" not in typed]
     assert missing == [], "walk every registry command"
     assert [c for c in OWN if c not in typed] == [], "walk every console command"
+    # Every reply names the console's own commands, never a chat platform's (/quiz-remind).
+    foreign = sorted({m for text in shown for m in re.findall(r"/quiz-[a-z-]+", text)})
+    assert foreign == [], "the console named commands it does not take"
     english = english_lines(shown, names=(*MEMBERS, CHANNEL, *TYPED_NONSENSE))
     assert english == [], "English in a Chinese channel:\n" + "\n".join(english)
     marks = ascii_mark_lines(shown)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import datetime as dt
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from bot.core.kernel.models import ChannelSettings, ChannelUpdate
 from bot.core.quiz import Quiz
@@ -22,6 +23,7 @@ class FakeVerdict:
     stdout: str = ""
     duration_ms: float = 12.0
     fault: bool = False
+    reason: Any = None
 
 
 @dataclass

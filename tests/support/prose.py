@@ -19,6 +19,7 @@ PROPER_NOUNS = frozenset({
     "PyTorch", "CUDA", "GPU", "CPU", "FSRS", "Python", "torchquiz", "Discord", "Slack", "ID",
     "PNG", "YAML", "ASCII", "IANA", "UTC", "ONNX", "TorchScript",
     "English",  # the language menu names each language in itself: English, 简体中文
+    "KiB", "MiB",  # units, written so in Chinese too
 })
 # The option letters of a choice question (buttons "A", "B", answers "A." in a reveal).
 OPTION_LETTERS = frozenset("ABCDEF")

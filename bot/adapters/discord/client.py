@@ -27,6 +27,7 @@ from bot.adapters.discord import commands as slash
 from bot.adapters.discord.components import ActionButton
 from bot.adapters.discord.handlers import Handlers
 from bot.adapters.discord.publisher import DiscordPublisher
+from bot.adapters.discord.translator import CommandTranslator
 
 log = logging.getLogger(__name__)
 
@@ -68,6 +69,7 @@ class QuizBot(commands.AutoShardedBot):
         if self._health_address is not None:
             self._health_server = await health.serve(self.health, *self._health_address)
         self.add_dynamic_items(ActionButton)
+        await self.tree.set_translator(CommandTranslator())
         slash.register(self.tree, self.actions)
         self.tree.error(self._on_command_error)
         if self.shard_ids is not None and 0 not in self.shard_ids:

@@ -19,7 +19,7 @@ from bot.adapters.discord.packs import PackHandlers
 from bot.core.desk import Desk
 from bot.core.desk.catalog import REGISTRY
 from bot.core.kernel.commands import Command, Option
-from bot.core.kernel.i18n import slash
+from bot.core.kernel.i18n import t
 
 AUTOCOMPLETE_LIMIT = 25  # Discord shows at most 25 choices
 PLATFORM = "discord"
@@ -211,26 +211,25 @@ def pack_group(packs: PackHandlers) -> app_commands.Group:
     """Return /quiz-pack: add (an attachment), list, remove, export; admins only."""
     group = app_commands.Group(name=_name("pack"), description=_description("pack"))
     _admins_only(group, REGISTRY.get("pack"))
-    shown_by = f"the pack's id, as {slash('pack', PLATFORM)} list shows it"
 
     # Discord hides the group from members without Manage Server; the desk checks again.
-    @group.command(name="add", description="Check a pack file (.yaml) and add it for this server")
+    @group.command(name="add", description=t("en", "discord.describe.pack.add"))
     @app_commands.describe(file=REGISTRY.get("pack").option("add").description)
     async def add(interaction: discord.Interaction, file: discord.Attachment) -> None:
         await packs.add(interaction, file)
 
-    @group.command(name="list", description="This server's packs, and the shared ones")
+    @group.command(name="list", description=t("en", "discord.describe.pack.list"))
     async def listing(interaction: discord.Interaction) -> None:
         await packs.command(interaction, "list")
 
-    @group.command(name="remove", description="Hide one of this server's packs (answers stay)")
-    @app_commands.describe(pack=shown_by)
+    @group.command(name="remove", description=t("en", "discord.describe.pack.remove"))
+    @app_commands.describe(pack=t("en", "discord.describe.pack.remove.pack"))
     async def remove(interaction: discord.Interaction,
                      pack: app_commands.Range[str, 1, 40]) -> None:
         await packs.command(interaction, f"remove {pack}")
 
-    @group.command(name="export", description="Get one of this server's packs as its YAML file")
-    @app_commands.describe(pack=shown_by)
+    @group.command(name="export", description=t("en", "discord.describe.pack.export"))
+    @app_commands.describe(pack=t("en", "discord.describe.pack.export.pack"))
     async def export(interaction: discord.Interaction,
                      pack: app_commands.Range[str, 1, 40]) -> None:
         await packs.command(interaction, f"export {pack}")

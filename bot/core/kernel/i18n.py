@@ -18,6 +18,7 @@ from bot.core.kernel.sentences import (
     channels,
     chat,
     console,
+    described,
     learning,
     live,
     packs,
@@ -25,6 +26,7 @@ from bot.core.kernel.sentences import (
     quality,
     rounds,
     signin,
+    verdicts,
     web,
 )
 
@@ -71,8 +73,25 @@ def speaking_to(platform: str) -> Iterator[None]:
 
 # One table for t(); each feature's sentences live in their own module, and no key is in two.
 _STRINGS: dict[str, dict[str, str]] = {}
-for _part in (boards, browser, channels, chat, console, learning, live, packs, people, quality,
-              rounds, signin, web):
+# One module per line: features add theirs without touching another's line.
+_PARTS = (
+    boards,
+    browser,
+    channels,
+    chat,
+    console,
+    described,
+    learning,
+    live,
+    packs,
+    people,
+    quality,
+    rounds,
+    signin,
+    verdicts,
+    web,
+)
+for _part in _PARTS:
     if _twice := _STRINGS.keys() & _part.STRINGS.keys():
         raise ValueError(f"sentence keys in two modules: {sorted(_twice)}")
     _STRINGS.update(_part.STRINGS)

@@ -11,7 +11,7 @@ from __future__ import annotations
 import datetime as dt
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Protocol
+from typing import Any, Protocol
 
 from bot.core.kernel.messages import Message
 from bot.core.kernel.models import (
@@ -111,6 +111,30 @@ class ChartRenderer(Protocol):
         ...
 
 
+class ReasonView(Protocol):
+    """Why a code answer failed: a reason code, plain parameters, the sandbox's own words.
+
+    The executor's ``Reason`` satisfies it; its parameters were checked where the verdict
+    entered the bot. ``quote`` (an exception's text, a type's name) is untrusted: it is shown
+    only through the one sanitiser, never inside a sentence.
+    """
+
+    @property
+    def code(self) -> str:
+        """Return the reason code (executors/grading/reasons.py names them)."""
+        ...
+
+    @property
+    def params(self) -> Mapping[str, Any]:
+        """Return the parameters: numbers, lists of numbers, short words."""
+        ...
+
+    @property
+    def quote(self) -> str:
+        """Return the sandbox's own words, or an empty string."""
+        ...
+
+
 class VerdictView(Protocol):
     """What the core reads of an executor verdict (the executor's Verdict satisfies it)."""
 
@@ -131,7 +155,12 @@ class VerdictView(Protocol):
 
     @property
     def message(self) -> str:
-        """Return the first failing case, explained (empty when passed)."""
+        """Return the first failing case, explained in English (empty when passed)."""
+        ...
+
+    @property
+    def reason(self) -> ReasonView | None:
+        """Return why it failed as a code each channel words in its language (None: passed)."""
         ...
 
     @property

@@ -15,6 +15,7 @@ from bot.core.kernel.i18n import t
 from bot.core.kernel.matching import match_choice, match_text
 from bot.core.kernel.models import AnswerMode, Round
 from bot.core.kernel.ports import Executor, VerdictView
+from bot.core.questions.diagnostics import explain
 from content.options import display_order
 from content.schema import ChoiceItem, CodeItem, Question
 
@@ -26,7 +27,7 @@ MAX_TEXT_CHARS = 200
 MAX_CODE_CHARS = 3000
 _ALLOWED_CONTROLS = {"\n", "\t", "\r"}
 # The verdict statuses with a name in each language (code.status.*); others show as they are.
-_STATUSES = frozenset({"failed", "error", "timeout", "memory_limit"})
+_STATUSES = frozenset({"failed", "error", "timeout", "memory_limit", "output_limit"})
 
 
 @dataclass(frozen=True)
@@ -173,13 +174,20 @@ def _judge_code(
         return refusal(t(locale, "code.unavailable", reason=t(locale, "code.no_executor")))
     supported, reason = executor.supports(item.id)
     if not supported:
-        return refusal(t(locale, "code.unavailable", reason=reason))
+        # The executor's own account (a GPU it lacks, a pack it cannot build) is English: it
+        # follows the sentence apart, like a verdict's English message.
+        return refusal(t(locale, "code.unavailable", reason=t(locale, "code.not_here")),
+                       detail=reason)
     verdict = executor.run(item.id, code, seed=seed)
     if verdict.fault:
         log.warning("executor fault item=%s seed=%s", item.id, seed)
         return refusal(t(locale, "code.fault"))
+    explained = explain(locale, verdict.reason)
+    # The sandbox's own words follow the sentence; without a sentence, the English message.
+    detail = verdict.reason.quote if explained is not None and verdict.reason else verdict.message
+    said = (explained,) if explained else ()
     if verdict.status == "rejected":
-        return refusal(t(locale, "code.rejected"), detail=verdict.message)
+        return refusal(t(locale, "code.rejected"), *said, detail=detail)
     if verdict.status == "passed":
         line = t(locale, "code.passed", total=verdict.total_tests, ms=round(verdict.duration_ms))
         return Judgement(True, True, (line,), verdict=verdict, output=verdict.stdout)
@@ -189,5 +197,5 @@ def _judge_code(
         locale, "code.result", status=status,
         passed=verdict.passed_tests, total=verdict.total_tests,
     )
-    return Judgement(True, False, (summary,), verdict=verdict, detail=verdict.message,
+    return Judgement(True, False, (summary, *said), verdict=verdict, detail=detail,
                      output=verdict.stdout)

@@ -20,6 +20,35 @@ NAMES = ("Ada", "admin", "ada", "Alice", "alice", "Olga", "olga", "bob", "mei", 
          "random")
 # What the walk types that is neither a command nor a value: echoed back as typed.
 TYPED_NONSENSE = ("zzzzqqq",)
+# What the walk's wrong code raised or returned, shown as the sandbox saw it (code's own words).
+RAISED = ("ValueError", "builtins.object")
+# Wrong answers to t.code-double, one reason each: values, shape, a missing return, an
+# exception, dtype, an error while loading, an ungradable type, an exit, an in-place change,
+# the time limit, the output limit, a crash by signal, a dict for a tensor.
+FAILING_CODE = {
+    "alice": ("def double(x):\n    return x * 3\n",
+              "def double(x):\n    return x[:1]\n",
+              "def double(x):\n    y = x * 2\n",
+              "def double(x):\n    raise ValueError('zzzzqqq')\n"),
+    "bob": ("def double(x):\n    return (x * 2).double()\n",
+            "raise ValueError('zzzzqqq')\n",
+            "def double(x):\n    return object()\n",
+            "def double(x):\n    import os\n    os._exit(3)\n"),
+    "olga": ("def double(x):\n    x.mul_(2)\n    return x\n",
+             "def double(x):\n    while True:\n        pass\n",
+             "def double(x):\n    print('z' * 100_000)\n    return x * 2\n",
+             "import ctypes\ndef double(x):\n    ctypes.string_at(0)\n",
+             "def double(x):\n    return {'a': x}\n"),
+}
+# A piece of each reason's Chinese sentence (bot/core/kernel/sentences/verdicts.py) that the
+# walk must have shown: FAILING_CODE provoked every one of these through the real sandbox.
+PROVOKED = {
+    "values_differ": "数值不一致", "shape_mismatch": "形状不一致", "type_mismatch": "应返回",
+    "exception": "你的代码抛出了异常", "dtype_mismatch": "`dtype` 不一致",
+    "load_failed": "你的代码无法加载", "not_gradable": "你的函数返回了无法评测的类型",
+    "exit_status": "你的代码以状态码", "input_changed": "你的函数原地修改了输入",
+    "timeout": "超出时间限制", "output_limit": "超出输出限制：", "crashed": "你的代码崩溃了",
+}
 
 
 # ---------------------------------------------------------------- what each fake showed
@@ -182,9 +211,14 @@ async def _walk(d: Any, ran: set[str]) -> tuple[int, frozenset[str]]:
     await d.post_board(d.stored_channel())
     await command("stats", "admin", team=True)
     code_post = await d.todays_post("t.code-double")
-    # Only right code here: the sandbox's grader explains a failed test in English (executors/
-    # cannot read the bot's sentences; not yet localized). The console's walk shows a failed
-    # verdict's own sentences with a stand-in explanation.
+    # Wrong code of every kind the real sandbox explains (each member has five tries), then
+    # right code: each failure's reason is worded in Chinese, the code's own words shown apart.
+    for who, wrong in FAILING_CODE.items():
+        form = await d.open_form(code_post, who)
+        for code in wrong:
+            failed = await d.submit(form, code)
+            assert "未通过" in failed.text or "出错" in failed.text or "超" in failed.text, (
+                failed.text)
     form = await d.open_form(code_post, "alice")
     await d.submit(form, "def double(x):\n    return x * 2\n")
     form = await d.open_form(code_post, "bob")
@@ -241,7 +275,9 @@ def test_every_reply_in_a_chinese_channel_is_chinese(chat):
     shown = (discord_shown(chat.fake) if chat.platform == "discord"
              else slack_shown(chat.fake, *chinese_from[0]))
     assert ran >= {c.key for c in REGISTRY.on(chat.platform)}, "walk every command"
-    english = english_lines(shown, names=(*NAMES, *TYPED_NONSENSE))
+    unseen = [code for code, words in PROVOKED.items() if not any(words in t for t in shown)]
+    assert unseen == [], "failed code explained by no Chinese sentence"
+    english = english_lines(shown, names=(*NAMES, *TYPED_NONSENSE, *RAISED))
     assert english == [], "English in a Chinese channel:\n" + "\n".join(english)
     marks = ascii_mark_lines(shown)
     assert marks == [], "ASCII punctuation in Chinese prose:\n" + "\n".join(marks)

@@ -6,8 +6,11 @@ What members see in both platforms is in tests/adapters/chat/.
 
 from __future__ import annotations
 
+from bot.core.kernel.i18n import t
+from bot.core.kernel.sentences import described
 from tests.fake_discord import APP_ID, GUILD_ID, custom_ids
 from tests.packs.scoped import store_packs
+from tests.support.prose import english_words
 
 
 def test_commands_are_registered_with_their_options_and_admin_default(discord_run):
@@ -31,6 +34,57 @@ def test_commands_are_registered_with_their_options_and_admin_default(discord_ru
                 for o in subcommands["add"]["options"]] == [("file", 11, True)]
 
     discord_run(scenario)
+
+
+def _described(options, path):
+    """Yield (where, payload) for every option, subcommand and choice below a command."""
+    for option in options:
+        where = f"{path} {option['name']}"
+        yield where, option
+        for choice in option.get("choices") or []:
+            yield f"{where}={choice['value']}", choice
+        yield from _described(option.get("options") or [], where)
+
+
+def test_every_command_option_and_choice_is_described_in_chinese(discord_run):
+    async def scenario(h):
+        assert len(h.fake.commands) == 13
+        missing, english, seen = [], [], 0
+        for command in h.fake.commands:
+            for where, part in [(command["name"], command),
+                                *_described(command.get("options") or [], command["name"])]:
+                field = "name" if "value" in part else "description"
+                localized = (part.get(f"{field}_localizations") or {}).get("zh-CN")
+                if "value" in part and part["value"] in ("en", "zh-CN"):
+                    continue  # a language's own name, as each language calls itself
+                seen += 1
+                if not localized:
+                    missing.append(where)
+                elif english_words(localized, names=described.TYPED):
+                    english.append(f"{where}: {localized}")
+        assert missing == [] and english == []
+        assert seen > 60
+        explain = next(c for c in h.fake.commands if c["name"] == "explain")
+        assert explain["description_localizations"] == {"zh-CN": "讲解一个 PyTorch 概念，附示例"}
+        assert explain["description"] == "Explain a PyTorch concept, with an example"
+
+    discord_run(scenario)
+
+
+def test_chinese_descriptions_say_what_the_english_ones_say():
+    # The English text of every described sentence is the one Discord gets as the default.
+    from bot.adapters.discord.translator import sentence_key  # noqa: F401 - the key scheme
+    from bot.core.desk.catalog import REGISTRY
+
+    for spec in REGISTRY.on("discord"):
+        assert t("en", f"discord.describe.{spec.key}") == spec.describe["discord"], spec.key
+        for option in spec.options:
+            if option.kind != "file" and spec.key != "pack":
+                key = f"discord.describe.{spec.key}.{option.name}"
+                assert t("en", key) == option.description, key
+            for label, value in option.choices:
+                if value not in ("en", "zh-CN"):
+                    assert t("en", f"discord.choice.{value}") == label, value
 
 
 def test_commands_sync_to_one_server_when_a_guild_id_is_set(discord_run):

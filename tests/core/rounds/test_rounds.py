@@ -8,6 +8,7 @@ from bot.core.kernel.messages import Audience
 from bot.core.kernel.models import Actor, AnswerMode
 from bot.core.learning.practice import daily_pick
 from bot.core.quiz import build_quiz
+from executors.grading.reasons import Reason
 from tests.support.core import FakeVerdict, only, shown
 
 
@@ -190,6 +191,33 @@ def test_failed_code_answer_shows_the_first_failing_test(quiz, channel, alice, e
     assert "0/3" in outcome.reply.body and outcome.reply.detail == "test 1 of 3: shape mismatch"
     # What the code printed and its explanation travel apart from the bot's own text.
     assert "shape mismatch" not in outcome.reply.body and outcome.reply.output == "hi\n"
+
+
+def test_failed_code_is_explained_in_the_members_language(quiz, channel, alice, executor):
+    channel = only(quiz, channel, "t.code-double")
+    post(quiz, channel)
+    reason = Reason("exception", {"line": 2, "test": 1, "tests": 3}, quote="ValueError: nope")
+    executor.verdict = FakeVerdict("error", 0, 3, reason.english(), reason=reason)
+    actor = Actor(alice.member, locale="zh-CN")
+    outcome = quiz.rounds.submit_answer(channel.id, actor, "def double(x): raise ValueError",
+                                        AnswerMode.CODE)
+    assert "第 1 个测试（共 3 个）：你的代码抛出了异常（第 2 行）：" in outcome.reply.body
+    # The sandbox's own words travel apart, to be shown through the one sanitiser.
+    assert outcome.reply.detail == "ValueError: nope"
+    assert "test 1 of 3" not in outcome.reply.body
+
+
+def test_code_the_executor_cannot_run_is_refused_in_the_members_language(
+        quiz, channel, alice, executor):
+    channel = only(quiz, channel, "t.code-double")
+    post(quiz, channel)
+    executor.unsupported["t.code-double"] = "challenge t.code-double needs a CUDA GPU"
+    actor = Actor(alice.member, locale="zh-CN")
+    outcome = quiz.rounds.submit_answer(channel.id, actor, "def double(x): return x * 2",
+                                        AnswerMode.CODE)
+    assert not outcome.recorded
+    assert outcome.reply.body == "当前无法评测代码：当前评测器无法运行这道题。本次作答未被记录。"
+    assert outcome.reply.detail == "challenge t.code-double needs a CUDA GPU"
 
 
 def test_rejected_code_uses_no_try(quiz, channel, alice, executor, store):

@@ -100,6 +100,9 @@ STRINGS: dict[str, dict[str, str]] = {
         "en": "Code grading is not available here: {reason}. Your answer was not recorded.",
         "zh-CN": "当前无法评测代码：{reason}。本次作答未被记录。",
     },
+    "code.not_here": {
+        "en": "the executor cannot run this challenge", "zh-CN": "当前评测器无法运行这道题",
+    },
     "code.no_executor": {
         "en": "no sandboxed executor is configured", "zh-CN": "未配置沙箱执行器",
     },
@@ -112,6 +115,7 @@ STRINGS: dict[str, dict[str, str]] = {
     "code.status.error": {"en": "error", "zh-CN": "运行出错"},
     "code.status.timeout": {"en": "timeout", "zh-CN": "超时"},
     "code.status.memory_limit": {"en": "memory limit", "zh-CN": "超出内存限制"},
+    "code.status.output_limit": {"en": "output limit", "zh-CN": "超出输出限制"},
     "code.result": {
         "en": "{status}: {passed}/{total} hidden tests passed.",
         "zh-CN": "{status}：通过 {passed}/{total} 个隐藏测试。",
