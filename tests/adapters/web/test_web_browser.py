@@ -138,7 +138,7 @@ def test_logout_revokes_the_session_on_the_server(browser, quiz, channel):
 def _every_page(channel_id: int) -> list[str]:
     return ["/", f"/channels/{channel_id}/board", f"/channels/{channel_id}/board?period=all",
             f"/channels/{channel_id}/me", f"/channels/{channel_id}/settings", "/cards",
-            "/cards/computational-graph", "/nowhere"]
+            "/cards/detach"]
 
 
 @pytest.mark.parametrize("locale", ["en", "zh-CN"])
@@ -154,8 +154,12 @@ def test_axe_finds_no_serious_violation_on_any_page(browser, quiz, channel, loca
         page.get_by_role("button").first.click()
         page.wait_for_load_state()
         for path in _every_page(channel.id):
-            page.goto(server.url(path))
+            response = page.goto(server.url(path))
+            assert response is not None and response.status == 200, path
             found[path] = serious_violations(page, source)
+        response = page.goto(server.url("/nowhere"))
+        assert response is not None and response.status == 404
+        found["not found"] = serious_violations(page, source)
         page.get_by_role("button", name="Sign out").or_(
             page.get_by_role("button", name="退出登录")).click()
         page.wait_for_load_state()
