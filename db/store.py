@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from db.store_answers import AnswerStore
+from db.store_audit import AuditStore
 from db.store_channels import ChannelStore
 from db.store_insights import InsightStore
 from db.store_live import LiveStore
@@ -26,7 +27,7 @@ if TYPE_CHECKING:
 
 class SqlStore(
     RequestStore, ChannelStore, RoundStore, PendingStore, AnswerStore, ScoreStore, PracticeStore,
-    MemberStore, ReportStore, InsightStore, ReminderStore, WebStore, LiveStore,
+    MemberStore, ReportStore, InsightStore, ReminderStore, WebStore, LiveStore, AuditStore,
 ):
     """Persist the quiz's state; every method is one transaction, claims are race-safe.
 

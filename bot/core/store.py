@@ -9,6 +9,7 @@ from __future__ import annotations
 import datetime as dt
 from typing import Protocol
 
+from bot.core.audit.store import AuditStore
 from bot.core.boards.store import BoardStore
 from bot.core.channels.store import ChannelStore
 from bot.core.kernel.models import (
@@ -36,6 +37,7 @@ class QuizStore(
     RoundStore,
     SignInStore,
     LiveStore,
+    AuditStore,
     Protocol,
 ):
     """Persist channels, members, rounds, answers and practice state.

@@ -9,14 +9,17 @@ from __future__ import annotations
 
 import datetime as dt
 import math
+from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from zoneinfo import ZoneInfo
 
+from bot.core.audit import AdminChange
 from bot.core.boards import BoardView
+from bot.core.channels.setup import KEYS, MAX_SETUP_CHARS, typed_values
 from bot.core.desk.base import DeskBase
 from bot.core.kernel.commands import Command
 from bot.core.kernel.i18n import t
-from bot.core.kernel.messages import Message
+from bot.core.kernel.messages import Message, Tone
 from bot.core.kernel.models import (
     Actor,
     ChannelSettings,
@@ -194,6 +197,46 @@ class WebDesk:
             raise AdminOnly(channel_id)
         actor = Actor(self._member(grant), is_admin=True, locale=locale or grant.locale)
         return self.quiz.setup.apply(channel, actor, {})
+
+    def settings_values(self, grant: WebGrant, channel_id: int) -> dict[str, str] | None:
+        """Return the channel's settings as an admin types them, for the form (admins only)."""
+        channel = self.channel(grant, channel_id)
+        if channel is None:
+            return None
+        if not grant.is_admin:
+            raise AdminOnly(channel_id)
+        return typed_values(channel)
+
+    def change_settings(self, grant: WebGrant, channel_id: int, form: Mapping[str, str],
+                        locale: str) -> Message | None:
+        """Apply the form's changed values through /quiz-settings' own service (admins only).
+
+        Only the settings whose value differs from the stored one are sent on, so a form
+        saved unchanged changes (and logs) nothing; validation, messages, the audit log and
+        the rescheduling are the setup service's, as in chat. None: not in the workspace.
+        """
+        channel = self.channel(grant, channel_id)
+        if channel is None:
+            return None
+        if not grant.is_admin:
+            raise AdminOnly(channel_id)
+        current = typed_values(channel)
+        changes = {key: form[key].strip() for key in KEYS
+                   if key in form and form[key].strip() != current[key]}
+        typed = sum(len(k) + len(v) + 2 for k, v in changes.items())
+        if typed > MAX_SETUP_CHARS:
+            return Message(body=t(locale, "settings.error.line_long", limit=MAX_SETUP_CHARS,
+                                  given=typed), tone=Tone.WARNING)
+        if not changes:
+            return Message(body=t(locale, "web.settings.unchanged"))
+        actor = Actor(self._member(grant), is_admin=True, locale=locale)
+        return self.quiz.setup.apply(channel, actor, changes)
+
+    def audit(self, grant: WebGrant) -> list[AdminChange]:
+        """Return the workspace's latest admin changes (admins only: AdminOnly otherwise)."""
+        if not grant.is_admin:
+            raise AdminOnly(0)
+        return self.quiz.audit.latest(grant.platform, grant.workspace)
 
     def cards(self, grant: WebGrant, locale: str) -> list[tuple[str, str]]:
         """Return (id, title) of every concept card the workspace sees: shipped and its packs'."""

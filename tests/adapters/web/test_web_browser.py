@@ -6,13 +6,21 @@ link chat gave, and clicks. The browser tests fail, never skip, without Chromium
 
 from __future__ import annotations
 
+import asyncio
+import datetime as dt
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
+from apscheduler.schedulers.asyncio import AsyncIOScheduler
 from playwright.sync_api import Browser, sync_playwright
 
+from bot.core.desk import Desk
 from bot.core.kernel.models import ChannelDefaults
+from bot.core.quiz import build_quiz
+from bot.scheduling import QuizScheduler
+from content.loader import load_bank
 from tests.adapters.web.browser import (
     axe_source,
     chromium_path,
@@ -23,6 +31,7 @@ from tests.adapters.web.browser import (
     solve,
 )
 from tests.adapters.web.support import link, who
+from tests.support.core import BANK, RecordingExecutor
 
 
 @pytest.fixture(scope="module")
@@ -135,9 +144,42 @@ def test_logout_revokes_the_session_on_the_server(browser, quiz, channel):
     page.context.close()
 
 
+def test_an_admin_changes_the_post_time_and_the_chat_side_sees_it(browser, quiz, channel, store,
+                                                                  clock):
+    # The chat process: its own core over the same database, with its scheduler.
+    chat = build_quiz(store, load_bank(BANK), clock, RecordingExecutor())
+    scheduler = QuizScheduler(chat, None, "slack", AsyncIOScheduler(timezone=dt.UTC))
+    scheduler._stamp = chat.setup.stamp()
+    scheduler.rebuild()
+    page = new_page(browser)
+    with live(quiz) as server:
+        sign_in(page, server, quiz, who("ada", admin=True, name="Ada"))
+        page.goto(server.url(f"/channels/{channel.id}/settings"))
+        page.get_by_label("time").fill("07:30")
+        page.get_by_role("button", name="Save").click()
+        page.wait_for_load_state()
+        assert "Settings saved." in page.get_by_role("status").inner_text()
+        assert page.get_by_label("time").input_value() == "07:30"
+        # A value chat refuses is refused here with chat's words.
+        page.get_by_label("time").fill("7h30")
+        page.get_by_role("button", name="Save").click()
+        page.wait_for_load_state()
+        refused = Desk(chat).settings(who("ada", admin=True), "", "", {"time": "7h30"})
+        assert page.get_by_role("status").inner_text() == refused.message.body
+    page.context.close()
+    # Chat's /quiz-settings shows the new time, and the chat process's job moved with it.
+    assert ("time", "07:30") in Desk(chat).settings(who("bob"), "", "", {}).message.fields
+    # (Playwright's sync API holds this thread's event loop: the scheduler runs on another.)
+    with ThreadPoolExecutor(1) as other:
+        other.submit(asyncio.run, scheduler.follow_settings()).result(60)
+    fields = {f.name: str(f) for f in
+              scheduler.scheduler.get_job(f"post:{channel.id}").trigger.fields}
+    assert (fields["hour"], fields["minute"]) == ("7", "30")
+
+
 def _every_page(channel_id: int) -> list[str]:
     return ["/", f"/channels/{channel_id}/board", f"/channels/{channel_id}/board?period=all",
-            f"/channels/{channel_id}/me", f"/channels/{channel_id}/settings", "/cards",
+            f"/channels/{channel_id}/me", f"/channels/{channel_id}/settings", "/audit", "/cards",
             "/cards/detach"]
 
 
