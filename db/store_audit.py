@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from sqlalchemy import select
 
-from bot.core.audit import AdminChange
+from bot.core.kernel.models import AdminChange
 from db.store_base import StoreBase
 from db.tables import AdminChangeRow
 

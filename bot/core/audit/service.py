@@ -6,40 +6,12 @@ reads the same whichever front end made it: chat's /quiz-settings or the web pag
 
 from __future__ import annotations
 
-import datetime as dt
-from collections.abc import Mapping
-from dataclasses import dataclass
-from typing import TYPE_CHECKING
-
+from bot.core.audit.change import AdminChange
+from bot.core.audit.store import AuditStore
 from bot.core.kernel.ports import Clock
-
-if TYPE_CHECKING:
-    from bot.core.audit.store import AuditStore
 
 AUDIT_PAGE = 100  # the log page lists the latest changes
 TEXT_LIMIT = 2000  # before and after are settings lines: longer is cut
-
-
-@dataclass(frozen=True)
-class AdminChange:
-    """One change an admin made: who (platform id and name), what, when, before and after."""
-
-    platform: str
-    workspace: str
-    actor: str
-    actor_name: str
-    action: str  # "settings"
-    target: str  # what changed: a channel's name
-    before: str
-    after: str
-    at: dt.datetime
-
-
-def differences(before: Mapping[str, str], after: Mapping[str, str]) -> tuple[str, str]:
-    """Return (before, after) as ``key=value`` lines of the keys whose value changed."""
-    keys = [k for k in after if before.get(k) != after[k]]
-    return (" ".join(f"{k}={before.get(k, '')}" for k in keys),
-            " ".join(f"{k}={after[k]}" for k in keys))
 
 
 class AuditService:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Protocol
 
-from bot.core.audit.service import AdminChange
+from bot.core.audit.change import AdminChange
 
 
 class AuditStore(Protocol):

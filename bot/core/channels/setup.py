@@ -11,8 +11,7 @@ from collections.abc import Callable, Collection, Mapping
 from dataclasses import replace
 from zoneinfo import ZoneInfo, available_timezones
 
-from bot.core.audit import AuditService
-from bot.core.audit.service import differences
+from bot.core.audit import AuditService, differences
 from bot.core.channels.store import ChannelStore
 from bot.core.kernel.errors import UserError
 from bot.core.kernel.i18n import t, typed_list

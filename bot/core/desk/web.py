@@ -15,7 +15,7 @@ from zoneinfo import ZoneInfo
 
 from bot.core.audit import AdminChange
 from bot.core.boards import BoardView
-from bot.core.channels.setup import KEYS, MAX_SETUP_CHARS, typed_values
+from bot.core.channels import KEYS, MAX_SETUP_CHARS, typed_values
 from bot.core.desk.base import DeskBase
 from bot.core.kernel.commands import Command
 from bot.core.kernel.i18n import t
