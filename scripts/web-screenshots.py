@@ -21,6 +21,7 @@ sys.path.insert(0, str(ROOT))
 from playwright.sync_api import Page, sync_playwright  # noqa: E402
 
 from bot.charts import MatplotlibCharts  # noqa: E402
+from bot.core.desk import Desk  # noqa: E402
 from bot.core.kernel.models import Actor, ChannelDefaults  # noqa: E402
 from bot.core.quiz import Quiz, build_quiz  # noqa: E402
 from content.loader import load_bank  # noqa: E402
@@ -58,6 +59,10 @@ def team(quiz: Quiz, clock: FakeClock) -> int:
             if day == 0 and name == "Mallory":
                 quiz.board.privacy(member, "hidden", "en")
         clock.advance(days=1)
+    # Two admin changes for the audit log: one from chat, one as the page's form makes them.
+    desk = Desk(quiz)
+    desk.settings(who("chen-wei", name="Chen Wei", admin=True), "C1", "", {"leaderboard": "mon 9"})
+    desk.settings(who("alice", name="Alice", admin=True), "C1", "", {"time": "08:30"})
     return channel.id
 
 
@@ -79,7 +84,8 @@ def main(out: Path) -> None:
         channel = team(quiz, clock)
         pages = {"board": f"/channels/{channel}/board", "board-all":
                  f"/channels/{channel}/board?period=all", "me": f"/channels/{channel}/me",
-                 "settings": f"/channels/{channel}/settings", "cards": "/cards",
+                 "settings": f"/channels/{channel}/settings", "audit": "/audit",
+                 "cards": "/cards",
                  "card": "/cards/detach", "channels": "/", "not-found": "/channels/999/board"}
         with live(quiz) as server, sync_playwright() as playwright:
             browser = playwright.chromium.launch(executable_path=chromium_path())
