@@ -63,6 +63,8 @@ def team(quiz: Quiz, clock: FakeClock) -> int:
     desk = Desk(quiz)
     desk.settings(who("chen-wei", name="Chen Wei", admin=True), "C1", "", {"leaderboard": "mon 9"})
     desk.settings(who("alice", name="Alice", admin=True), "C1", "", {"time": "08:30"})
+    # An item whose answer key looks wrong, paused until an admin lets it go.
+    quiz.rounds.store.pause_items([("t.text-shape", 1)], "suspect_key", clock.now())
     return channel.id
 
 
@@ -84,7 +86,7 @@ def main(out: Path) -> None:
         channel = team(quiz, clock)
         pages = {"board": f"/channels/{channel}/board", "board-all":
                  f"/channels/{channel}/board?period=all", "me": f"/channels/{channel}/me",
-                 "settings": f"/channels/{channel}/settings", "audit": "/audit",
+                 "settings": f"/channels/{channel}/settings", "audit": "/audit", "items": "/items",
                  "cards": "/cards",
                  "card": "/cards/detach", "channels": "/", "not-found": "/channels/999/board"}
         with live(quiz) as server, sync_playwright() as playwright:

@@ -21,6 +21,7 @@ from bot.core.signin import LINK_TTL
 
 CHANNEL = r"{channel:[0-9]{1,9}}"
 CARD = r"{card:[A-Za-z0-9][A-Za-z0-9._-]{0,127}}"
+ITEM = r"{item:[A-Za-z0-9][A-Za-z0-9._:/-]{0,127}}"
 TOKEN = r"{token:[0-9a-f.]{1,130}}"  # noqa: S105 - a route pattern
 MAX_FIELD = 1000  # a refused form's value shown back: /quiz-settings' line limit
 _PAGE = re.compile(r"[0-9]{1,4}")
@@ -51,6 +52,8 @@ class Pages:
         router.add_get(f"/channels/{CHANNEL}/settings", self.settings)
         router.add_post(f"/channels/{CHANNEL}/settings", self.change_settings)
         router.add_get("/audit", self.audit)
+        router.add_get("/items", self.items)
+        router.add_post(f"/items/{ITEM}/unpause", self.unpause)
         router.add_get("/cards", self.cards)
         router.add_get(f"/cards/{CARD}", self.card)
         router.add_get("/static/style.css", self.style)
@@ -213,6 +216,32 @@ class Pages:
         except AdminOnly:
             raise web.HTTPForbidden from None
         return front.render(request, "audit.html", changes=changes)
+
+    async def items(self, request: web.Request) -> web.StreamResponse:
+        """Show /quiz-insights' table: each item's p, discrimination, reports and flags."""
+        return await self._items_page(request, None)
+
+    async def unpause(self, request: web.Request) -> web.StreamResponse:
+        """Unpause an item as chat's button does (the middleware checked CSRF)."""
+        front = self.front
+        grant = grant_of(request)
+        try:
+            result = await front.call(front.web.unpause, grant, request.match_info["item"])
+        except AdminOnly:
+            raise web.HTTPForbidden from None
+        if result is None:
+            raise web.HTTPNotFound
+        return await self._items_page(request, result)
+
+    async def _items_page(self, request: web.Request,
+                          result: Message | None) -> web.StreamResponse:
+        front = self.front
+        grant = grant_of(request)
+        try:
+            stats = await front.call(front.web.items, grant)
+        except AdminOnly:
+            raise web.HTTPForbidden from None
+        return front.render(request, "items.html", stats=stats, result=result)
 
     async def cards(self, request: web.Request) -> web.StreamResponse:
         """List the concept cards the workspace sees."""

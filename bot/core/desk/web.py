@@ -19,7 +19,7 @@ from bot.core.channels import KEYS, MAX_SETUP_CHARS, typed_values
 from bot.core.desk.base import DeskBase
 from bot.core.kernel.commands import Command
 from bot.core.kernel.i18n import t
-from bot.core.kernel.messages import Message, Tone
+from bot.core.kernel.messages import Message, Tone, parse_action, unpause_action
 from bot.core.kernel.models import (
     Actor,
     ChannelSettings,
@@ -30,12 +30,14 @@ from bot.core.kernel.models import (
     WebGrant,
 )
 from bot.core.kernel.replies import Reply
+from bot.core.quality import ItemStats, worst_first
 from bot.core.signin import LINK_TTL, LINK_WINDOW, LINKS_PER_WINDOW, SESSION_TTL
 from content.topics import topic_label
 
 BOARD_PAGE_ROWS = 50
 BOARD_MAX_ROWS = 500  # the top of the board the page lists, 50 rows a page
 BOARD_PERIODS = ("week", "all")
+ITEMS_SHOWN = 500  # the item statistics page: the worst first, as /quiz-insights orders them
 
 
 def web(desk: DeskBase, who: Identity, _argument: str, _whom: Identity | None) -> Reply:
@@ -237,6 +239,34 @@ class WebDesk:
         if not grant.is_admin:
             raise AdminOnly(0)
         return self.quiz.audit.latest(grant.platform, grant.workspace)
+
+    def items(self, grant: WebGrant) -> list[ItemStats]:
+        """Return /quiz-insights' table for the items the workspace sees, worst first (admins)."""
+        if not grant.is_admin:
+            raise AdminOnly(0)
+        scope = self.desk.scope(identity(grant))
+        insights = self.quiz.insights
+        return worst_first([s for s in insights.stats()
+                            if insights.bank.visible(s.item_id, scope)])[:ITEMS_SHOWN]
+
+    def unpause(self, grant: WebGrant, item_id: str) -> Message | None:
+        """Unpause an item as chat's button does, through the registry (admins only).
+
+        None: an item the workspace does not see (a 404).
+        """
+        if not grant.is_admin:
+            raise AdminOnly(0)
+        who = identity(grant)
+        insights = self.quiz.insights
+        known = item_id in insights.bank.questions or any(
+            paused == item_id for paused, _ in insights.store.paused_items())
+        if not known or not insights.bank.visible(item_id, self.desk.scope(who)):
+            return None
+        # The registry's own click, as chat's button (catalog imports this module: here, late).
+        from bot.core.desk.catalog import REGISTRY
+        kind, target, key = parse_action(unpause_action(item_id)) or ("", "", "")
+        reply: Reply = REGISTRY.click(self.desk, who, kind, target, key)
+        return reply.message
 
     def cards(self, grant: WebGrant, locale: str) -> list[tuple[str, str]]:
         """Return (id, title) of every concept card the workspace sees: shipped and its packs'."""

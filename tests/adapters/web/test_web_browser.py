@@ -179,8 +179,8 @@ def test_an_admin_changes_the_post_time_and_the_chat_side_sees_it(browser, quiz,
 
 def _every_page(channel_id: int) -> list[str]:
     return ["/", f"/channels/{channel_id}/board", f"/channels/{channel_id}/board?period=all",
-            f"/channels/{channel_id}/me", f"/channels/{channel_id}/settings", "/audit", "/cards",
-            "/cards/detach"]
+            f"/channels/{channel_id}/me", f"/channels/{channel_id}/settings", "/audit", "/items",
+            "/cards", "/cards/detach"]
 
 
 @pytest.mark.parametrize("locale", ["en", "zh-CN"])

@@ -125,3 +125,40 @@ def test_a_member_gets_403_on_the_audit_log(quiz, channel, path):
         return response.status
 
     assert serve(quiz, scenario) == 403
+
+
+def _items(quiz, identity, *posts):
+    """Sign in, open /items, then post each (path, with_token); return every status and page."""
+    signin = link(quiz, identity)
+
+    async def scenario(client):
+        await sign_in(client, signin)
+        page = await client.get("/items")
+        seen = [(page.status, await page.text())]
+        token = csrf_of(seen[0][1]) if page.status == 200 else ""
+        for path, with_token in posts:
+            response = await client.post(path, data={"csrf": token} if with_token else {})
+            seen.append((response.status, await response.text()))
+        return seen
+
+    return serve(quiz, scenario)
+
+
+def test_an_admin_sees_each_items_numbers_and_unpauses_a_paused_one(quiz, channel, clock):
+    quiz.rounds.store.pause_items([("t.text-detach", 1)], "suspect_key", clock.now())
+    (status, page), (unpaused, after) = _items(quiz, ADA, ("/items/t.text-detach/unpause", True))
+    assert status == 200 and "t.text-detach" in page and "Unpause t.text-detach" in page
+    assert unpaused == 200 and "Unpause t.text-detach" not in after
+    assert quiz.rounds.store.paused_items() == set()
+    [change] = quiz.audit.latest("slack", "W1")
+    assert (change.action, change.target, change.actor_name) == ("unpause", "t.text-detach", "Ada")
+
+
+def test_unpausing_needs_the_right_the_token_and_an_item_the_workspace_sees(quiz, channel, clock):
+    quiz.rounds.store.pause_items([("t.text-detach", 1)], "suspect_key", clock.now())
+    [(member_page, _), (member_post, _)] = _items(
+        quiz, who("bob"), ("/items/t.text-detach/unpause", False))
+    [_, (forged, _), (unknown, _)] = _items(
+        quiz, ADA, ("/items/t.text-detach/unpause", False), ("/items/team-x:q1/unpause", True))
+    assert (member_page, member_post, forged, unknown) == (403, 403, 403, 404)
+    assert quiz.rounds.store.paused_items() == {("t.text-detach", 1)}

@@ -130,6 +130,25 @@ STRINGS: dict[str, dict[str, str]] = {
     "web.audit.before": {"en": "Before", "zh-CN": "修改前"},
     "web.audit.after": {"en": "After", "zh-CN": "修改后"},
     "web.audit.settings": {"en": "settings of #{target}", "zh-CN": "#{target} 的设置"},
+    "web.audit.unpause": {"en": "item {target}", "zh-CN": "题目 {target}"},
+    "web.nav.items": {"en": "Item statistics", "zh-CN": "题目统计"},
+    "web.items.title": {"en": "Item statistics", "zh-CN": "题目统计"},
+    "web.items.explain": {
+        "en": "The table behind {/insights}: p is the share right on the first try, "
+              "discrimination how well the item separates strong members from the rest. "
+              "An item whose answer key looks wrong is paused until an admin lets it go.",
+        "zh-CN": "即 {/insights} 背后的数据：`p` 为首次答对的比例，"
+                 "区分度表示题目区分强弱成员的程度。答案疑似有误的题目会被暂停，直到管理员恢复。",
+    },
+    "web.items.item": {"en": "Item", "zh-CN": "题目"},
+    "web.items.answered": {"en": "Answered", "zh-CN": "作答人次"},
+    "web.items.discrimination": {"en": "Discrimination", "zh-CN": "区分度"},
+    "web.items.reports": {"en": "Open reports", "zh-CN": "未处理报告"},
+    "web.items.flags": {"en": "Flags", "zh-CN": "标记"},
+    "web.items.state": {"en": "State", "zh-CN": "状态"},
+    "web.items.active": {"en": "in use", "zh-CN": "使用中"},
+    "web.items.paused": {"en": "paused", "zh-CN": "已暂停"},
+    "web.items.none": {"en": "No item to show yet.", "zh-CN": "暂无题目数据。"},
     "web.audit.none": {"en": "No admin has changed anything yet.",
                        "zh-CN": "管理员还没有做过修改。"},
     "web.error.title": {"en": "Something is not right", "zh-CN": "出了点问题"},
