@@ -16,10 +16,11 @@ from zoneinfo import ZoneInfo
 from bot.core.audit import AdminChange
 from bot.core.boards import BoardView
 from bot.core.channels import KEYS, MAX_SETUP_CHARS, typed_values
+from bot.core.desk.admins import unpause_clicked
 from bot.core.desk.base import DeskBase
 from bot.core.kernel.commands import Command
 from bot.core.kernel.i18n import t
-from bot.core.kernel.messages import Message, Tone, parse_action, unpause_action
+from bot.core.kernel.messages import Message, Tone
 from bot.core.kernel.models import (
     Actor,
     ChannelSettings,
@@ -262,11 +263,8 @@ class WebDesk:
             paused == item_id for paused, _ in insights.store.paused_items())
         if not known or not insights.bank.visible(item_id, self.desk.scope(who)):
             return None
-        # The registry's own click, as chat's button (catalog imports this module: here, late).
-        from bot.core.desk.catalog import REGISTRY
-        kind, target, key = parse_action(unpause_action(item_id)) or ("", "", "")
-        reply: Reply = REGISTRY.click(self.desk, who, kind, target, key)
-        return reply.message
+        # The registry's own handler of chat's unpause button.
+        return unpause_clicked(self.desk, who, "unpause", item_id, "item").message
 
     def cards(self, grant: WebGrant, locale: str) -> list[tuple[str, str]]:
         """Return (id, title) of every concept card the workspace sees: shipped and its packs'."""
