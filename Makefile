@@ -46,7 +46,7 @@ typecheck: install
 # instead of ~13 (measured on the 2-core machine). TEST_WORKERS=0 runs it in one process.
 TEST_WORKERS ?= 2
 test: install check-system
-	@scripts/system-deps.sh --postgres --docker
+	@scripts/system-deps.sh --postgres --docker --browser
 	$(BIN)/ruff check .
 	$(BIN)/mypy
 	@TORCHQUIZ_PREBUILD_IMAGES=$(if $(PYTEST_ARGS),0,1) \

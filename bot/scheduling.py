@@ -5,11 +5,14 @@ where it goes is the Publisher port's.
 
 Cron triggers run in each channel's own time zone, so 09:00 stays 09:00 across DST changes.
 Jobs live in memory and are rebuilt from the database at start and after every settings
-change; the database, not the scheduler, remembers what was posted (claim-then-post), so a
-restart or a second replica never posts a day twice. Every 30 seconds (and once at start, for
-answers kept across a restart) it grades code answers that waited for an executor and hands
-each result to the adapter that took the answer. Every minute it sends the review reminders
-whose time came (claimed in batches by the core) as direct messages.
+change, whichever process made it: a change in this process reschedules its channel at once,
+and every 5 seconds the settings stamp (one row) is read, so a change made elsewhere (the web
+page's form) rebuilds the jobs too. The database, not the scheduler, remembers what was
+posted (claim-then-post), so a restart or a second replica never posts a day twice. Every
+30 seconds (and once at start, for answers kept across a restart) it grades code answers
+that waited for an executor and hands each result to the adapter that took the answer. Every
+minute it sends the review reminders whose time came (claimed in batches by the core) as
+direct messages.
 """
 
 from __future__ import annotations
@@ -40,6 +43,9 @@ PENDING_CHECK_SECONDS = 30
 REMIND_CHECK_SECONDS = 60
 # Live sessions move by deadlines of a few seconds: their posts are checked this often.
 LIVE_CHECK_SECONDS = 2
+# A settings change made by another process (the web page's form) reaches the jobs this fast:
+# one read of the settings stamp's row.
+SETTINGS_CHECK_SECONDS = 5
 _WEEKDAYS = ("mon", "tue", "wed", "thu", "fri", "sat", "sun")
 
 
@@ -100,12 +106,14 @@ class QuizScheduler:
         self.scheduler = scheduler or AsyncIOScheduler(timezone=dt.UTC)
         self.grace = grace
         self._post_batch: tuple[list[int], asyncio.Future[None]] | None = None
+        self._stamp: int | None = None  # the settings stamp the jobs were built from
 
     def _channels(self) -> list[ChannelSettings]:
         return self.quiz.rounds.platform_channels(self.platform)
 
     async def start(self) -> None:
         """Catch up on a post missed during downtime, schedule every channel, start ticking."""
+        self._stamp = await asyncio.to_thread(self.quiz.setup.stamp)
         self.rebuild()
         self.scheduler.add_job(_quiet_on_stop(self.tick),
                                IntervalTrigger(seconds=CLOSE_CHECK_SECONDS),
@@ -121,6 +129,10 @@ class QuizScheduler:
                                IntervalTrigger(seconds=LIVE_CHECK_SECONDS),
                                id="live", replace_existing=True, coalesce=True,
                                max_instances=1)
+        self.scheduler.add_job(_quiet_on_stop(self.follow_settings),
+                               IntervalTrigger(seconds=SETTINGS_CHECK_SECONDS),
+                               id="settings", replace_existing=True, coalesce=True,
+                               max_instances=1)
         if not self.scheduler.running:
             self.scheduler.start()
         await self.close_due()
@@ -135,13 +147,23 @@ class QuizScheduler:
         if self.scheduler.running:
             self.scheduler.shutdown(wait=False)
 
-    def rebuild(self) -> None:
+    def rebuild(self, channels: list[ChannelSettings] | None = None) -> None:
         """Replace every channel's jobs with ones built from the current settings."""
         for job in self.scheduler.get_jobs():
             if job.id.startswith(("post:", "board:")):
                 job.remove()
-        for channel in self._channels():
+        for channel in self._channels() if channels is None else channels:
             self.schedule(channel)
+
+    async def follow_settings(self) -> None:
+        """Rebuild the jobs when the settings stamp moved on (another process changed them)."""
+        stamp = await asyncio.to_thread(self.quiz.setup.stamp)
+        if stamp == self._stamp:
+            return
+        channels = await asyncio.to_thread(self._channels)
+        self._stamp = stamp
+        self.rebuild(channels)
+        log.info("settings changed elsewhere: jobs rebuilt platform=%s", self.platform)
 
     def schedule(self, channel: ChannelSettings) -> None:
         """(Re)schedule one channel; a disabled channel gets no jobs. Call on settings change."""

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from db.store_answers import AnswerStore
+from db.store_audit import AuditStore
 from db.store_browser import BrowserStore
 from db.store_channels import ChannelStore
 from db.store_insights import InsightStore
@@ -28,6 +29,7 @@ if TYPE_CHECKING:
 class SqlStore(
     RequestStore, ChannelStore, RoundStore, PendingStore, AnswerStore, ScoreStore, PracticeStore,
     MemberStore, ReportStore, InsightStore, ReminderStore, WebStore, LiveStore, BrowserStore,
+    AuditStore,
 ):
     """Persist the quiz's state; every method is one transaction, claims are race-safe.
 

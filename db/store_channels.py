@@ -19,7 +19,7 @@ from content.topics import current_topics
 from db.retry import retry_on_disconnect
 from db.store_answers import lock_channel_answers, recount_week
 from db.store_base import StoreBase, batches
-from db.tables import ChannelRow, UserRow, WorkspaceRow
+from db.tables import ChannelRow, SettingsStampRow, UserRow, WorkspaceRow
 
 PLATFORM_KEY = ["platform", "external_id"]
 
@@ -33,6 +33,8 @@ _CHANNEL = (
     .where(_CHANNELS.c.id == bindparam("channel_id"))
 )
 _MEMBER = select(_USERS).where(_USERS.c.id == bindparam("member_id"))
+STAMP_ID = 1  # settings_stamps holds one row
+_STAMP = select(SettingsStampRow.version).where(SettingsStampRow.id == STAMP_ID)
 
 
 def _settings(row: Any, workspace_external_id: str) -> ChannelSettings:
@@ -160,7 +162,15 @@ class ChannelStore(StoreBase):
                     session, channel_id, row.timezone, week_start(self._clock.now(), row.timezone)
                 )
             [channel] = _channels(session, ChannelRow.id == channel_id)
+            session.execute(self._upsert(SettingsStampRow).values(id=STAMP_ID, version=1)
+                            .on_conflict_do_update(index_elements=["id"], set_={
+                                "version": SettingsStampRow.version + 1}))
             return channel
+
+    def settings_stamp(self) -> int:
+        """Return the settings stamp (0 before any change): one row, read cheaply and often."""
+        found = self._fetch(_STAMP)
+        return int(found[0][0]) if found else 0
 
     @retry_on_disconnect
     def ensure_member(self, platform: str, external_id: str, display_name: str) -> Member:

@@ -535,3 +535,31 @@ class LiveAnswerRow(Base):
     points: Mapped[int] = mapped_column(Integer)
     answered_at: Mapped[dt.datetime] = mapped_column(UtcDateTime)
     elapsed_ms: Mapped[int] = mapped_column(Integer)
+
+
+class SettingsStampRow(Base):
+    """One row whose version moves on with every settings change (schedulers poll it)."""
+
+    __tablename__ = "settings_stamps"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=False)
+    version: Mapped[int] = mapped_column(Integer)
+
+
+class AdminChangeRow(Base):
+    """One change an admin made, from chat or the web page: who, what, when, before and after."""
+
+    __tablename__ = "admin_changes"
+    __table_args__ = (Index("ix_admin_changes_platform_workspace_at", "platform", "workspace",
+                            "at"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    platform: Mapped[str] = mapped_column(String(32))
+    workspace: Mapped[str] = mapped_column(String(128))
+    actor: Mapped[str] = mapped_column(String(128))
+    actor_name: Mapped[str] = mapped_column(String(200))
+    action: Mapped[str] = mapped_column(String(32))
+    target: Mapped[str] = mapped_column(String(200))
+    before: Mapped[str] = mapped_column(Text)
+    after: Mapped[str] = mapped_column(Text)
+    at: Mapped[dt.datetime] = mapped_column(UtcDateTime)

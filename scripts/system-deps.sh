@@ -4,7 +4,10 @@
 #   scripts/system-deps.sh             what the sandbox needs (libseccomp)
 #   scripts/system-deps.sh --postgres  also a PostgreSQL server and PgBouncer for the test suite
 #   scripts/system-deps.sh --docker    also a container engine, Compose and debootstrap for the
-#                                      container tests (flags combine)
+#                                      container tests
+#   scripts/system-deps.sh --browser   also Chromium for the web page's browser tests (Playwright
+#                                      drives the system browser; its own download is not used)
+#                                      (flags combine)
 set -euo pipefail
 
 missing=()
@@ -27,6 +30,8 @@ for flag in "$@"; do
       command -v dockerd >/dev/null || missing+=(docker.io)
       command -v docker-compose >/dev/null || missing+=(docker-compose)
       command -v debootstrap >/dev/null || missing+=(debootstrap) ;;
+    --browser)
+      command -v chromium >/dev/null || missing+=(chromium) ;;
     *) echo "system-deps: unknown flag $flag" >&2; exit 2 ;;
   esac
 done

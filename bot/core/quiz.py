@@ -6,6 +6,7 @@ import datetime as dt
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from bot.core.audit import AuditService
 from bot.core.boards import BoardService
 from bot.core.browser import QuestionBrowser
 from bot.core.channels import SetupService
@@ -39,6 +40,7 @@ class Quiz:
     signin: SignInService  # the web page's one-time links and sessions
     live: LiveService  # live sessions: a timed quiz for the team meeting
     browser: QuestionBrowser  # the web page's question browser
+    audit: AuditService  # the log of every admin change
 
     @property
     def library(self) -> Library:
@@ -66,13 +68,14 @@ def build_quiz(
     library = library_of(bank)
     reviews = ReviewScheduler()  # one FSRS scheduler for daily answers and practice alike
     rounds = QuizService(store, library, clock, executor, reviews=reviews, post_lease=post_lease)
+    audit = AuditService(store, clock)
     return Quiz(
         rounds=rounds,
         practice=PracticeService(store, library, clock, executor, reviews),
         explain=ExplainService(library),
         board=BoardService(store, library, clock, charts),
         setup=SetupService(store, library, on_settings_changed,
-                           leaves_nothing=rounds.packs_leave_nothing),
+                           leaves_nothing=rounds.packs_leave_nothing, audit=audit),
         reminders=ReminderService(store, clock, library=library),
         people=PeopleService(store),
         reports=ReportService(store, library, clock),
@@ -80,4 +83,5 @@ def build_quiz(
         signin=SignInService(store, clock, web_url, web_secret),
         live=LiveService(store, library, clock, reviews),
         browser=QuestionBrowser(store, library),
+        audit=audit,
     )

@@ -9,6 +9,7 @@ from __future__ import annotations
 import datetime as dt
 from typing import Protocol
 
+from bot.core.audit.store import AuditStore
 from bot.core.boards.store import BoardStore
 from bot.core.browser.store import BrowserStore
 from bot.core.channels.store import ChannelStore
@@ -38,6 +39,7 @@ class QuizStore(
     SignInStore,
     LiveStore,
     BrowserStore,
+    AuditStore,
     Protocol,
 ):
     """Persist channels, members, rounds, answers and practice state.

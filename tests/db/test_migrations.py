@@ -473,3 +473,26 @@ def test_one_live_session_at_a_time_per_channel_is_the_databases_rule(empty_data
         assert store.create_live(draft) is not None  # an ended session frees the channel
     finally:
         engine.dispose()
+
+
+AUDIT_TABLES = {"admin_changes", "settings_stamps"}
+
+
+def test_upgrade_to_0024_adds_the_audit_log_and_the_stamp_and_downgrade_drops_only_them(
+        empty_database_url):
+    migrate.upgrade(empty_database_url, "0018")
+    before = _tables(empty_database_url)
+    migrate.upgrade(empty_database_url, "0024")
+    assert _tables(empty_database_url) == before | AUDIT_TABLES
+    engine = make_engine(empty_database_url)
+    try:
+        store = SqlStore(engine)
+        assert store.settings_stamp() == 0  # the migration's one row
+        channel = store.ensure_channel("console", "general", "ws", ChannelDefaults())
+        store.update_channel(channel.id, ChannelUpdate(post_time=dt.time(7, 30)))
+        assert store.settings_stamp() == 1
+    finally:
+        engine.dispose()
+    migrate.downgrade(empty_database_url, "0018")
+    assert _tables(empty_database_url) == before
+    assert migrate.current(empty_database_url) == "0018"

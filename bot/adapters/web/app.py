@@ -19,6 +19,7 @@ from typing import Any, TypeVar
 import jinja2
 from aiohttp import web
 from aiohttp.http_exceptions import HttpProcessingError
+from markupsafe import Markup, escape
 
 from bot.adapters.web import security
 from bot.adapters.web.metrics import WebMetrics
@@ -61,6 +62,18 @@ def member_block(text: object) -> str:
     return inert(str(text), limit=BLOCK_CHARS)
 
 
+def code_marks(text: object) -> Markup:
+    """Return text with chat's `code` marks shown as <code>; every piece is escaped first.
+
+    Unbalanced marks leave the text as it is (escaped), backticks and all.
+    """
+    parts = str(text).split("`")
+    if len(parts) % 2 == 0:
+        return escape(str(text))
+    return Markup("").join(Markup("<code>%s</code>") % part if n % 2 else escape(part)
+                           for n, part in enumerate(parts))
+
+
 def locale_of(request: web.Request) -> str:
     """Return the language of a page without a session: Chinese when the browser prefers it."""
     accept = request.headers.get("Accept-Language", "")[:200].lower()
@@ -89,6 +102,7 @@ class WebFront:
             lstrip_blocks=True)
         self.templates.filters["member"] = member_text
         self.templates.filters["member_block"] = member_block
+        self.templates.filters["code"] = code_marks
 
     async def call(self, work: Callable[..., T], *args: Any) -> T:
         """Run a core call on a worker thread (the core and its store are synchronous)."""

@@ -17,12 +17,15 @@ from bot.adapters.web.app import HERE, MAX_BODY, SESSION, WebFront, grant_of
 from bot.adapters.web.question_pages import QuestionPages
 from bot.adapters.web.signin_pages import SignInPages
 from bot.core.desk.web import AdminOnly
+from bot.core.kernel.messages import Message, Tone
 from bot.core.kernel.models import SUPPORTED_LOCALES
 from bot.core.signin import LINK_TTL
 
 CHANNEL = r"{channel:[0-9]{1,9}}"
 CARD = r"{card:[A-Za-z0-9][A-Za-z0-9._-]{0,127}}"
+ITEM = r"{item:[A-Za-z0-9][A-Za-z0-9._:/-]{0,127}}"
 TOKEN = r"{token:[0-9a-f.]{1,130}}"  # noqa: S105 - a route pattern
+MAX_FIELD = 1000  # a refused form's value shown back: /quiz-settings' line limit
 _PAGE = re.compile(r"[0-9]{1,4}")
 _LOCAL = re.compile(r"/(?![/\\])[A-Za-z0-9/_.?=&%-]{0,300}")
 
@@ -49,6 +52,10 @@ class Pages:
         router.add_get(f"/channels/{CHANNEL}/me", self.progress)
         router.add_get(f"/channels/{CHANNEL}/me/mastery.png", self.mastery_chart)
         router.add_get(f"/channels/{CHANNEL}/settings", self.settings)
+        router.add_post(f"/channels/{CHANNEL}/settings", self.change_settings)
+        router.add_get("/audit", self.audit)
+        router.add_get("/items", self.items)
+        router.add_post(f"/items/{ITEM}/unpause", self.unpause)
         router.add_get("/cards", self.cards)
         router.add_get(f"/cards/{CARD}", self.card)
         router.add_get("/static/style.css", self.style)
@@ -163,19 +170,81 @@ class Pages:
                             chart=front.quiz.board.charts is not None and bool(found.topics))
 
     async def settings(self, request: web.Request) -> web.StreamResponse:
-        """Show a channel's settings to an admin (403 for a member, checked every request)."""
+        """Show a channel's settings form to an admin (403 for a member, checked every request)."""
+        return await self._settings_page(request, None, None)
+
+    async def change_settings(self, request: web.Request) -> web.StreamResponse:
+        """Apply the settings form (the middleware checked CSRF; the desk checks the right)."""
+        front = self.front
+        grant = grant_of(request)
+        form = await front.form(request)
+        try:
+            result = await front.call(front.web.change_settings, grant,
+                                      int(request.match_info["channel"]), form,
+                                      front.language(request))
+        except AdminOnly:
+            raise web.HTTPForbidden from None
+        if result is None:
+            raise web.HTTPNotFound
+        refused = result.tone is Tone.WARNING
+        return await self._settings_page(request, result, form if refused else None,
+                                         status=422 if refused else 200)
+
+    async def _settings_page(self, request: web.Request, result: Message | None,
+                             typed: dict[str, str] | None, status: int = 200
+                             ) -> web.StreamResponse:
         front = self.front
         grant = grant_of(request)
         channel_id = int(request.match_info["channel"])
+        language = front.language(request)
         try:
-            shown = await front.call(front.web.settings, grant, channel_id,
-                                     front.language(request))
+            values = await front.call(front.web.settings_values, grant, channel_id)
+            shown = await front.call(front.web.settings, grant, channel_id, language)
         except AdminOnly:
             raise web.HTTPForbidden from None
-        if shown is None:
+        if values is None or shown is None:
             raise web.HTTPNotFound
+        if typed is not None:  # a refused form shows what the admin typed, to correct it
+            values = {k: typed.get(k, v)[:MAX_FIELD] for k, v in values.items()}
         channel = await front.call(front.web.channel, grant, channel_id)
-        return front.render(request, "settings.html", channel=channel, shown=shown)
+        return front.render(request, "settings.html", status=status, channel=channel,
+                            shown=shown, values=values, result=result)
+
+    async def audit(self, request: web.Request) -> web.StreamResponse:
+        """Show the workspace's audit log to an admin (403 for a member)."""
+        front = self.front
+        grant = grant_of(request)
+        try:
+            changes = await front.call(front.web.audit, grant)
+        except AdminOnly:
+            raise web.HTTPForbidden from None
+        return front.render(request, "audit.html", changes=changes)
+
+    async def items(self, request: web.Request) -> web.StreamResponse:
+        """Show /quiz-insights' table: each item's p, discrimination, reports and flags."""
+        return await self._items_page(request, None)
+
+    async def unpause(self, request: web.Request) -> web.StreamResponse:
+        """Unpause an item as chat's button does (the middleware checked CSRF)."""
+        front = self.front
+        grant = grant_of(request)
+        try:
+            result = await front.call(front.web.unpause, grant, request.match_info["item"])
+        except AdminOnly:
+            raise web.HTTPForbidden from None
+        if result is None:
+            raise web.HTTPNotFound
+        return await self._items_page(request, result)
+
+    async def _items_page(self, request: web.Request,
+                          result: Message | None) -> web.StreamResponse:
+        front = self.front
+        grant = grant_of(request)
+        try:
+            stats = await front.call(front.web.items, grant)
+        except AdminOnly:
+            raise web.HTTPForbidden from None
+        return front.render(request, "items.html", stats=stats, result=result)
 
     async def cards(self, request: web.Request) -> web.StreamResponse:
         """List the concept cards the workspace sees."""

@@ -11,6 +11,7 @@ from collections.abc import Callable, Collection, Mapping
 from dataclasses import replace
 from zoneinfo import ZoneInfo, available_timezones
 
+from bot.core.audit import AuditService, differences
 from bot.core.channels.store import ChannelStore
 from bot.core.kernel.errors import UserError
 from bot.core.kernel.i18n import t, typed_list
@@ -215,6 +216,20 @@ def describe(channel: ChannelSettings, locale: str) -> Message:
     return Message(title=t(locale, "settings.title"), fields=fields)
 
 
+def typed_values(channel: ChannelSettings) -> dict[str, str]:
+    """Return each setting as an admin types it (``time``: ``09:00``), for forms and the log."""
+    return {
+        "time": channel.post_time.strftime("%H:%M"),
+        "tz": channel.timezone,
+        "lang": channel.locale,
+        "topics": ",".join(channel.topics),
+        "difficulty": ",".join(map(str, channel.difficulties)),
+        "enabled": "on" if channel.enabled else "off",
+        "leaderboard": f"{WEEKDAYS[channel.leaderboard_weekday]} {channel.leaderboard_hour}",
+        "packs": ",".join(channel.packs) or SHIPPED,
+    }
+
+
 def _fill_leaderboard(changes: Mapping[str, str], channel: ChannelSettings) -> Mapping[str, str]:
     """Let a front end change only the day or only the hour: "keep" takes the current one."""
     value = changes.get("leaderboard")
@@ -239,8 +254,10 @@ class SetupService:
         known: Bank | set[str],
         on_changed: Callable[[ChannelSettings], None] | None = None,
         leaves_nothing: Callable[[ChannelSettings], bool] | None = None,
+        audit: AuditService | None = None,
     ) -> None:
         self.store = store
+        self.audit = audit
         self.library = library_of(known) if isinstance(known, Bank) else None
         self._topics = set(known) if isinstance(known, set) else set()
         self.on_changed = on_changed
@@ -274,6 +291,10 @@ class SetupService:
             shown = replace(shown, body=f"{shown.body}\n{note}".strip())
         return shown
 
+    def stamp(self) -> int:
+        """Return the settings stamp (a scheduler reschedules when it moved on)."""
+        return self.store.settings_stamp()
+
     def apply(self, channel: ChannelSettings, actor: Actor, changes: Mapping[str, str]) -> Message:
         """Apply ``changes`` when the actor is an admin; show the settings either way."""
         locale = actor.locale or channel.locale
@@ -288,6 +309,13 @@ class SetupService:
         except SettingError as exc:
             return Message(body=exc.text(locale), tone=Tone.WARNING)
         updated = self.store.update_channel(channel.id, update)
+        if self.audit is not None:
+            before, after = differences(typed_values(channel), typed_values(updated))
+            self.audit.record(platform=channel.platform, workspace=channel.workspace_external_id,
+                              actor=actor.member.external_id,
+                              actor_name=actor.member.display_name, action="settings",
+                              target=channel.name or channel.external_id,
+                              before=before, after=after)
         if self.on_changed is not None:
             self.on_changed(updated)
         saved = self._describe(updated, updated.locale)

@@ -9,7 +9,7 @@ from __future__ import annotations
 from bot.core.channels import WEEKDAYS
 from bot.core.desk.base import DeskBase
 from bot.core.kernel.commands import Action, Command, Option
-from bot.core.kernel.messages import round_id_of
+from bot.core.kernel.messages import Tone, round_id_of
 from bot.core.kernel.models import Identity
 from bot.core.kernel.replies import Reply
 from bot.core.quality import Where
@@ -108,7 +108,12 @@ def unpause_clicked(desk: DeskBase, who: Identity, _kind: str, item_id: str, _ke
         return desk.warning(locale, "insights.denied")
     if not desk.insights.bank.visible(item_id, desk.scope(who)):
         return desk.warning(locale, "action.unknown")  # another workspace's pack item
-    return Reply(locale, desk.insights.unpause_message(item_id, locale))
+    message = desk.insights.unpause_message(item_id, locale)
+    if message.tone is Tone.SUCCESS:  # something was paused: the audit log keeps who let it go
+        desk.quiz.audit.record(platform=who.platform, workspace=who.workspace, actor=who.user,
+                               actor_name=who.display_name, action="unpause", target=item_id,
+                               before="paused", after="unpaused")
+    return Reply(locale, message)
 
 
 REPORT_BUTTONS = Action(("report", "preport"), report_clicked)

@@ -9,14 +9,18 @@ from __future__ import annotations
 
 import datetime as dt
 import math
+from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from zoneinfo import ZoneInfo
 
+from bot.core.audit import AdminChange
 from bot.core.boards import BoardView
+from bot.core.channels import KEYS, MAX_SETUP_CHARS, typed_values
+from bot.core.desk.admins import unpause_clicked
 from bot.core.desk.base import DeskBase
 from bot.core.kernel.commands import Command
 from bot.core.kernel.i18n import t
-from bot.core.kernel.messages import Message
+from bot.core.kernel.messages import Message, Tone
 from bot.core.kernel.models import (
     Actor,
     ChannelSettings,
@@ -27,12 +31,14 @@ from bot.core.kernel.models import (
     WebGrant,
 )
 from bot.core.kernel.replies import Reply
+from bot.core.quality import ItemStats, worst_first
 from bot.core.signin import LINK_TTL, LINK_WINDOW, LINKS_PER_WINDOW, SESSION_TTL
 from content.topics import topic_label
 
 BOARD_PAGE_ROWS = 50
 BOARD_MAX_ROWS = 500  # the top of the board the page lists, 50 rows a page
 BOARD_PERIODS = ("week", "all")
+ITEMS_SHOWN = 500  # the item statistics page: the worst first, as /quiz-insights orders them
 
 
 def web(desk: DeskBase, who: Identity, _argument: str, _whom: Identity | None) -> Reply:
@@ -194,6 +200,71 @@ class WebDesk:
             raise AdminOnly(channel_id)
         actor = Actor(self._member(grant), is_admin=True, locale=locale or grant.locale)
         return self.quiz.setup.apply(channel, actor, {})
+
+    def settings_values(self, grant: WebGrant, channel_id: int) -> dict[str, str] | None:
+        """Return the channel's settings as an admin types them, for the form (admins only)."""
+        channel = self.channel(grant, channel_id)
+        if channel is None:
+            return None
+        if not grant.is_admin:
+            raise AdminOnly(channel_id)
+        return typed_values(channel)
+
+    def change_settings(self, grant: WebGrant, channel_id: int, form: Mapping[str, str],
+                        locale: str) -> Message | None:
+        """Apply the form's changed values through /quiz-settings' own service (admins only).
+
+        Only the settings whose value differs from the stored one are sent on, so a form
+        saved unchanged changes (and logs) nothing; validation, messages, the audit log and
+        the rescheduling are the setup service's, as in chat. None: not in the workspace.
+        """
+        channel = self.channel(grant, channel_id)
+        if channel is None:
+            return None
+        if not grant.is_admin:
+            raise AdminOnly(channel_id)
+        current = typed_values(channel)
+        changes = {key: form[key].strip() for key in KEYS
+                   if key in form and form[key].strip() != current[key]}
+        typed = sum(len(k) + len(v) + 2 for k, v in changes.items())
+        if typed > MAX_SETUP_CHARS:
+            return Message(body=t(locale, "settings.error.line_long", limit=MAX_SETUP_CHARS,
+                                  given=typed), tone=Tone.WARNING)
+        if not changes:
+            return Message(body=t(locale, "web.settings.unchanged"))
+        actor = Actor(self._member(grant), is_admin=True, locale=locale)
+        return self.quiz.setup.apply(channel, actor, changes)
+
+    def audit(self, grant: WebGrant) -> list[AdminChange]:
+        """Return the workspace's latest admin changes (admins only: AdminOnly otherwise)."""
+        if not grant.is_admin:
+            raise AdminOnly(0)
+        return self.quiz.audit.latest(grant.platform, grant.workspace)
+
+    def items(self, grant: WebGrant) -> list[ItemStats]:
+        """Return /quiz-insights' table for the items the workspace sees, worst first (admins)."""
+        if not grant.is_admin:
+            raise AdminOnly(0)
+        scope = self.desk.scope(identity(grant))
+        insights = self.quiz.insights
+        return worst_first([s for s in insights.stats()
+                            if insights.bank.visible(s.item_id, scope)])[:ITEMS_SHOWN]
+
+    def unpause(self, grant: WebGrant, item_id: str) -> Message | None:
+        """Unpause an item as chat's button does, through the registry (admins only).
+
+        None: an item the workspace does not see (a 404).
+        """
+        if not grant.is_admin:
+            raise AdminOnly(0)
+        who = identity(grant)
+        insights = self.quiz.insights
+        known = item_id in insights.bank.questions or any(
+            paused == item_id for paused, _ in insights.store.paused_items())
+        if not known or not insights.bank.visible(item_id, self.desk.scope(who)):
+            return None
+        # The registry's own handler of chat's unpause button.
+        return unpause_clicked(self.desk, who, "unpause", item_id, "item").message
 
     def cards(self, grant: WebGrant, locale: str) -> list[tuple[str, str]]:
         """Return (id, title) of every concept card the workspace sees: shipped and its packs'."""

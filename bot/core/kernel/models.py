@@ -524,3 +524,18 @@ class MemberRead:
     due_items: list[str]
     rank_week: tuple[int, int] | None
     rank_all: tuple[int, int] | None
+
+
+@dataclass(frozen=True)
+class AdminChange:
+    """One change an admin made: who (platform id and name), what, when, before and after."""
+
+    platform: str
+    workspace: str
+    actor: str
+    actor_name: str
+    action: str  # "settings"
+    target: str  # what changed: a channel's name
+    before: str
+    after: str
+    at: dt.datetime

@@ -171,3 +171,11 @@ def test_metrics_count_requests_by_route_pattern_and_sign_ins(quiz, channel):
     assert 'route="/channels/{channel}/board",status="404"} 1.0' in text
     assert 'route="unmatched",status="404"} 1.0' in text
     assert "424242" not in text and "alice" not in text.lower()
+
+
+def test_chats_code_marks_become_code_and_everything_else_stays_text():
+    from bot.adapters.web.app import code_marks
+
+    assert str(code_marks("use `x.detach()` then `<b>`")) == (
+        "use <code>x.detach()</code> then <code>&lt;b&gt;</code>")
+    assert str(code_marks("one ` mark <i>")) == "one ` mark &lt;i&gt;"

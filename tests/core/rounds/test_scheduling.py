@@ -10,6 +10,7 @@ from apscheduler.triggers.date import DateTrigger
 
 from bot.core.kernel.models import Actor, ChannelDefaults, ChannelUpdate
 from bot.core.live import LiveOptions
+from bot.core.quiz import build_quiz
 from bot.core.rounds.schedule import missed_post
 from bot.scheduling import QuizScheduler, post_trigger
 
@@ -106,6 +107,39 @@ def test_settings_change_moves_the_job_and_disabling_removes_it(quiz):
     disabled = quiz.rounds.store.update_channel(channel.id, ChannelUpdate(enabled=False))
     sched.schedule(disabled)
     assert sched.scheduler.get_job(f"post:{channel.id}") is None
+
+
+def test_a_settings_change_made_by_another_process_moves_the_job(quiz, store, bank, clock):
+    """The web page's process changes a post time: this scheduler sees the stamp and follows."""
+    channel = quiz.rounds.channel("slack", "C1", "T1", ChannelDefaults(timezone="UTC"))
+    sched = QuizScheduler(quiz, RecordingPublisher(), "slack", AsyncIOScheduler(timezone=dt.UTC))
+    elsewhere = build_quiz(store, bank, clock)  # no on_changed: nothing tells this process
+
+    def post_at():
+        fields = sched.scheduler.get_job(f"post:{channel.id}").trigger.fields
+        return {f.name: str(f) for f in fields}["hour"], {f.name: str(f) for f in fields}["minute"]
+
+    async def scenario():
+        sched._stamp = await asyncio.to_thread(quiz.setup.stamp)
+        sched.rebuild()
+        before = post_at()
+        await sched.follow_settings()  # nothing changed: nothing rebuilt
+        admin = Actor(elsewhere.rounds.member("slack", "ada", "Ada"), is_admin=True)
+        elsewhere.setup.apply(channel, admin, {"time": "07:30"})
+        unchanged = post_at()
+        await sched.follow_settings()
+        return before, unchanged, post_at()
+
+    assert asyncio.run(scenario()) == (("9", "0"), ("9", "0"), ("7", "30"))
+
+
+def test_the_settings_stamp_moves_on_with_every_change(quiz, store):
+    channel = quiz.rounds.channel("slack", "C1", "T1")
+    first = store.settings_stamp()
+    store.update_channel(channel.id, ChannelUpdate(post_time=dt.time(8, 0)))
+    second = store.settings_stamp()
+    store.update_channel(channel.id, ChannelUpdate(enabled=False))
+    assert first < second < store.settings_stamp()
 
 
 def test_only_this_platforms_channels_are_scheduled(quiz):

@@ -1,0 +1,224 @@
+"""The page as a person uses it: real headless Chromium (Debian's) driven by Playwright.
+
+Each test serves the page on a real port over the real core and SQLite, signs in through a
+link chat gave, and clicks. The browser tests fail, never skip, without Chromium.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import datetime as dt
+from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+import pytest
+from apscheduler.schedulers.asyncio import AsyncIOScheduler
+from playwright.sync_api import Browser, sync_playwright
+
+from bot.core.desk import Desk
+from bot.core.kernel.models import ChannelDefaults
+from bot.core.quiz import build_quiz
+from bot.scheduling import QuizScheduler
+from content.loader import load_bank
+from tests.adapters.web.browser import (
+    axe_source,
+    chromium_path,
+    live,
+    new_page,
+    serious_violations,
+    sign_in,
+    solve,
+)
+from tests.adapters.web.support import link, who
+from tests.support.core import BANK, RecordingExecutor
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Browser]:
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=chromium_path())
+        yield browser
+        browser.close()
+
+
+@pytest.fixture
+def database_url(tmp_path: Path, _sqlite_template: Path) -> str:
+    """The browser tests run on SQLite: the pages' reads are tested on both in the test client."""
+    path = tmp_path / "torchquiz.sqlite3"
+    path.write_bytes(_sqlite_template.read_bytes())
+    return f"sqlite:///{path}"
+
+
+def test_a_member_signs_in_by_the_link_chat_gave(browser, quiz, channel):
+    page = new_page(browser)
+    with live(quiz) as server:
+        landed = sign_in(page, server, quiz)
+        assert landed == f"/channels/{channel.id}/board"
+        assert page.get_by_role("heading", level=1).inner_text() == "Leaderboard of #general"
+        assert page.get_by_role("button", name="Sign out").is_visible()
+    page.context.close()
+
+
+def test_the_board_shows_a_member_who_answered_and_not_a_hidden_one(browser, quiz, channel):
+    solve(quiz, channel, "Alice", "Bob", "Mallory", hidden=("Mallory",))
+    page = new_page(browser)
+    with live(quiz) as server:
+        sign_in(page, server, quiz, who("bob"))
+        table = page.get_by_role("table")
+        assert table.get_by_role("row", name="Alice").count() == 1
+        mine = table.locator("tr.mine")
+        assert "Bob" in mine.inner_text()
+        assert "Mallory" not in page.content()
+        assert page.get_by_text("+1 member hidden").is_visible()
+    page.context.close()
+
+
+def test_a_member_gets_403_on_the_admins_desk(browser, quiz, channel):
+    page = new_page(browser)
+    with live(quiz) as server:
+        sign_in(page, server, quiz, who("bob", admin=False))
+        response = page.goto(server.url(f"/channels/{channel.id}/settings"))
+        assert response is not None and response.status == 403
+        assert "Only the workspace's admins" in page.inner_text("main")
+    page.context.close()
+
+
+def test_a_forged_post_without_the_csrf_token_is_refused(browser, quiz, channel):
+    page = new_page(browser)
+    with live(quiz) as server:
+        sign_in(page, server, quiz)
+        # Same site: the sign-out form with its token taken out of the page.
+        page.goto(server.url("/"))
+        page.evaluate("document.querySelector('form.logout input[name=csrf]').remove()")
+        with page.expect_navigation() as sent:
+            page.get_by_role("button", name="Sign out").click()
+        assert sent.value is not None and sent.value.status == 403
+        # Another site: its page posts a form to ours (the browser adds our cookie or not).
+        page.route("http://evil.test/", lambda route: route.fulfill(
+            content_type="text/html",
+            body=f'<form method="post" action="{server.url("/logout")}">'
+                 '<input type="hidden" name="csrf" value="guess">'
+                 '<button>win a prize</button></form>'))
+        page.goto("http://evil.test/")
+        with page.expect_navigation() as forged:
+            page.get_by_role("button", name="win a prize").click()
+        assert forged.value is not None and forged.value.status == 403
+        # Neither ended the session.
+        page.goto(server.url(f"/channels/{channel.id}/board"))
+        assert page.get_by_role("button", name="Sign out").is_visible()
+    page.context.close()
+
+
+def test_another_workspaces_ids_are_not_found(browser, quiz, channel):
+    elsewhere = quiz.rounds.channel("slack", "C9", "W2", ChannelDefaults(name="secret-room"))
+    page = new_page(browser)
+    with live(quiz) as server:
+        sign_in(page, server, quiz, who(admin=True))
+        for route in ("board", "me", "settings", "me/mastery.png"):
+            response = page.goto(server.url(f"/channels/{elsewhere.id}/{route}"))
+            assert response is not None and response.status == 404, route
+            assert "secret-room" not in page.content()
+        # The session's own channel still answers.
+        response = page.goto(server.url(f"/channels/{channel.id}/settings"))
+        assert response is not None and response.status == 200
+    page.context.close()
+
+
+def test_logout_revokes_the_session_on_the_server(browser, quiz, channel):
+    page = new_page(browser)
+    with live(quiz) as server:
+        sign_in(page, server, quiz)
+        kept = page.context.cookies()
+        page.get_by_role("button", name="Sign out").click()
+        page.wait_for_load_state()
+        assert page.get_by_role("button", name="Sign out").count() == 0
+        # A copy of the old cookie, replayed from another browser, opens nothing.
+        thief = new_page(browser)
+        thief.context.add_cookies(kept)
+        thief.goto(server.url(f"/channels/{channel.id}/board"))
+        assert thief.url == server.url("/")
+        assert "general" not in thief.inner_text("main")
+        assert thief.get_by_role("button", name="Sign out").count() == 0
+        thief.context.close()
+    page.context.close()
+
+
+def test_an_admin_changes_the_post_time_and_the_chat_side_sees_it(browser, quiz, channel, store,
+                                                                  clock):
+    # The chat process: its own core over the same database, with its scheduler.
+    chat = build_quiz(store, load_bank(BANK), clock, RecordingExecutor())
+    scheduler = QuizScheduler(chat, None, "slack", AsyncIOScheduler(timezone=dt.UTC))
+    scheduler._stamp = chat.setup.stamp()
+    scheduler.rebuild()
+    page = new_page(browser)
+    with live(quiz) as server:
+        sign_in(page, server, quiz, who("ada", admin=True, name="Ada"))
+        page.goto(server.url(f"/channels/{channel.id}/settings"))
+        page.get_by_label("time").fill("07:30")
+        page.get_by_role("button", name="Save").click()
+        page.wait_for_load_state()
+        assert "Settings saved." in page.get_by_role("status").inner_text()
+        assert page.get_by_label("time").input_value() == "07:30"
+        # A value chat refuses is refused here with chat's words.
+        page.get_by_label("time").fill("7h30")
+        page.get_by_role("button", name="Save").click()
+        page.wait_for_load_state()
+        refused = Desk(chat).settings(who("ada", admin=True), "", "", {"time": "7h30"})
+        assert page.get_by_role("status").inner_text() == refused.message.body
+    page.context.close()
+    # Chat's /quiz-settings shows the new time, and the chat process's job moved with it.
+    assert ("time", "07:30") in Desk(chat).settings(who("bob"), "", "", {}).message.fields
+    # (Playwright's sync API holds this thread's event loop: the scheduler runs on another.)
+    with ThreadPoolExecutor(1) as other:
+        other.submit(asyncio.run, scheduler.follow_settings()).result(60)
+    fields = {f.name: str(f) for f in
+              scheduler.scheduler.get_job(f"post:{channel.id}").trigger.fields}
+    assert (fields["hour"], fields["minute"]) == ("7", "30")
+
+
+def _every_page(channel_id: int) -> list[str]:
+    return ["/", f"/channels/{channel_id}/board", f"/channels/{channel_id}/board?period=all",
+            f"/channels/{channel_id}/me", f"/channels/{channel_id}/settings", "/audit", "/items",
+            "/cards", "/cards/detach", "/questions", "/questions?kind=text",
+            "/questions/t.text-detach", "/questions/t.choice-view"]
+
+
+@pytest.mark.parametrize("locale", ["en", "zh-CN"])
+def test_axe_finds_no_serious_violation_on_any_page(browser, quiz, channel, locale):
+    solve(quiz, channel, "Alice", "Bob", "Mallory", hidden=("Mallory",))
+    source = axe_source()
+    found: dict[str, list[str]] = {}
+    page = new_page(browser, axe=True)
+    with live(quiz) as server:
+        identity = who("alice", admin=True, locale=locale)
+        page.goto(server.url(link(quiz, identity)))
+        found["login"] = serious_violations(page, source)
+        page.get_by_role("button").first.click()
+        page.wait_for_load_state()
+        for path in _every_page(channel.id):
+            response = page.goto(server.url(path))
+            assert response is not None and response.status == 200, path
+            found[path] = serious_violations(page, source)
+        response = page.goto(server.url("/nowhere"))
+        assert response is not None and response.status == 404
+        found["not found"] = serious_violations(page, source)
+        page.get_by_role("button", name="Sign out").or_(
+            page.get_by_role("button", name="退出登录")).click()
+        page.wait_for_load_state()
+        found["signed out"] = serious_violations(page, source)
+    page.context.close()
+    assert {where: v for where, v in found.items() if v} == {}
+
+
+def test_the_axe_check_finds_what_it_is_there_to_find(browser):
+    """The check above can fail: on a page with faults axe-core reports them."""
+    page = new_page(browser, axe=True)
+    page.route("http://faulty.test/", lambda route: route.fulfill(
+        content_type="text/html",
+        body='<html><body><img src="a.png"><p class="x">low</p><input type="text"></body></html>'))
+    page.goto("http://faulty.test/")
+    found = " ".join(serious_violations(page, axe_source()))
+    page.context.close()
+    for rule in ("image-alt", "label", "html-has-lang", "document-title"):
+        assert rule in found
