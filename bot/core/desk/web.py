@@ -91,7 +91,7 @@ class BoardPage:
     channel: ChannelSettings
     period: str
     page: int
-    pages: int
+    pages: int  # this page, plus one when a next page exists (the total is never read)
     lines: tuple[BoardLine, ...]
     hidden: int
     updated_at: dt.datetime  # in the channel's zone
@@ -159,10 +159,15 @@ class WebDesk:
         if channel is None:
             return None
         period = period if period in BOARD_PERIODS else "week"
-        view: BoardView = self.quiz.board.board(channel, period, BOARD_MAX_ROWS)
+        # Read down to this page's last row and one more (is there a next page?), never the
+        # whole top 500: each row read costs its streak and rank, and page 1 is what people open.
+        page = min(max(page, 1), BOARD_MAX_ROWS // BOARD_PAGE_ROWS)
+        view: BoardView = self.quiz.board.board(channel, period, page * BOARD_PAGE_ROWS + 1)
         me = self._member(grant).id
-        pages = max(1, math.ceil(len(view.rows) / BOARD_PAGE_ROWS))
-        page = min(max(page, 1), pages)
+        last = max(1, math.ceil(min(len(view.rows), BOARD_MAX_ROWS) / BOARD_PAGE_ROWS))
+        page = min(page, last)  # past the end: the last page there is
+        more = len(view.rows) > page * BOARD_PAGE_ROWS and page * BOARD_PAGE_ROWS < BOARD_MAX_ROWS
+        pages = page + 1 if more else page  # pages known so far: this one, and a next if any
         shown = view.rows[(page - 1) * BOARD_PAGE_ROWS:page * BOARD_PAGE_ROWS]
         lines = tuple(BoardLine(row, _percent(row.solved, view.attempted.get(row.user_id, 0)),
                                 row.user_id == me) for row in shown)

@@ -18,6 +18,7 @@ STRINGS: dict[str, dict[str, str]] = {
         "zh-CN": "你自己答过某道题后才能看到它的答案；这道题在工作区的频道中仍在进行时"
             "也不会显示。",
     },
+    "browser.page": {"en": "Page {page} of {pages}", "zh-CN": "第 {page} 页，共 {pages} 页"},
     "browser.none": {"en": "No question matches.", "zh-CN": "没有符合条件的题目。"},
     "browser.difficulty": {"en": "level {level}", "zh-CN": "难度 {level}"},
     "browser.question": {"en": "Question {id}", "zh-CN": "题目 {id}"},

@@ -70,7 +70,7 @@ STRINGS: dict[str, dict[str, str]] = {
     "web.board.empty": {"en": "Nobody has points yet.", "zh-CN": "还没有人得分。"},
     "web.board.updated": {"en": "Updated at {time}", "zh-CN": "更新于 {time}"},
     "web.board.pages": {"en": "Pages", "zh-CN": "分页"},
-    "web.board.page": {"en": "Page {page} of {pages}", "zh-CN": "第 {page} 页，共 {pages} 页"},
+    "web.board.page": {"en": "Page {page}", "zh-CN": "第 {page} 页"},
     "web.board.previous": {"en": "Previous page", "zh-CN": "上一页"},
     "web.board.next": {"en": "Next page", "zh-CN": "下一页"},
     "web.progress.title": {"en": "My progress in #{channel}", "zh-CN": "我在 #{channel} 的进度"},
