@@ -87,8 +87,8 @@ def _parser() -> argparse.ArgumentParser:
                      help="address to listen on (0.0.0.0 in a container)")
     web.add_argument("--port", type=int, default=8000, help="port to listen on")
     commands.add_parser("exec", help="grade code files against a challenge", add_help=False)
-    commands.add_parser("bench", help="run a benchmark: `bench executor` or `bench core`",
-                        add_help=False)
+    commands.add_parser("bench", add_help=False,
+                        help="run a benchmark: `bench executor`, `bench core` or `bench live`")
     commands.add_parser("executor", help="`executor serve`: the executor over HTTP",
                         add_help=False)
     return parser
@@ -195,7 +195,8 @@ def _backup_or_restore(settings: Settings, args: argparse.Namespace) -> int:
     return 0
 
 
-_BENCHES = {"core": "bench.core", "packs": "bench.packs", "executor": "bench.executor"}
+_BENCHES = {"core": "bench.core", "packs": "bench.packs", "executor": "bench.executor",
+            "live": "bench.live"}
 
 
 def _bench(argv: list[str]) -> int:
@@ -203,7 +204,8 @@ def _bench(argv: list[str]) -> int:
     if module_name is None:
         print("usage: torchquiz bench executor [--n N] [--burst N]\n"
               "       torchquiz bench packs [--items N] [--code N] [--json]\n"
-              "       torchquiz bench core [--answers N] [--postgres-url URL] [--json]",
+              "       torchquiz bench core [--answers N] [--postgres-url URL] [--json]\n"
+              "       torchquiz bench live [--players N] [--postgres-url URL] [--json]",
               file=sys.stderr)
         return 2
     # Imported here: the bench package is not part of the product (nor of its wheel or images);

@@ -200,12 +200,12 @@ class LiveService:
             response=judgement.chosen[:MAX_RESPONSE_CHARS], correct=judgement.correct,
             points=live_points(item.difficulty, judgement.correct, elapsed_ms, question.seconds),
             answered_at=now, elapsed_ms=elapsed_ms)
-        if not self.store.record_live_answer(answer):
-            return _warning(locale, "live.locked_already")
-        # Every live answer moves the member's card, as a daily answer does.
+        # Every live answer moves the member's card, as a daily answer does: in the answer's
+        # own transaction, so a refused (second) answer moves nothing.
         review = self.reviews.review(self.store.get_review(member.id, item.id), member.id,
                                      item.id, judgement.correct, 0, now)
-        self.store.save_review(review)
+        if not self.store.record_live_answer(answer, review):
+            return _warning(locale, "live.locked_already")
         return Message(body=t(locale, "live.locked", seconds=f"{elapsed_ms / 1000:.1f}"),
                        tone=Tone.SUCCESS)
 
