@@ -136,17 +136,16 @@ async def _scenario(d: Any, args: argparse.Namespace, out: dict[str, Any]) -> No
     burst_s = time.monotonic() - started
     session_id = int(buttons[0].split(":")[2].split("-")[0])
     store = d.quiz.live.store
-    # Who was acknowledged in time is told "Locked in" (on Slack after the ack, by a lazy
-    # listener); wait for those replies, then read what the database kept.
-    acked = {who for (at, who, action), (ack, ok) in zip(plan, results, strict=True)
-             if ok and ack < ACK_WINDOW_S}
-    await _wait(lambda: len(_private_replies(d)) >= len([r for r in results if r[1]]),
+    # Each click acknowledged gets a private reply ("Locked in", "already", "busy"; on Slack
+    # after the ack, from a lazy listener): wait for all of them, then reveal.
+    await _wait(lambda: len(_private_replies(d)) >= sum(ok for _, ok in results),
                 "a private reply to every acknowledged click")
-    replies = _private_replies(d)
-    answers = store.live_answers(session_id)
     d.clock.advance(seconds=121)  # the host did not answer: the deadline closes it
     await d.advance_live()
     reveal = next(p for p in reversed(d.channel_posts()) if "answer to question 1/1" in p.text)
+    # Read after the close: no answer lands after it, so these are what the reveal counted.
+    answers = store.live_answers(session_id)
+    replies = _private_replies(d)
     item = d.quiz.live.bank.question(ITEM)
     live_q = store.live_questions(session_id)[0]
     order = display_order(item, compose.question_seed(session_id, live_q)).labelled()
@@ -167,7 +166,6 @@ async def _scenario(d: Any, args: argparse.Namespace, out: dict[str, Any]) -> No
         "reveal_counts": shown,
         "db_counts": [stored[choice.key] for _, choice in order],
     })
-    out["players_acked"] = len(acked)
     out["locked_in"] = sum("Locked in" in r for r in replies)
     out["told_busy"] = sum("busy" in r.lower() for r in replies)
     out["exactly_once"] = (out["answers_recorded"] == out["distinct_players"]

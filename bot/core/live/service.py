@@ -209,6 +209,19 @@ class LiveService:
         return Message(body=t(locale, "live.locked", seconds=f"{elapsed_ms / 1000:.1f}"),
                        tone=Tone.SUCCESS)
 
+    def rank(self, channel: ChannelSettings | None, member: Member, locale: str,
+             session_id: int | None) -> Message:
+        """Return the member's own rank in the session a reveal's button names, privately.
+
+        Each player gets their place after each reveal without a message per player in the
+        channel (the budget is one reveal per question): the reveal carries one button.
+        """
+        session = self._session(channel, session_id)
+        if session is None:
+            return _warning(locale, "live.over")
+        return compose.own_rank(self.store.live_answers(session.id),
+                                self.store.live_players(session.id), member.id, locale)
+
     def answer_form(self, session_id: int, position: int, locale: str) -> Form | None:
         """Return the answer form of a live text question while it is open, else None."""
         session = self.store.get_live(session_id)

@@ -38,6 +38,15 @@ def test_a_live_session_from_lobby_to_final_board(chat):
         assert "answer to question 1/1" in reveal.text
         assert "1 (50 %) ✓" in reveal.text and "unsqueeze is always a view." in reveal.text
         assert "final board" in board.text and "Fastest right answer" in board.text
+        # Each player gets their own rank privately: one button on the reveal, not a post each.
+        rank = reveal.button("tq:lrank:")
+        mine = {who: await d.click(reveal, rank, who) for who in ("alice", "bob", "admin")}
+        assert all(r.private for r in mine.values())
+        assert "Your rank: 1 of 3" in mine["alice"].text, mine["alice"].text
+        assert "Your rank: 3 of 3, with 0 pts (0 right of 1 answered)" in mine["bob"].text
+        assert "not answered" in mine["admin"].text
+        assert "Your rank: 1 of 3" in (await d.click(board, board.button("tq:lrank:"),
+                                                     "alice")).text
         late = await d.click(question, right, "bob")
         assert late.private and "over" in late.text
         session = d.quiz.live.store.get_live(int(join.split(":")[2]))
