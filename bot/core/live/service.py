@@ -80,7 +80,8 @@ class LiveService:
         the session: through the publisher (or the console's tick), claimed once.
         """
         locale = actor.locale or channel.locale
-        if not actor.is_admin:
+        # Admins host; anyone may where the channel's admin allows it (live_hosts=anyone).
+        if not actor.is_admin and not channel.live_anyone:
             return _warning(locale, "live.denied")
         if self.store.active_live(channel.id) is not None:
             return _warning(locale, "live.running")

@@ -89,3 +89,24 @@ def test_a_live_text_question_is_answered_in_its_one_line_form(chat):
         assert [(a.correct, a.response) for a in answers] == [(True, "detach")]
 
     chat.run(scenario)
+
+
+def test_anyone_may_host_where_the_channel_allows_it(chat):
+    async def scenario(d):
+        await d.enable_channel("t.choice-view")
+        refused = await d.command("live", "alice", action="start", options="lobby=60")
+        assert refused.private and "live_hosts=anyone" in refused.text, refused.text
+        saved = await d.settings("admin", live_hosts="anyone")
+        assert "Settings saved" in saved.text, saved.text
+        assert d.stored_channel().live_anyone
+        opened = await d.command("live", "alice", action="start", options="lobby=60")
+        assert "lobby is posted" in opened.text, opened.text
+        await d.advance_live()
+        assert "Alice" in d.channel_posts()[-1].text  # the lobby names its host
+        # The member who hosts steers their session; another member does not.
+        assert "Only the host" in (await d.command("live", "bob", action="end")).text
+        assert "ends now" in (await d.command("live", "alice", action="end")).text
+        back = await d.settings("admin", live_hosts="admins")
+        assert "Settings saved" in back.text and not d.stored_channel().live_anyone
+
+    chat.run(scenario)

@@ -22,8 +22,10 @@ STRINGS: dict[str, dict[str, str]] = {
         "zh-CN": "竞答已开启，共 {questions} 道题：大厅已发到频道。",
     },
     "live.denied": {
-        "en": "Only an admin can start a live session in this channel.",
-        "zh-CN": "只有管理员可以在本频道开启竞答。",
+        "en": "Only an admin can start a live session in this channel (an admin can let "
+              "anyone host: live_hosts=anyone in the settings).",
+        "zh-CN": "只有管理员可以在本频道开启竞答（管理员可在设置中用 `live_hosts=anyone` "
+                 "允许任何成员主持）。",
     },
     "live.running": {
         "en": "A live session is already running in this channel: {/live} shows it, "
