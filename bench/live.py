@@ -115,7 +115,9 @@ async def _scenario(d: Any, args: argparse.Namespace, out: dict[str, Any]) -> No
                              options="questions=1 seconds=120 lobby=0")
     if "lobby is posted" not in opened.text:
         raise RuntimeError(f"bench live: the session did not open: {opened.text}")
+    # The app's own 2-second sweep may post the question first: either way it is posted once.
     await d.advance_live()
+    await _wait(lambda: "Live · question 1/1" in d.channel_posts()[-1].text, "the question")
     question = d.channel_posts()[-1]
     if "Live · question 1/1" not in question.text:
         raise RuntimeError(f"bench live: no question was posted: {question.text}")

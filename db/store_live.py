@@ -24,7 +24,7 @@ from bot.core.kernel.models import (
     Review,
     Row,
 )
-from db.retry import retry_on_disconnect
+from db.retry import retry_on_disconnect, run_retrying
 from db.store_base import StoreBase, rowcount
 from db.tables import (
     ChannelRow,
@@ -182,7 +182,18 @@ class LiveStore(StoreBase):
 
         ``review``: the member's FSRS card after this answer, saved in the same transaction
         when the answer is kept (one transaction per answer at a question's peak).
+
+        Retried once when the connection drops (a database restarted mid-question): the first
+        try may have committed before the connection went, so the retry recognises this very
+        answer (same response, same instant) and says kept, not "answered already".
         """
+        return run_retrying(self._engine, "record_live_answer",
+                            lambda retried: self._record_live_answer(answer, review, retried))
+
+    def _record_live_answer(self, answer: LiveAnswer, review: Review | None,
+                            retried: bool) -> bool:
+        if retried and self._live_answer_kept(answer):
+            return True
         with self._transaction() as session:
             # The question's row is the lock an answer and the close both take: an answer
             # lands before the reveal counts it, or not at all. A shared lock: answers to one
@@ -217,6 +228,15 @@ class LiveStore(StoreBase):
                                 .on_conflict_do_update(index_elements=["user_id", "item_id"],
                                                        set_=card))
             return True
+
+    def _live_answer_kept(self, answer: LiveAnswer) -> bool:
+        with self._read() as session:
+            row = session.scalars(select(LiveAnswerRow).where(
+                LiveAnswerRow.session_id == answer.session_id,
+                LiveAnswerRow.position == answer.position,
+                LiveAnswerRow.user_id == answer.user_id)).one_or_none()
+        return (row is not None and row.response == answer.response
+                and row.elapsed_ms == answer.elapsed_ms)
 
     def claim_live_lobby(self, session_id: int) -> bool:
         """Claim the posting of the session's lobby; False when it was claimed already."""

@@ -303,6 +303,10 @@ class LiveService:
                 return []
             if not self.store.close_live_question(session.id, current.position, now):
                 return []  # another replica revealed it
+            # Read again after the close: an answer that landed between the read above and
+            # the close is counted in the database, so the reveal must count it too (no answer
+            # lands after the close: it waits on the question's row and then sees it closed).
+            answers = self.store.live_answers(session.id)
             item = self.bank.question(current.item_id)
             made.append(LivePost(channel, compose.reveal(
                 session, current, item, answers, players, locale), session.id))
