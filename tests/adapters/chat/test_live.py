@@ -110,3 +110,30 @@ def test_anyone_may_host_where_the_channel_allows_it(chat):
         assert "Settings saved" in back.text and not d.stored_channel().live_anyone
 
     chat.run(scenario)
+
+
+def test_a_question_costs_one_post_and_one_reveal_and_slack_posts_a_second_apart(chat):
+    async def scenario(d):
+        await d.enable_channel("t.choice-view")
+        before = len(d.channel_posts())
+        await d.command("live", "admin", action="start", options="questions=1 lobby=0")
+        await d.advance_live()  # the lobby and the question: two posts of one sweep
+        question = d.channel_posts()[-1]
+        right = next(b for b in question.buttons if b.endswith(":B"))
+        for who in ("alice", "bob"):
+            await d.click(question, right, who)
+        d.clock.advance(seconds=20)
+        await d.advance_live()  # the reveal and the final board: two more
+        posts = d.channel_posts()[before:]
+        assert ["live quiz" in posts[0].text, "question 1/1" in posts[1].text,
+                "answer to question 1/1" in posts[2].text, "final board" in posts[3].text] \
+            == [True] * 4 and len(posts) == 4
+        assert d.edits_of(question) == 0  # the budget allows two; none are needed
+        if d.platform == "slack":
+            # Slack takes one post per second per channel: each live post waits its turn.
+            instants = [c.at for c in d.fake.calls_of("chat.postMessage")
+                        if c.args.get("channel") == d.channel_id("general")][-4:]
+            gaps = [b - a for a, b in zip(instants, instants[1:], strict=False)]
+            assert all(gap >= 0.99 for gap in gaps), gaps
+
+    chat.run(scenario)
