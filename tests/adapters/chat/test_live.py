@@ -4,6 +4,7 @@ the reveal and the final board, double clicks and late clicks."""
 from __future__ import annotations
 
 import asyncio
+import itertools
 
 
 def test_a_live_session_from_lobby_to_final_board(chat):
@@ -133,7 +134,7 @@ def test_a_question_costs_one_post_and_one_reveal_and_slack_posts_a_second_apart
             # Slack takes one post per second per channel: each live post waits its turn.
             instants = [c.at for c in d.fake.calls_of("chat.postMessage")
                         if c.args.get("channel") == d.channel_id("general")][-4:]
-            gaps = [b - a for a, b in zip(instants, instants[1:], strict=False)]
+            gaps = [b - a for a, b in itertools.pairwise(instants)]
             assert all(gap >= 0.99 for gap in gaps), gaps
 
     chat.run(scenario)
