@@ -90,8 +90,8 @@ def _parser() -> argparse.ArgumentParser:
                      help="address to listen on (0.0.0.0 in a container)")
     web.add_argument("--port", type=int, default=8000, help="port to listen on")
     commands.add_parser("exec", help="grade code files against a challenge", add_help=False)
-    commands.add_parser("bench", help="run a benchmark: `bench executor` or `bench core`",
-                        add_help=False)
+    commands.add_parser("bench", add_help=False,
+                        help="run a benchmark: `bench executor`, `bench core` or `bench live`")
     commands.add_parser("executor", help="`executor serve`: the executor over HTTP",
                         add_help=False)
     return parser
@@ -199,7 +199,7 @@ def _backup_or_restore(settings: Settings, args: argparse.Namespace) -> int:
 
 
 _BENCHES = {"core": "bench.core", "packs": "bench.packs", "executor": "bench.executor",
-            "web": "bench.web"}
+            "web": "bench.web", "live": "bench.live"}
 
 
 def _bench(argv: list[str]) -> int:
@@ -208,7 +208,8 @@ def _bench(argv: list[str]) -> int:
         print("usage: torchquiz bench executor [--n N] [--burst N]\n"
               "       torchquiz bench packs [--items N] [--code N] [--json]\n"
               "       torchquiz bench core [--answers N] [--postgres-url URL] [--json]\n"
-              "       torchquiz bench web [--answers N] [--postgres-url URL] [--json]",
+              "       torchquiz bench web [--answers N] [--postgres-url URL] [--json]\n"
+              "       torchquiz bench live [--players N] [--postgres-url URL] [--json]",
               file=sys.stderr)
         return 2
     # Imported here: the bench package is not part of the product (nor of its wheel or images);

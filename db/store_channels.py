@@ -55,6 +55,7 @@ def _settings(row: Any, workspace_external_id: str) -> ChannelSettings:
         leaderboard_weekday=row.leaderboard_weekday,
         leaderboard_hour=row.leaderboard_hour,
         round_hours=row.round_hours,
+        live_anyone=row.live_anyone,
     )
 
 
@@ -226,6 +227,7 @@ def _new_channel(defaults: ChannelDefaults) -> dict[str, Any]:
         "leaderboard_weekday": model.leaderboard_weekday,
         "leaderboard_hour": model.leaderboard_hour,
         "round_hours": model.round_hours,
+        "live_anyone": model.live_anyone,
     }
 
 
@@ -241,5 +243,6 @@ def _changes(update: ChannelUpdate) -> dict[str, Any]:
         "enabled": update.enabled,
         "leaderboard_weekday": update.leaderboard_weekday,
         "leaderboard_hour": update.leaderboard_hour,
+        "live_anyone": update.live_anyone,
     }
     return {name: value for name, value in changes.items() if value is not None}

@@ -21,9 +21,10 @@ from bot.core.kernel.models import (
     LiveQuestion,
     LiveSession,
     LiveStatus,
+    Review,
     Row,
 )
-from db.retry import retry_on_disconnect
+from db.retry import retry_on_disconnect, run_retrying
 from db.store_base import StoreBase, rowcount
 from db.tables import (
     ChannelRow,
@@ -31,6 +32,7 @@ from db.tables import (
     LivePlayerRow,
     LiveQuestionRow,
     LiveSessionRow,
+    ReviewRow,
     UserRow,
 )
 
@@ -175,16 +177,32 @@ class LiveStore(StoreBase):
         # RETURNING, not rowcount: the row came back only if this call inserted it.
         return len(session.connection().execute(stmt).all())
 
-    def record_live_answer(self, answer: LiveAnswer) -> bool:
-        """Keep a player's answer (joining them); False: they answered it, or it is closed."""
+    def record_live_answer(self, answer: LiveAnswer, review: Review | None = None) -> bool:
+        """Keep a player's answer (joining them); False: they answered it, or it is closed.
+
+        ``review``: the member's FSRS card after this answer, saved in the same transaction
+        when the answer is kept (one transaction per answer at a question's peak).
+
+        Retried once when the connection drops (a database restarted mid-question): the first
+        try may have committed before the connection went, so the retry recognises this very
+        answer (same response, same instant) and says kept, not "answered already".
+        """
+        return run_retrying(self._engine, "record_live_answer",
+                            lambda retried: self._record_live_answer(answer, review, retried))
+
+    def _record_live_answer(self, answer: LiveAnswer, review: Review | None,
+                            retried: bool) -> bool:
+        if retried and self._live_answer_kept(answer):
+            return True
         with self._transaction() as session:
             # The question's row is the lock an answer and the close both take: an answer
-            # lands before the reveal counts it, or not at all.
+            # lands before the reveal counts it, or not at all. A shared lock: answers to one
+            # question do not wait for each other, only the close (an UPDATE) waits for them.
             question = session.scalars(
                 select(LiveQuestionRow).where(
                     LiveQuestionRow.session_id == answer.session_id,
                     LiveQuestionRow.position == answer.position)
-                .with_for_update()).one_or_none()
+                .with_for_update(read=True)).one_or_none()
             if question is None or question.opened_at is None or question.closed_at is not None:
                 return False
             self._join(session, answer.session_id, answer.user_id, answer.answered_at)
@@ -198,7 +216,27 @@ class LiveStore(StoreBase):
                     .on_conflict_do_nothing(
                         index_elements=["session_id", "position", "user_id"])
                     .returning(LiveAnswerRow.id))
-            return session.connection().execute(stmt).first() is not None
+            if session.connection().execute(stmt).first() is None:
+                return False
+            if review is not None:
+                card = {"state": review.state, "step": review.step,
+                        "stability": review.stability, "difficulty": review.difficulty,
+                        "due_at": review.due_at, "last_correct": review.last_correct,
+                        "reviewed_at": review.reviewed_at}
+                session.execute(self._upsert(ReviewRow)
+                                .values(user_id=review.user_id, item_id=review.item_id, **card)
+                                .on_conflict_do_update(index_elements=["user_id", "item_id"],
+                                                       set_=card))
+            return True
+
+    def _live_answer_kept(self, answer: LiveAnswer) -> bool:
+        with self._read() as session:
+            row = session.scalars(select(LiveAnswerRow).where(
+                LiveAnswerRow.session_id == answer.session_id,
+                LiveAnswerRow.position == answer.position,
+                LiveAnswerRow.user_id == answer.user_id)).one_or_none()
+        return (row is not None and row.response == answer.response
+                and row.elapsed_ms == answer.elapsed_ms)
 
     def claim_live_lobby(self, session_id: int) -> bool:
         """Claim the posting of the session's lobby; False when it was claimed already."""

@@ -108,6 +108,8 @@ class ChannelRow(Base):
     leaderboard_hour: Mapped[int] = mapped_column(Integer)
     round_hours: Mapped[int] = mapped_column(Integer)
     created_at: Mapped[dt.datetime] = mapped_column(UtcDateTime)
+    # Whether a member who is no admin may host a live session here (migration 0023).
+    live_anyone: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
 
 
 class UserRow(Base):

@@ -154,6 +154,7 @@ class Interaction:
     followups: list[dict[str, Any]] = field(default_factory=list)
     late: bool = False
     doubled: bool = False
+    answered_at: float | None = None  # when the first callback came (monotonic)
     answered: asyncio.Event = field(default_factory=asyncio.Event)
     finished: asyncio.Event = field(default_factory=asyncio.Event)
 
@@ -632,6 +633,7 @@ class FakeDiscord:
             return 400, {"message": "Interaction has already been acknowledged.",
                          "code": 40060}
         record.callbacks.append(body)
+        record.answered_at = time.monotonic()
         record.answered.set()
         kind = body.get("type")
         if kind in (4, 7, 8, 9):  # a message, an update, choices or a modal: nothing follows

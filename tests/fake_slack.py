@@ -110,6 +110,7 @@ class ApiCall:
     token: str
     status: int = 200
     answer: dict[str, Any] = field(default_factory=dict)
+    at: float = field(default_factory=time.monotonic)  # when the request came
 
 
 @dataclass

@@ -161,7 +161,8 @@ def register(tree: app_commands.CommandTree[discord.Client], handlers: Handlers)
     @tree.command(name=_name("settings"), description=_description("settings"))
     @app_commands.describe(**_described("settings"))
     @app_commands.choices(language=_choices("settings", "language"),
-                          leaderboard_day=_choices("settings", "leaderboard_day"))
+                          leaderboard_day=_choices("settings", "leaderboard_day"),
+                          live_hosts=_choices("settings", "live_hosts"))
     async def quiz_settings(
         interaction: discord.Interaction,
         channel: discord.TextChannel | None = None,
@@ -174,10 +175,12 @@ def register(tree: app_commands.CommandTree[discord.Client], handlers: Handlers)
         leaderboard_hour: app_commands.Range[int, 0, 23] | None = None,
         enabled: bool | None = None,
         packs: str | None = None,
+        live_hosts: app_commands.Choice[str] | None = None,
     ) -> None:
         changes = {key: value for key, value in {
             "time": time, "tz": timezone, "lang": language.value if language else None,
             "topics": topics, "difficulty": difficulty, "packs": packs,
+            "live_hosts": live_hosts.value if live_hosts else None,
             "enabled": None if enabled is None else ("on" if enabled else "off"),
         }.items() if value is not None}
         if leaderboard_day is not None or leaderboard_hour is not None:

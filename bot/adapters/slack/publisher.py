@@ -9,6 +9,7 @@ the IM). Each call uses the bot token of the channel's own workspace.
 
 from __future__ import annotations
 
+import asyncio
 import datetime as dt
 import logging
 from typing import Any
@@ -37,6 +38,8 @@ ROUND_EVENT = "torchquiz_round"
 # How far back a repost looks: from the round's opening (less a margin for clock skew between
 # us and Slack), through at most this many messages of the channel.
 CLOCK_MARGIN = dt.timedelta(minutes=5)
+LIVE_POST_SPACING_S = 1.0  # Slack: one chat.postMessage per second per channel
+MAX_SPACED_CHANNELS = 1000
 HISTORY_PAGE = 200
 HISTORY_PAGES = 5
 # Errors after which the history will not tell however often we ask: post (and log) instead.
@@ -81,6 +84,9 @@ class SlackPublisher:
         self.client = client
         self.tokens = tokens
         self._bot_ids: dict[str, str] = {}  # token -> the bot id its posts carry
+        # When each channel may next take a live post: Slack allows one post per second per
+        # channel, and a reveal is followed at once by the next question.
+        self._live_next: dict[str, float] = {}
         # Rounds are posted without the client's retry of a dropped connection: Slack may
         # have taken the first try, and a blind second one would show the round twice.
         self._round_client = AsyncWebClient(
@@ -201,8 +207,21 @@ class SlackPublisher:
                                            **NO_PARSING)
 
     async def publish_live(self, channel: ChannelSettings, message: Message) -> None:
-        """Post a live session's question (with its buttons), reveal or final board."""
+        """Post a live session's question (with its buttons), reveal or final board.
+
+        Posts in one channel go out at least a second apart (Slack's one post per second per
+        channel): a reveal and the next question are two posts of the same sweep.
+        """
+        loop = asyncio.get_running_loop()
+        key = f"{channel.workspace_external_id}:{channel.external_id}"
+        wait = self._live_next.get(key, 0.0) - loop.time()
+        self._live_next[key] = loop.time() + max(0.0, wait) + LIVE_POST_SPACING_S
+        if wait > 0:
+            await asyncio.sleep(wait)
         await self._post(channel, message)
+        if len(self._live_next) > MAX_SPACED_CHANNELS:  # forget channels long past their wait
+            now = loop.time()
+            self._live_next = {k: v for k, v in self._live_next.items() if v > now}
 
     async def publish_board(self, channel: ChannelSettings, message: Message) -> None:
         """Post the weekly table, then upload its chart into the channel."""

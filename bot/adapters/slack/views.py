@@ -150,6 +150,7 @@ def settings_modal(channel_id: str, current: ChannelSettings | None, origin: Ori
     day = WEEKDAYS[current.leaderboard_weekday if current else 4]
     hour = current.leaderboard_hour if current else 16
     enabled = current.enabled if current else True
+    live_anyone = current.live_anyone if current else False
     packs = ",".join(current.packs) if current else "bank"
     difficulty: dict[str, Any] = {"type": "checkboxes",
                                   "options": [option(str(n), str(n)) for n in (1, 2, 3)]}
@@ -184,6 +185,10 @@ def settings_modal(channel_id: str, current: ChannelSettings | None, origin: Ori
         _input("enabled", t(locale, "ui.settings.enabled"),
                {"type": "radio_buttons", "options": on_off,
                 "initial_option": on_off[0] if enabled else on_off[1]}),
+        _static("live_hosts", t(locale, "ui.settings.live_hosts"),
+                [("admins", t(locale, "ui.settings.live_admins")),
+                 ("anyone", t(locale, "ui.settings.live_anyone"))],
+                "anyone" if live_anyone else "admins"),
         # Free text, checked by the core's one settings parser (ids this workspace sees).
         _input(PACKS_BLOCK, t(locale, "ui.settings.packs"),
                {"type": "plain_text_input", "initial_value": packs[:PACKS_CHARS],
@@ -218,6 +223,7 @@ def settings_changes(view: dict[str, Any]) -> tuple[str, dict[str, str]]:
         "tz": selected("tz"), "lang": selected("lang"), "topics": many("topics"),
         "difficulty": many("difficulty"), "enabled": selected("enabled"),
         "leaderboard": f"{selected('day')} {selected('hour')}",
+        "live_hosts": selected("live_hosts"),
     }
     return channel, {key: value for key, value in changes.items() if value.strip()}
 

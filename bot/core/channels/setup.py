@@ -23,7 +23,9 @@ from content.loader import Bank
 from content.topics import current_topics, topic_from_name
 
 WEEKDAYS = ("mon", "tue", "wed", "thu", "fri", "sat", "sun")
-KEYS = ("time", "tz", "lang", "topics", "difficulty", "enabled", "leaderboard", "packs")
+KEYS = ("time", "tz", "lang", "topics", "difficulty", "enabled", "leaderboard", "packs",
+        "live_hosts")
+LIVE_HOSTS = ("admins", "anyone")  # who may host a live session in the channel
 MAX_PACKS = 20  # a channel's chosen packs: more is a paste gone wrong
 _PACK_ID = re.compile(r"[a-z0-9][a-z0-9-]{1,23}")  # content/packs.py's PACK_ID, or "bank"
 # ASCII digits only: str.isdigit() and \d also take "²", Arabic-Indic and full-width digits.
@@ -177,6 +179,10 @@ def parse_changes(changes: Mapping[str, str], known_topics: set[str],
             )
         elif key == "packs":
             update = replace(update, packs=parse_packs(value, known_packs))
+        elif key == "live_hosts":
+            if value.lower() not in LIVE_HOSTS:
+                raise SettingError("settings.error.live_hosts")
+            update = replace(update, live_anyone=value.lower() == "anyone")
     return update
 
 
@@ -211,6 +217,8 @@ def describe(channel: ChannelSettings, locale: str) -> Message:
         "leaderboard": t(locale, "settings.value.leaderboard", day=day,
                          hour=channel.leaderboard_hour),
         "packs": typed(", ".join(channel.packs) or SHIPPED),
+        "live_hosts": t(locale, "settings.value.live_anyone" if channel.live_anyone
+                        else "settings.value.live_admins"),
     }
     fields = tuple((t(locale, f"settings.field.{key}"), values[key]) for key in KEYS)
     return Message(title=t(locale, "settings.title"), fields=fields)

@@ -54,6 +54,8 @@ SETTINGS = Command(
                min_value=0, max_value=23),
         Option("enabled", "boolean", "post daily questions"),
         Option("packs", "text", "packs to draw from, comma-separated; bank is the shipped bank"),
+        Option("live_hosts", "choice", "who may host a live quiz here",
+               choices=(("admins", "admins"), ("anyone", "anyone"))),
     ),
     usage={"home": "", "console": "[key=value ...]"})
 REPORTS = Command(

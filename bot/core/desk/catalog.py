@@ -6,7 +6,7 @@ from bot.core.desk.admins import INSIGHTS, REPORT_BUTTONS, REPORTS, SETTINGS, UN
 from bot.core.desk.answers import ANSWER, FORMS, PRACTICE
 from bot.core.desk.boards import LEADERBOARD, STATS
 from bot.core.desk.learning import EXPLAIN, QUIZ, SHARE, SKIP
-from bot.core.desk.live import LIVE, LIVE_BUTTONS, LIVE_FORM, LIVE_JOIN
+from bot.core.desk.live import LIVE, LIVE_BUTTONS, LIVE_FORM, LIVE_JOIN, LIVE_RANK
 from bot.core.desk.members import FORGET_BUTTONS, FORGET_ME, PRIVACY, REMIND, REMINDER_BUTTONS
 from bot.core.desk.packs import PACK
 from bot.core.desk.web import WEB
@@ -16,5 +16,6 @@ REGISTRY = Registry(
     (EXPLAIN, QUIZ, LEADERBOARD, STATS, SETTINGS, FORGET_ME, REPORTS, INSIGHTS, PRIVACY, REMIND,
      PACK, WEB, LIVE),
     (ANSWER, PRACTICE, FORMS, SKIP, SHARE, FORGET_BUTTONS, REPORT_BUTTONS, UNPAUSE_BUTTON,
-     REMINDER_BUTTONS, LIVE_BUTTONS, LIVE_JOIN, LIVE_FORM),
+     REMINDER_BUTTONS, LIVE_BUTTONS, LIVE_JOIN, LIVE_FORM,
+     LIVE_RANK),
 )

@@ -52,6 +52,14 @@ def join_clicked(desk: DeskBase, who: Identity, _kind: str, target: str, _key: s
                                              session_id=round_id_of(target)))
 
 
+def rank_clicked(desk: DeskBase, who: Identity, _kind: str, target: str, _key: str) -> Reply:
+    """Tell the member, privately, their rank in the session a reveal's button names."""
+    found, actor = desk.resolve(who)
+    locale = actor.locale or "en"
+    return Reply(locale, desk.quiz.live.rank(found.channel, actor.member, locale,
+                                             session_id=round_id_of(target)))
+
+
 def option_clicked(desk: DeskBase, who: Identity, _kind: str, target: str, key: str) -> Reply:
     """Lock in the option a live question's button names (its session and question)."""
     return answer_live(desk, who, target, key, AnswerMode.BUTTON)
@@ -100,3 +108,4 @@ LIVE = Command(
 LIVE_BUTTONS = Action(("live",), option_clicked)
 LIVE_JOIN = Action(("ljoin",), join_clicked)
 LIVE_FORM = Action(("lform",), form_clicked)
+LIVE_RANK = Action(("lrank",), rank_clicked)

@@ -148,6 +148,11 @@ def live_join_action(session_id: int) -> str:
     return f"tq:ljoin:{session_id}:join"
 
 
+def live_rank_action(session_id: int) -> str:
+    """Return the action id of a reveal's "My rank" button: the clicker's rank, privately."""
+    return f"tq:lrank:{session_id}:rank"
+
+
 def live_answer_action(session_id: int, position: int, key: str) -> str:
     """Return the action id of a choice button on a live session's question."""
     return f"tq:live:{session_id}-{position}:{key}"
@@ -160,7 +165,7 @@ def live_form_action(session_id: int, position: int) -> str:
 
 ACTION_KINDS = (
     "answer", "practice", "pskip", "form", "pform", "share", "forget", "report", "preport",
-    "unpause", "remind", "live", "ljoin", "lform",
+    "unpause", "remind", "live", "ljoin", "lform", "lrank",
 )
 SUBMIT_KINDS = ("submit", "psubmit", "reported", "preported", "lsubmit")
 # Their target is a round id; the others an item's (or, for forget, an owner tag).
@@ -168,7 +173,7 @@ ROUND_KINDS = ("answer", "form", "submit", "report", "reported")
 # What a form opened by each kind comes back as when submitted.
 _SUBMIT_OF = {"form": "submit", "pform": "psubmit", "report": "reported", "preport": "preported",
               "lform": "lsubmit"}
-# Their target is a live session's question, SESSION-POSITION; ljoin's a session id.
+# Their target is a live session's question, SESSION-POSITION; ljoin's and lrank's a session.
 LIVE_KINDS = ("live", "lform", "lsubmit")
 MAX_ROUND_ID = 2**31 - 1  # the rounds table's integer key
 _ROUND_ID = re.compile(r"[1-9][0-9]{0,9}")
@@ -177,6 +182,7 @@ _KEY = re.compile(r"[A-Za-z]{1,16}")
 _OWNER_TAG = re.compile(r"[0-9a-f]{16}")
 _LIVE_TARGET = re.compile(r"([1-9][0-9]{0,9})-(0|[1-9][0-9]?)")
 _FORGET_KEYS = ("yes", "no")
+_FIXED_KEYS = {"ljoin": "join", "lrank": "rank"}  # kinds whose key is always the same word
 _MAX_ID_CHARS = 255  # Slack's action_id limit; Discord's custom_id is 100
 
 
@@ -199,7 +205,7 @@ def live_target_of(target: str) -> tuple[int, int] | None:
 def _target_ok(kind: str, target: str) -> bool:
     if kind in LIVE_KINDS:
         return live_target_of(target) is not None
-    if kind == "ljoin":
+    if kind in ("ljoin", "lrank"):
         return round_id_of(target) is not None
     if kind == "forget":
         return _OWNER_TAG.fullmatch(target) is not None
@@ -224,7 +230,7 @@ def parse_action(action_id: str) -> tuple[str, str, str] | None:
         return None
     if kind == "forget" and key not in _FORGET_KEYS:
         return None
-    if kind == "ljoin" and key != "join":
+    if _FIXED_KEYS.get(kind, key) != key:
         return None
     return kind, target, key
 

@@ -146,6 +146,7 @@ class ChannelSettings:
     leaderboard_weekday: int = 4  # Monday is 0; Friday by default
     leaderboard_hour: int = 16
     round_hours: int = 23  # a round closes this long after it opens, before the next one
+    live_anyone: bool = False  # any member may host a live session (else admins only)
 
 
 @dataclass(frozen=True)
@@ -169,6 +170,7 @@ class ChannelUpdate:
     difficulties: tuple[int, ...] | None = None
     packs: tuple[str, ...] | None = None
     enabled: bool | None = None
+    live_anyone: bool | None = None
     leaderboard_weekday: int | None = None
     leaderboard_hour: int | None = None
 

@@ -19,6 +19,7 @@ from bot.core.kernel.messages import (
     live_answer_action,
     live_form_action,
     live_join_action,
+    live_rank_action,
 )
 from bot.core.kernel.models import (
     ChannelSettings,
@@ -141,7 +142,25 @@ def reveal(session: LiveSession, question: LiveQuestion, item: Question,
     return Message(
         title=t(locale, "live.reveal.title", number=question.position + 1,
                 count=session.question_count),
-        body="\n".join(lines), tone=Tone.INFO, audience=Audience.CHANNEL)
+        body="\n".join(lines), tone=Tone.INFO, audience=Audience.CHANNEL,
+        buttons=(_rank_button(session, locale),))
+
+
+def _rank_button(session: LiveSession, locale: str) -> Button:
+    return Button(live_rank_action(session.id), t(locale, "live.rank.button"))
+
+
+def own_rank(answers: Sequence[LiveAnswer], players: Sequence[LivePlayer], member_id: int,
+             locale: str) -> Message:
+    """Return the member's place so far, for them alone (a hidden member's too: it is theirs)."""
+    rows = standings(answers, players)
+    mine = next((i for i, r in enumerate(rows, start=1) if r[0] == member_id), None)
+    if mine is None or not any(a.user_id == member_id for a in answers):
+        return Message(body=t(locale, "live.rank.none"), tone=Tone.INFO)
+    _, _, points, right = rows[mine - 1]
+    answered = sum(a.user_id == member_id for a in answers)
+    return Message(body=t(locale, "live.rank.mine", rank=mine, of=len(rows), points=points,
+                          right=right, answered=answered), tone=Tone.INFO)
 
 
 def podium(session: LiveSession, questions: Sequence[LiveQuestion], bank: Bank,
@@ -172,7 +191,7 @@ def podium(session: LiveSession, questions: Sequence[LiveQuestion], bank: Bank,
                                card=card, title=bank.cards[card].title.get(locale)))
     lines += ["", t(locale, "live.end.counted" if counted else "live.end.warmup")]
     return Message(title=t(locale, "live.end.title"), body="\n".join(lines),
-                   audience=Audience.CHANNEL)
+                   audience=Audience.CHANNEL, buttons=(_rank_button(session, locale),))
 
 
 def _accuracy(answers: Sequence[LiveAnswer], items: Mapping[int, Question]

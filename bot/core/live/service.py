@@ -80,7 +80,8 @@ class LiveService:
         the session: through the publisher (or the console's tick), claimed once.
         """
         locale = actor.locale or channel.locale
-        if not actor.is_admin:
+        # Admins host; anyone may where the channel's admin allows it (live_hosts=anyone).
+        if not actor.is_admin and not channel.live_anyone:
             return _warning(locale, "live.denied")
         if self.store.active_live(channel.id) is not None:
             return _warning(locale, "live.running")
@@ -200,14 +201,27 @@ class LiveService:
             response=judgement.chosen[:MAX_RESPONSE_CHARS], correct=judgement.correct,
             points=live_points(item.difficulty, judgement.correct, elapsed_ms, question.seconds),
             answered_at=now, elapsed_ms=elapsed_ms)
-        if not self.store.record_live_answer(answer):
-            return _warning(locale, "live.locked_already")
-        # Every live answer moves the member's card, as a daily answer does.
+        # Every live answer moves the member's card, as a daily answer does: in the answer's
+        # own transaction, so a refused (second) answer moves nothing.
         review = self.reviews.review(self.store.get_review(member.id, item.id), member.id,
                                      item.id, judgement.correct, 0, now)
-        self.store.save_review(review)
+        if not self.store.record_live_answer(answer, review):
+            return _warning(locale, "live.locked_already")
         return Message(body=t(locale, "live.locked", seconds=f"{elapsed_ms / 1000:.1f}"),
                        tone=Tone.SUCCESS)
+
+    def rank(self, channel: ChannelSettings | None, member: Member, locale: str,
+             session_id: int | None) -> Message:
+        """Return the member's own rank in the session a reveal's button names, privately.
+
+        Each player gets their place after each reveal without a message per player in the
+        channel (the budget is one reveal per question): the reveal carries one button.
+        """
+        session = self._session(channel, session_id)
+        if session is None:
+            return _warning(locale, "live.over")
+        return compose.own_rank(self.store.live_answers(session.id),
+                                self.store.live_players(session.id), member.id, locale)
 
     def answer_form(self, session_id: int, position: int, locale: str) -> Form | None:
         """Return the answer form of a live text question while it is open, else None."""
@@ -289,6 +303,10 @@ class LiveService:
                 return []
             if not self.store.close_live_question(session.id, current.position, now):
                 return []  # another replica revealed it
+            # Read again after the close: an answer that landed between the read above and
+            # the close is counted in the database, so the reveal must count it too (no answer
+            # lands after the close: it waits on the question's row and then sees it closed).
+            answers = self.store.live_answers(session.id)
             item = self.bank.question(current.item_id)
             made.append(LivePost(channel, compose.reveal(
                 session, current, item, answers, players, locale), session.id))

@@ -57,8 +57,10 @@ class LiveStore(Protocol):
         """Add the member to the session's players; False when they had joined already."""
         ...
 
-    def record_live_answer(self, answer: LiveAnswer) -> bool:
+    def record_live_answer(self, answer: LiveAnswer, review: Review | None = None) -> bool:
         """Keep a player's answer (joining them); False: they answered it, or it is closed.
+
+        ``review``: the member's FSRS card after the answer, saved with it when it is kept.
 
         The unique (session, question, member) key makes an answer count once across
         replicas and retries.
@@ -112,8 +114,4 @@ class LiveStore(Protocol):
 
     def get_review(self, user_id: int, item_id: str) -> Review | None:
         """Return the member's FSRS card for an item, if any."""
-        ...
-
-    def save_review(self, review: Review) -> None:
-        """Insert or replace the member's FSRS card for an item."""
         ...

@@ -7,7 +7,7 @@ a scheduler in another process (the web page changed a post time) reschedules wi
 Written by hand and checked against db/tables.py (tests/db/test_migrations.py compares them).
 
 Revision ID: 0024
-Revises: 0018
+Revises: 0023
 Create Date: 2026-12-02
 """
 
@@ -19,7 +19,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision: str = "0024"
-down_revision: str | None = "0018"
+down_revision: str | None = "0023"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 

@@ -50,7 +50,7 @@ CHANNELS = {"general": GENERAL, "random": RANDOM}
 # The neutral names of settings, as the settings modal's blocks take them.
 SETTING_BLOCKS = {"time": "time", "timezone": "tz", "language": "lang", "topics": "topics",
                   "difficulties": "difficulty", "board_day": "day", "board_hour": "hour",
-                  "enabled": "enabled", "packs": "packs"}
+                  "enabled": "enabled", "packs": "packs", "live_hosts": "live_hosts"}
 
 
 def build(harness: SlackDriver, *, oauth: bool = False) -> tuple[Any, SlackBot]:

@@ -4,6 +4,7 @@ the reveal and the final board, double clicks and late clicks."""
 from __future__ import annotations
 
 import asyncio
+import itertools
 
 
 def test_a_live_session_from_lobby_to_final_board(chat):
@@ -38,6 +39,15 @@ def test_a_live_session_from_lobby_to_final_board(chat):
         assert "answer to question 1/1" in reveal.text
         assert "1 (50 %) ✓" in reveal.text and "unsqueeze is always a view." in reveal.text
         assert "final board" in board.text and "Fastest right answer" in board.text
+        # Each player gets their own rank privately: one button on the reveal, not a post each.
+        rank = reveal.button("tq:lrank:")
+        mine = {who: await d.click(reveal, rank, who) for who in ("alice", "bob", "admin")}
+        assert all(r.private for r in mine.values())
+        assert "Your rank: 1 of 3" in mine["alice"].text, mine["alice"].text
+        assert "Your rank: 3 of 3, with 0 pts (0 right of 1 answered)" in mine["bob"].text
+        assert "not answered" in mine["admin"].text
+        assert "Your rank: 1 of 3" in (await d.click(board, board.button("tq:lrank:"),
+                                                     "alice")).text
         late = await d.click(question, right, "bob")
         assert late.private and "over" in late.text
         session = d.quiz.live.store.get_live(int(join.split(":")[2]))
@@ -78,5 +88,53 @@ def test_a_live_text_question_is_answered_in_its_one_line_form(chat):
         session_id = int(question.button("tq:lform:").split(":")[2].split("-")[0])
         answers = d.quiz.live.store.live_answers(session_id)
         assert [(a.correct, a.response) for a in answers] == [(True, "detach")]
+
+    chat.run(scenario)
+
+
+def test_anyone_may_host_where_the_channel_allows_it(chat):
+    async def scenario(d):
+        await d.enable_channel("t.choice-view")
+        refused = await d.command("live", "alice", action="start", options="lobby=60")
+        assert refused.private and "live_hosts=anyone" in refused.text, refused.text
+        saved = await d.settings("admin", live_hosts="anyone")
+        assert "Settings saved" in saved.text, saved.text
+        assert d.stored_channel().live_anyone
+        opened = await d.command("live", "alice", action="start", options="lobby=60")
+        assert "lobby is posted" in opened.text, opened.text
+        await d.advance_live()
+        assert "Alice" in d.channel_posts()[-1].text  # the lobby names its host
+        # The member who hosts steers their session; another member does not.
+        assert "Only the host" in (await d.command("live", "bob", action="end")).text
+        assert "ends now" in (await d.command("live", "alice", action="end")).text
+        back = await d.settings("admin", live_hosts="admins")
+        assert "Settings saved" in back.text and not d.stored_channel().live_anyone
+
+    chat.run(scenario)
+
+
+def test_a_question_costs_one_post_and_one_reveal_and_slack_posts_a_second_apart(chat):
+    async def scenario(d):
+        await d.enable_channel("t.choice-view")
+        before = len(d.channel_posts())
+        await d.command("live", "admin", action="start", options="questions=1 lobby=0")
+        await d.advance_live()  # the lobby and the question: two posts of one sweep
+        question = d.channel_posts()[-1]
+        right = next(b for b in question.buttons if b.endswith(":B"))
+        for who in ("alice", "bob"):
+            await d.click(question, right, who)
+        d.clock.advance(seconds=20)
+        await d.advance_live()  # the reveal and the final board: two more
+        posts = d.channel_posts()[before:]
+        assert ["live quiz" in posts[0].text, "question 1/1" in posts[1].text,
+                "answer to question 1/1" in posts[2].text, "final board" in posts[3].text] \
+            == [True] * 4 and len(posts) == 4
+        assert d.edits_of(question) == 0  # the budget allows two; none are needed
+        if d.platform == "slack":
+            # Slack takes one post per second per channel: each live post waits its turn.
+            instants = [c.at for c in d.fake.calls_of("chat.postMessage")
+                        if c.args.get("channel") == d.channel_id("general")][-4:]
+            gaps = [b - a for a, b in itertools.pairwise(instants)]
+            assert all(gap >= 0.99 for gap in gaps), gaps
 
     chat.run(scenario)

@@ -6,6 +6,7 @@ import pytest
 from bot.core.channels.setup import (
     MAX_SETUP_CHARS,
     SettingError,
+    describe,
     matching_zones,
     parse_changes,
     parse_setup_text,
@@ -49,6 +50,8 @@ def test_anyone_can_look_at_the_settings(quiz, channel, alice):
     ({"enabled": "maybe"}, "on or off"),
     ({"leaderboard": "someday 99"}, "weekday"),
     ({"colour": "red"}, "Unknown setting"),
+    ({"live_hosts": "everyone"}, "admins or anyone"),
+    ({"live_hosts": ""}, "admins or anyone"),
 ])
 def test_bad_settings_are_refused_with_the_reason(changes, fragment):
     with pytest.raises(UserError, match=fragment):
@@ -60,6 +63,7 @@ def test_bad_settings_are_refused_with_the_reason(changes, fragment):
     ({"leaderboard": "fri ²"}, "leaderboard takes a weekday", "`leaderboard` 须为星期几"),
     ({"colour": "red"}, "Unknown setting 'colour'", "未知设置项 'colour'"),
     ({"packs": "not-ours"}, "Unknown pack 'not-ours'", "未知题包 'not-ours'"),
+    ({"live_hosts": "all"}, "live_hosts must be admins or anyone", "`live_hosts` 须为"),
 ])
 def test_a_refused_setting_is_explained_in_the_admins_language(quiz, channel, alice, changes,
                                                                english, chinese):
@@ -68,6 +72,18 @@ def test_a_refused_setting_is_explained_in_the_admins_language(quiz, channel, al
         message = quiz.setup.apply(channel, admin, changes)
         assert fragment in message.body, (locale, message.body)
     assert quiz.rounds.get_channel(channel.id).post_time == channel.post_time  # nothing saved
+
+
+def test_who_may_host_a_live_session_is_admins_by_default_or_anyone(quiz, channel, alice):
+    assert not channel.live_anyone
+    assert parse_changes({"live_hosts": "Anyone"}, TOPICS).live_anyone is True
+    assert parse_changes({"live_hosts": "admins"}, TOPICS).live_anyone is False
+    admin = Actor(alice.member, is_admin=True)
+    quiz.setup.apply(channel, admin, {"live_hosts": "anyone"})
+    stored = quiz.rounds.get_channel(channel.id)
+    assert stored.live_anyone
+    assert dict(describe(stored, "en").fields)["live_hosts"] == "anyone"
+    assert dict(describe(stored, "zh-CN").fields)["竞答主持 `live_hosts`"] == "任何成员"
 
 
 def test_leaderboard_slot_parses_weekday_and_hour():

@@ -7,6 +7,7 @@ from bot.core.kernel.messages import (
     live_answer_action,
     live_form_action,
     live_join_action,
+    live_rank_action,
     parse_action,
     parse_submit,
     submit_id,
@@ -85,7 +86,8 @@ def test_a_button_of_another_channels_session_changes_nothing(desk, quiz, channe
 @pytest.mark.parametrize("forged", [
     "tq:live:1-0:B:extra", "tq:live:0-0:B", "tq:live:1-100:B", "tq:live:99999999999-0:B",
     "tq:live:1--1:B", "tq:live:1-0:" + "B" * 300, "tq:ljoin:1:leave", "tq:ljoin:1-0:join",
-    "tq:lform:x-0:open", "tq:live:１-0:B", "tq:live:1-00:B",
+    "tq:lform:x-0:open", "tq:live:１-0:B", "tq:live:1-00:B", "tq:lrank:1:join",
+    "tq:lrank:1-0:rank", "tq:lrank:0:rank", "tq:lrank:99999999999:rank", "tq:ljoin:1:rank",
 ])
 def test_a_forged_or_oversized_live_id_is_not_ours(desk, forged):
     assert parse_action(forged) is None
@@ -96,6 +98,7 @@ def test_a_forged_or_oversized_live_id_is_not_ours(desk, forged):
 def test_a_live_id_of_a_session_that_never_was_is_told_over(desk, quiz, channel):
     reply = desk.click(who(), live_answer_action(424242, 0, "B"))
     assert "over" in reply.message.body
+    assert "over" in desk.click(who(), live_rank_action(424242)).message.body
 
 
 def test_a_text_question_opens_its_form_and_the_form_answers_it(desk, quiz, channel):

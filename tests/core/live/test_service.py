@@ -5,9 +5,11 @@ from __future__ import annotations
 import pytest
 
 from bot.core.kernel.messages import Audience, live_answer_action, live_join_action
-from bot.core.kernel.models import Actor, AnswerMode, ChannelUpdate, LiveStatus
+from bot.core.kernel.models import Actor, AnswerMode, ChannelUpdate, LiveAnswer, LiveStatus
 from bot.core.live import LiveOptions, LiveService
 from bot.core.quiz import build_quiz
+from tests.db.builders import lose_the_first_commits_answer
+from tests.db.test_retry import cut_before
 from tests.support.core import only
 
 CHOICE = "t.choice-view"  # B (reshape) is right; A and C are wrong
@@ -318,3 +320,70 @@ def test_only_the_host_or_an_admin_may_pause(quiz, channel, host, bob):
     quiz.live.advance("console")
     assert "Only the host" in quiz.live.pause(channel, bob).body
     assert "not paused" in quiz.live.resume(channel, host).body
+
+
+postgres_only = pytest.mark.parametrize(
+    "database_url", [pytest.param("postgres", marks=pytest.mark.postgres)], indirect=True
+)
+
+
+@postgres_only
+def test_a_database_restarted_mid_question_keeps_each_answer_once(quiz, channel, host, bob,
+                                                                  store, pg_server, caplog):
+    # The server really drops the answer's connection (pg_terminate_backend, as a restart
+    # does) just before its insert: the answer is retried once and kept once.
+    channel, session, _ = _open(quiz, channel, host)
+    quiz.live.join(channel, bob.member, "en")
+    quiz.live.advance("console")
+    cut = cut_before(store.engine, pg_server, "INSERT INTO LIVE_ANSWERS")
+    said = _answer(quiz, channel, host, "B")
+    assert len(cut) == 1, "the connection was not cut"
+    assert "Locked in" in said.body, said.body
+    assert "record_live_answer: database connection lost" in caplog.text
+    again = _answer(quiz, channel, host, "C")
+    assert "already" in again.body
+    assert [(a.user_id, a.response) for a in store.live_answers(session.id)] == [
+        (host.member.id, "B")]
+    assert store.get_review(host.member.id, CHOICE).last_correct is True
+
+
+@postgres_only
+def test_an_answer_committed_before_the_connection_dropped_is_told_locked_in(quiz, channel,
+                                                                             host, bob, store):
+    # The commit reached the server, its answer did not come back: the retry finds this very
+    # answer and says kept, not "answered already"; nothing is counted twice.
+    channel, session, _ = _open(quiz, channel, host)
+    quiz.live.join(channel, bob.member, "en")
+    quiz.live.advance("console")
+    lost = lose_the_first_commits_answer(store)
+    said = _answer(quiz, channel, host, "B")
+    assert lost == [True]
+    assert "Locked in" in said.body, said.body
+    assert len(store.live_answers(session.id)) == 1
+    reveal = quiz.live.advance("console")
+    assert reveal == [] or "1 (100 %) ✓" in reveal[0].message.body
+
+
+def test_an_answer_kept_just_before_the_close_is_counted_in_the_reveal(quiz, channel, host, bob,
+                                                                       store, clock,
+                                                                       monkeypatch):
+    # Another replica keeps an answer after this one read the answers but before its close
+    # (its clock a little behind): the database counts it, so the reveal must too.
+    channel, session, _ = _open(quiz, channel, host, seconds=20)
+    quiz.live.join(channel, bob.member, "en")
+    quiz.live.advance("console")
+    _answer(quiz, channel, host, "B")
+    opened = store.live_questions(session.id)[0].opened_at
+    real_close = store.close_live_question
+
+    def close_after_a_late_answer(*args):
+        store.record_live_answer(LiveAnswer(
+            session_id=session.id, position=0, user_id=bob.member.id, response="C",
+            correct=False, points=0, answered_at=opened, elapsed_ms=19_900))
+        return real_close(*args)
+
+    monkeypatch.setattr(store, "close_live_question", close_after_a_late_answer)
+    clock.advance(seconds=20)
+    reveal = quiz.live.advance("console")[0].message.body
+    assert "1 (50 %) ✓" in reveal and "Most chosen wrong answer" in reveal, reveal
+    assert len(store.live_answers(session.id)) == 2

@@ -26,6 +26,9 @@ STRINGS: dict[str, dict[str, str]] = {
     "settings.field.enabled": {"en": "enabled", "zh-CN": "每日一题 `enabled`"},
     "settings.field.leaderboard": {"en": "leaderboard", "zh-CN": "每周排行榜 `leaderboard`"},
     "settings.field.packs": {"en": "packs", "zh-CN": "题包 `packs`"},
+    "settings.field.live_hosts": {"en": "live_hosts", "zh-CN": "竞答主持 `live_hosts`"},
+    "settings.value.live_admins": {"en": "admins", "zh-CN": "仅管理员"},
+    "settings.value.live_anyone": {"en": "anyone", "zh-CN": "任何成员"},
     "settings.value.all": {"en": "all", "zh-CN": "全部"},
     "settings.value.on": {"en": "on", "zh-CN": "开启"},
     "settings.value.off": {"en": "off", "zh-CN": "关闭"},
@@ -105,6 +108,10 @@ STRINGS: dict[str, dict[str, str]] = {
     "settings.error.enabled": {
         "en": "enabled must be on or off.",
         "zh-CN": "`enabled` 须为 `on` 或 `off`。",
+    },
+    "settings.error.live_hosts": {
+        "en": "live_hosts must be admins or anyone (who may start a live session here).",
+        "zh-CN": "`live_hosts` 须为 `admins` 或 `anyone`（谁可以在本频道开启竞答）。",
     },
     "settings.error.leaderboard": {
         "en": "leaderboard takes a weekday and an hour from 0 to 23 in digits 0-9: "

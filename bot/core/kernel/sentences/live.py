@@ -22,8 +22,10 @@ STRINGS: dict[str, dict[str, str]] = {
         "zh-CN": "竞答已开启，共 {questions} 道题：大厅已发到频道。",
     },
     "live.denied": {
-        "en": "Only an admin can start a live session in this channel.",
-        "zh-CN": "只有管理员可以在本频道开启竞答。",
+        "en": "Only an admin can start a live session in this channel (an admin can let "
+              "anyone host: live_hosts=anyone in the settings).",
+        "zh-CN": "只有管理员可以在本频道开启竞答（管理员可在设置中用 `live_hosts=anyone` "
+                 "允许任何成员主持）。",
     },
     "live.running": {
         "en": "A live session is already running in this channel: {/live} shows it, "
@@ -126,6 +128,16 @@ STRINGS: dict[str, dict[str, str]] = {
         "zh-CN": "本频道的主题",
     },
     "live.join.button": {"en": "Join", "zh-CN": "加入"},
+    "live.rank.button": {"en": "My rank", "zh-CN": "我的排名"},
+    "live.rank.mine": {
+        "en": "Your rank: {rank} of {of}, with {points} pts ({right} right of {answered} "
+              "answered).",
+        "zh-CN": "你的排名：{rank}/{of}，{points} 分（作答 {answered} 题，答对 {right} 题）。",
+    },
+    "live.rank.none": {
+        "en": "You have not answered in this session yet: no rank.",
+        "zh-CN": "你在这场竞答中还没有作答，暂无排名。",
+    },
     "live.question.title": {
         "en": "Live · question {number}/{count} · {topic}",
         "zh-CN": "竞答 · 第 {number}/{count} 题 · {topic}",
