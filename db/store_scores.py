@@ -6,12 +6,27 @@ import datetime as dt
 from collections.abc import Collection, Sequence
 from typing import Any
 
-from sqlalchemy import Connection, Table, and_, bindparam, case, distinct, func, or_, select
+from sqlalchemy import (
+    Connection,
+    Select,
+    Table,
+    and_,
+    bindparam,
+    case,
+    distinct,
+    func,
+    or_,
+    select,
+    true,
+)
+from sqlalchemy.orm import aliased
 
 from bot.core.kernel.models import (
     BoardRead,
     ItemResult,
     MemberRead,
+    Round,
+    RoundStatus,
     ScoreRow,
     StreakAnchor,
     StreakState,
@@ -127,19 +142,29 @@ class ScoreStore(StoreBase):
     def board_read(
         self, channel_id: int, week_start: dt.datetime | None, limit: int | None
     ) -> BoardRead:
-        """Return what a leaderboard shows, in one read-only transaction.
+        """Return what a leaderboard shows, in one statement (one round trip).
 
-        The rows as ``top_scores``, the hidden members with points, the channel's rounds
-        (how many, the latest) and the stored streak of each member shown: a few indexed
-        statements, none per member.
+        The rows as ``top_scores``, each with its member's stored streak, the hidden members
+        with points and the channel's rounds (how many, the latest): a few indexed lookups
+        joined to a one-row head, none per member. A tie at the board's cut adds one read.
         """
-        params = {"channel_id": channel_id, "week_start": week_start}
+        sql = _TOP[week_start is not None]
+        params: dict[str, Any] = {"channel_id": channel_id, "week_start": week_start}
         with self._reading() as connection:
-            scores = _top(connection, channel_id, week_start, limit)
-            [(hidden,)] = connection.execute(_TOP[week_start is not None].hidden, params)
-            rounds, latest = _round_facts(connection, channel_id)
-            anchors = _anchors(connection, channel_id, [row.user_id for row in scores], rounds)
-        return BoardRead(scores, int(hidden), rounds, latest, anchors)
+            if limit is None:
+                rows = connection.execute(sql.board_every, params).all()
+            else:
+                rows = connection.execute(sql.board, {**params,
+                                                       "limit": max(limit, 0) + 1}).all()
+            head = rows[0]
+            rounds = int(head.rounds)
+            tops = [row[_HEAD:] for row in rows if row.user_id is not None]
+            if limit is not None:
+                tops = _cut(connection, sql, params, tops, max(limit, 0))
+        latest = _latest_round(head) if head.latest_id is not None else None
+        scores = [_score(row[:7]) for row in tops]
+        anchors = {row[0]: _anchor(row[7:], rounds) for row in tops if row[7] is not None}
+        return BoardRead(scores, int(head.hidden), rounds, latest, anchors)
 
     @retry_on_disconnect
     def member_read(
@@ -318,6 +343,43 @@ def _anchors(connection: Connection, channel_id: int, user_ids: list[int],
         for uid, *anchor in connection.execute(_ANCHORS, params):
             found[uid] = _anchor(anchor, rounds)
     return found
+
+
+def _cut(connection: Connection, sql: _TopQueries, params: dict[str, Any],
+         rows: list[Sequence[Any]], limit: int) -> list[Sequence[Any]]:
+    """Return the board's ``limit`` first rows, and all of a tie that the cut falls inside.
+
+    ``rows``: up to ``limit`` + 1 rows best first, as the board statement returns them.
+    """
+    if limit <= 0:
+        return []
+    if len(rows) <= limit or _rank_key(rows[limit]) != _rank_key(rows[limit - 1]):
+        return rows[:limit]
+    # The whole tie shares the last rank, so all of it comes (the core orders a tie by name,
+    # which SQL cannot fold like Python).
+    points, solved, last = _rank_key(rows[limit - 1])
+    tied = connection.execute(
+        sql.tied_streaks_unsolved if last is None else sql.tied_streaks,
+        {**params, "points": points, "solved": solved, "last": last},
+    ).all()
+    shown = {row[0] for row in rows[:limit]}
+    return [*rows[:limit], *(r for r in tied if r[0] not in shown)]
+
+
+def _latest_round(head: Any) -> Round:
+    """Return the channel's latest round from the board statement's head columns."""
+    return Round(
+        id=head.latest_id,
+        channel_id=head.latest_channel_id,
+        local_date=head.latest_local_date,
+        item_id=head.latest_item_id,
+        item_version=head.latest_item_version,
+        status=RoundStatus(head.latest_status),
+        opened_at=head.latest_opened_at,
+        closes_at=head.latest_closes_at,
+        message_ref=head.latest_message_ref,
+        post_claimed_at=head.latest_post_claimed_at,
+    )
 
 
 def _anchor(row: Sequence[Any], rounds: int) -> StreakAnchor:
@@ -503,6 +565,66 @@ class _TopQueries:
         tie = query.where(table.points == bindparam("points"), table.solved == bindparam("solved"))
         self.tied = tie.where(table.last_solved_at == bindparam("last"))
         self.tied_unsolved = tie.where(table.last_solved_at.is_(None))
+        # The board in one statement (one round trip): a one-row head (the hidden members with
+        # points, the channel's rounds and its latest round) left-joined to the best rows, each
+        # with its member's stored streak (the all-time totals row holds it).
+        streaks: Any = ScoreTotalRow if table is ScoreTotalRow else _STREAKS
+        ranked = query.add_columns(
+            streaks.streak_on, streaks.streak_through, streaks.streak, streaks.best_streak,
+            streaks.freezes, streaks.toward_freeze)
+        if table is not ScoreTotalRow:
+            ranked = ranked.outerjoin(_STREAKS, and_(_STREAKS.channel_id == table.channel_id,
+                                                     _STREAKS.user_id == table.user_id))
+        order = (table.points.desc(), table.solved.desc(), table.last_solved_at.is_(None),
+                 table.last_solved_at, table.user_id)
+        self.board = _board(hidden(), ranked.order_by(*order).limit(bindparam("limit")))
+        self.board_every = _board(hidden(), ranked.order_by(*order))
+        tie_ranked = ranked.where(table.points == bindparam("points"),
+                                  table.solved == bindparam("solved"))
+        self.tied_streaks = _with_later(
+            tie_ranked.where(table.last_solved_at == bindparam("last")).subquery("tied"))
+        self.tied_streaks_unsolved = _with_later(
+            tie_ranked.where(table.last_solved_at.is_(None)).subquery("tied"))
+
+
+# The all-time totals row of a member on the week board: where their streak is stored.
+_STREAKS: Any = aliased(ScoreTotalRow, name="streaks")
+_LATEST_COLUMNS = ("id", "channel_id", "local_date", "item_id", "item_version", "status",
+                   "opened_at", "closes_at", "message_ref", "post_claimed_at")
+_HEAD = 2 + len(_LATEST_COLUMNS)  # the board statement's head: hidden, rounds, latest round
+
+
+def _with_later(rows: Any) -> Select[Any]:
+    """Return ``rows`` (totals, then streak columns) with each streak's later rounds counted.
+
+    How many of the channel's rounds are dated after the member's stored streak (an index
+    range, a few rounds for a member who plays) is the check that the stored streak holds.
+    """
+    later = (select(func.count()).select_from(_OTHERS)
+             .where(_OTHERS.c.channel_id == bindparam("channel_id"),
+                    _OTHERS.c.local_date > rows.c.streak_on)
+             .scalar_subquery())
+    c = rows.c
+    return select(c.user_id, c.display_name, c.points, c.solved, c.first_try,
+                  c.last_solved_at, c.attempted, c.streak_on, c.streak_through,
+                  later.label("later"), c.streak, c.best_streak, c.freezes, c.toward_freeze)
+
+
+def _board(hidden: Any, best: Select[Any]) -> Select[Any]:
+    """Return the board statement: its head joined to the ``best`` rows, kept in their order."""
+    mine = _ROUNDS.c.channel_id == bindparam("channel_id")
+    head = select(hidden.label("hidden"),
+                  select(func.count()).select_from(_ROUNDS).where(mine)
+                  .scalar_subquery().label("rounds")).subquery("head")
+    latest = (select(*(_ROUNDS.c[name].label(f"latest_{name}") for name in _LATEST_COLUMNS))
+              .where(mine).order_by(_ROUNDS.c.local_date.desc()).limit(1).subquery("latest"))
+    top = best.subquery("top")
+    c = top.c
+    return (select(head.c.hidden, head.c.rounds, *latest.c,
+                   *_with_later(top).selected_columns)
+            .select_from(head.outerjoin(latest, true()).outerjoin(top, true()))
+            .order_by(c.points.desc(), c.solved.desc(), c.last_solved_at.is_(None),
+                      c.last_solved_at, c.user_id))
 
 
 _TOP = {False: _TopQueries(ScoreTotalRow), True: _TopQueries(WeekTotalRow)}

@@ -7,9 +7,10 @@ from tests.db.statements.counting import LARGE, SMALL, history, sent_by
 # What each call sends: one read-only transaction for a board and for /stats (the weekly
 # post adds the channel and the week's first tries).
 PINNED = {
-    "week": ({"SELECT": 4}, 1),  # the top totals, the hidden count, the rounds, the streaks
-    "all": ({"SELECT": 4}, 1),
-    "weekly-post": ({"SELECT": 6}, 3),
+    # one statement: the top totals with their streaks, the hidden count and the rounds
+    "week": ({"SELECT": 1}, 1),
+    "all": ({"SELECT": 1}, 1),
+    "weekly-post": ({"SELECT": 3}, 3),
     # totals with the streak, rounds, daily and practice outcomes per item, cards due, and two
     # ranks of two reads each
     "stats": ({"SELECT": 9}, 1),
