@@ -59,8 +59,9 @@ class BoardStore(Protocol):
     ) -> BoardRead:
         """Return a leaderboard's rows (as ``top_scores``), hidden count, rounds and streaks.
 
-        One read-only transaction of a few statements, none per member: the streaks are the
-        stored ones (``StreakAnchor``), as of each member's latest solve.
+        One read of a constant number of statements (one, but for a tie at the cut), none per
+        member: the streaks are the stored ones (``StreakAnchor``), as of each member's latest
+        solve.
         """
         ...
 
@@ -68,7 +69,7 @@ class BoardStore(Protocol):
     def member_read(
         self, channel_id: int, user_id: int, now: dt.datetime, week_start: dt.datetime
     ) -> MemberRead:
-        """Return what /stats shows of a member in a channel, in one read-only transaction."""
+        """Return what /stats shows of a member in a channel, in one read of two statements."""
         ...
 
 

@@ -11,9 +11,9 @@ PINNED = {
     "week": ({"SELECT": 1}, 1),
     "all": ({"SELECT": 1}, 1),
     "weekly-post": ({"SELECT": 3}, 3),
-    # totals with the streak, rounds, daily and practice outcomes per item, cards due, and two
-    # ranks of two reads each
-    "stats": ({"SELECT": 9}, 1),
+    # the member's totals, streak, ranks and the rounds in one row; outcomes per item and
+    # cards due in another
+    "stats": ({"SELECT": 2}, 1),
     "team-stats": ({"SELECT": 1}, 1),
 }
 CALLS = {
