@@ -154,7 +154,9 @@ class WebDesk:
             return None
         period = period if period in BOARD_PERIODS else "week"
         view: BoardView = self.quiz.board.board(channel, period, BOARD_MAX_ROWS)
-        me = self._member(grant).id
+        # Only to mark the viewer's row: a read (a page view registers nobody, takes no lock).
+        viewer = self.desk.store.find_member(grant.platform, grant.user)
+        me = viewer.id if viewer is not None else None
         pages = max(1, math.ceil(len(view.rows) / BOARD_PAGE_ROWS))
         page = min(max(page, 1), pages)
         shown = view.rows[(page - 1) * BOARD_PAGE_ROWS:page * BOARD_PAGE_ROWS]
