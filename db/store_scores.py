@@ -267,6 +267,30 @@ class ScoreStore(StoreBase):
         return found
 
     @retry_on_disconnect
+    def streak_history(
+        self, channel_id: int, user_ids: Collection[int]
+    ) -> tuple[list[dt.date], dict[int, list[dt.date]]]:
+        """Return the channel's round dates and each member's solved rounds' dates.
+
+        Every round of the channel, left-joined to the members' solves of it: one statement
+        per few hundred members (a stale stored streak is walked again from these).
+        """
+        ids = sorted(set(user_ids))
+        dates: list[dt.date] = []
+        found: dict[int, list[dt.date]] = {}
+        with self._reading() as connection:
+            for start in range(0, max(len(ids), 1), _IN_CHUNK):
+                chunk = {"channel_id": channel_id, "user_ids": ids[start : start + _IN_CHUNK]}
+                days: list[dt.date] = []
+                for day, user_id in connection.execute(_STREAK_HISTORY, chunk):
+                    if not days or days[-1] != day:
+                        days.append(day)
+                    if user_id is not None:
+                        found.setdefault(user_id, []).append(day)
+                dates = days
+        return dates, found
+
+    @retry_on_disconnect
     def item_results(self, user_id: int, channel_id: int | None = None) -> list[ItemResult]:
         """Return the member's final outcome per daily round and practice answer.
 
@@ -397,6 +421,19 @@ _SOLVED_DATES = (
     )
     .distinct()
     .order_by(AnswerRow.user_id, RoundRow.local_date)
+)
+_SOLVES = (
+    select(AnswerRow.round_id, AnswerRow.user_id)
+    .where(AnswerRow.user_id.in_(bindparam("user_ids", expanding=True)),
+           AnswerRow.correct.is_(True))
+    .distinct()
+    .subquery("solves")
+)
+_STREAK_HISTORY = (
+    select(RoundRow.local_date, _SOLVES.c.user_id)
+    .outerjoin(_SOLVES, _SOLVES.c.round_id == RoundRow.id)
+    .where(RoundRow.channel_id == bindparam("channel_id"))
+    .order_by(RoundRow.local_date, _SOLVES.c.user_id)
 )
 _SOLVED_DATES_SINCE = _SOLVED_DATES.where(RoundRow.local_date >= bindparam("since"))
 # Right on the first try: attempt 1 was right (a member-round has one attempt 1 at most).

@@ -119,6 +119,16 @@ class BoardStore(Protocol):
         ...
 
 
+    def streak_history(
+        self, channel_id: int, user_ids: Collection[int]
+    ) -> tuple[list[dt.date], dict[int, list[dt.date]]]:
+        """Return the channel's round dates and, per member, the dates of rounds they solved.
+
+        What a stale stored streak is walked again from, in one statement (per few hundred
+        members); members who solved none are absent. Both lists oldest first.
+        """
+        ...
+
     def item_results(self, user_id: int, channel_id: int | None = None) -> list[ItemResult]:
         """Return the member's final outcome per daily round and practice answer."""
         ...

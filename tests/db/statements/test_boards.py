@@ -1,7 +1,9 @@
 """The boards' and /stats' statements, over a small history and a large one."""
 
 import pytest
+from sqlalchemy import update
 
+from db.tables import ScoreTotalRow
 from tests.db.statements.counting import LARGE, SMALL, history, sent_by
 
 # What each call sends: one read-only transaction for a board and for /stats (the weekly
@@ -42,3 +44,26 @@ def test_a_hidden_member_costs_no_statement_on_the_board(quiz, store):
         store.set_hidden(member.id, True)
     after = sent_by(store.engine, lambda: quiz.board.leaderboard(large.channel, "all", "en"))
     assert after.statements == before.statements
+
+
+def _stale(store, past):
+    """Mark every member's stored streak stale, as a concurrent solve does (through -1)."""
+    with store.engine.begin() as connection:
+        connection.execute(update(ScoreTotalRow)
+                           .where(ScoreTotalRow.channel_id == past.channel.id)
+                           .values(streak_through=-1))
+
+
+@pytest.mark.parametrize("period", ["week", "all"])
+def test_stale_streaks_cost_one_more_statement_whatever_the_history(quiz, store, period):
+    small, large = history(store, "small", *SMALL), history(store, "large", *LARGE)
+    fresh = [quiz.board.rows(past.channel, period) for past in (small, large)]
+    for past in (small, large):
+        _stale(store, past)
+    sent = [sent_by(store.engine, lambda past=past: quiz.board.leaderboard(past.channel,
+                                                                             period, "en"))
+            for past in (small, large)]
+    assert sent[0].statements == sent[1].statements
+    # The board, then every round with the shown members' solves, walked again: one read.
+    assert (dict(sent[1].statements), sent[1].transactions) == ({"SELECT": 2}, 2)
+    assert [quiz.board.rows(past.channel, period) for past in (small, large)] == fresh
