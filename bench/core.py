@@ -16,6 +16,7 @@ from __future__ import annotations
 import argparse
 import datetime as dt
 import json
+import math
 import multiprocessing
 import random
 import shutil
@@ -154,6 +155,12 @@ def generate(
 ) -> tuple[BulkData, Dataset]:
     """Return N answers of ``members`` over ``rounds`` daily rounds, and what they describe."""
     expected_tries = sum((1 - RIGHT) ** k for k in range(TRIES))
+    # Every member answering every round holds about members x rounds x 1.56 answers: the
+    # loop below would stop short of N without a word (2,000 members hold about 1.1M).
+    needed = math.ceil(n_answers / (rounds * expected_tries * 0.95))
+    if needed > members:
+        raise SystemExit(f"bench core: {n_answers:,} answers need about {needed:,} members over"
+                         f" {rounds} rounds; pass --members {needed}")
     chance = min(1.0, n_answers / (members * rounds * expected_tries))
     while True:
         round_rows, answers = _answers(members, rounds, items, chance, seed)

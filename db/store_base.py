@@ -30,6 +30,8 @@ class StoreBase:
         self._sessions = sessionmaker(engine, expire_on_commit=False)
         self._read_engine = read_only(engine)
         self._read_sessions = sessionmaker(self._read_engine, expire_on_commit=False)
+        self._autocommit = (engine.execution_options(isolation_level="AUTOCOMMIT")
+                            if engine.dialect.name == "postgresql" else engine)
 
     @property
     def engine(self) -> Engine:
@@ -65,6 +67,17 @@ class StoreBase:
         this way: a Session and a freshly built query cost about 1 ms more per call.
         """
         with self._read_engine.begin() as connection:
+            yield connection
+
+    @contextmanager
+    def _one_write(self) -> Iterator[Connection]:
+        """Yield a Core connection for one statement that writes, atomic on its own.
+
+        On PostgreSQL it runs in autocommit: a statement is its own transaction there, and
+        BEGIN and COMMIT would add two round trips to it. On SQLite an immediate transaction.
+        Never send two statements through it: nothing would hold them together.
+        """
+        with self._autocommit.begin() as connection:
             yield connection
 
     @retry_on_disconnect

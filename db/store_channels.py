@@ -35,6 +35,8 @@ _CHANNEL = (
 _MEMBER = select(_USERS).where(_USERS.c.id == bindparam("member_id"))
 STAMP_ID = 1  # settings_stamps holds one row
 _STAMP = select(SettingsStampRow.version).where(SettingsStampRow.id == STAMP_ID)
+_MEMBER_BY_KEY = select(_USERS).where(_USERS.c.platform == bindparam("platform"),
+                                      _USERS.c.external_id == bindparam("external_id"))
 
 
 def _settings(row: Any, workspace_external_id: str) -> ChannelSettings:
@@ -188,6 +190,11 @@ class ChannelStore(StoreBase):
     def get_member(self, member_id: int) -> Member | None:
         """Return the member with this id, if any."""
         found = self._fetch(_MEMBER, {"member_id": member_id})
+        return _member(found[0]) if found else None
+
+    def find_member(self, platform: str, external_id: str) -> Member | None:
+        """Return the member known by this platform id, if any (a read: nothing registered)."""
+        found = self._fetch(_MEMBER_BY_KEY, {"platform": platform, "external_id": external_id})
         return _member(found[0]) if found else None
 
 

@@ -1,9 +1,10 @@
 """Store the item analytics' inputs and outputs: first-try sums, open reports, paused items.
 
 ``item_tallies`` is one statement over every answer: per (member, item version) the first
-tries and how many were right, then per member, then per item version the sums the
-point-biserial correlation needs, each member's rest score computed as their totals minus this
-item's. The database aggregates a million answers; Python gets one row per item version.
+tries and how many were right, per member the same over every item, then per item version the
+sums the point-biserial correlation needs, each member's rest score computed as their totals
+minus this item's. The database aggregates a million answers; Python gets one row per item
+version.
 """
 
 from __future__ import annotations
@@ -32,42 +33,57 @@ from db.tables import AnswerRow, PausedItemRow, RoundRow
 def _tallies(since: dt.date | None) -> Select[Any]:
     answers, rounds = AnswerRow.__table__, RoundRow.__table__
     right = case((answers.c.correct, 1), else_=0)
-    firsts = [answers.c.attempt == 1]
     # A forgotten member's first try (no member) is an observation of its own: it counts for
     # the item, and has no rest score to correlate with.
-    who = func.coalesce(answers.c.user_id, -answers.c.id).label("user_id")
-    if since is not None:
-        firsts.append(rounds.c.local_date >= since)
+    who = func.coalesce(answers.c.user_id, -answers.c.id)
+    picked = [] if since is None else [rounds.c.local_date >= since]
+    # Each round keyed by the first round of its item version: the big grouping (per member
+    # and item version) is by two integers, not by the item's text.
+    keyed = (
+        select(rounds.c.id, func.min(rounds.c.id).over(
+            partition_by=(rounds.c.item_id, rounds.c.item_version)).label("item_key"))
+        .where(*picked)
+        .subquery("keyed")
+    )
+    firsts = answers.join(keyed, keyed.c.id == answers.c.round_id)
     # Floats from the first sums on: PostgreSQL would carry sums of sums as numeric, slowly.
     per_item = (
-        select(who, rounds.c.item_id, rounds.c.item_version,
+        select(who.label("user_id"), keyed.c.item_key,
                cast(func.count(), Float).label("n"), cast(func.sum(right), Float).label("c"))
-        .select_from(answers.join(rounds, rounds.c.id == answers.c.round_id))
-        .where(and_(*firsts))
-        .group_by(who, rounds.c.item_id, rounds.c.item_version)
-        .cte("per_item")
+        .select_from(firsts)
+        .where(answers.c.attempt == 1)
+        .group_by(who, keyed.c.item_key)
+        .subquery("per_item")
     )
+    # Each member's totals straight from the answers (a second scan, grouped by member only):
+    # reading them off per_item would make the database keep that large result to read twice.
     per_member = (
-        select(per_item.c.user_id, func.sum(per_item.c.n).label("n"),
-               func.sum(per_item.c.c).label("c"))
-        .group_by(per_item.c.user_id)
-        .cte("per_member")
+        select(who.label("user_id"), cast(func.count(), Float).label("n"),
+               cast(func.sum(right), Float).label("c"))
+        .select_from(firsts)
+        .where(answers.c.attempt == 1)
+        .group_by(who)
+        .subquery("per_member")
     )
     rest_n = per_member.c.n - per_item.c.n
-    x = (per_item.c.c / per_item.c.n).label("x")
-    y = case((rest_n > 0, (per_member.c.c - per_item.c.c) / rest_n), else_=None).label("y")
-    obs = (
-        select(per_item.c.item_id, per_item.c.item_version, x, y)
+    x = per_item.c.c / per_item.c.n
+    y = case((rest_n > 0, (per_member.c.c - per_item.c.c) / rest_n), else_=None)
+    rested_x = case((rest_n > 0, x), else_=None)
+    sums = (
+        select(per_item.c.item_key, func.count().label("n"), func.sum(x).label("sx"),
+               func.count(y).label("ny"), func.sum(rested_x).label("rx"),
+               func.sum(rested_x * rested_x).label("rxx"), func.sum(y).label("sy"),
+               func.sum(y * y).label("syy"), func.sum(x * y).label("sxy"))
         .join(per_member, per_member.c.user_id == per_item.c.user_id)
-        .cte("obs")
+        .group_by(per_item.c.item_key)
+        .subquery("sums")
     )
-    rested_x = case((obs.c.y.is_not(None), obs.c.x), else_=None)
+    # Per item version (a few hundred rows), named by its key round.
     return (
-        select(obs.c.item_id, obs.c.item_version, func.count(), func.sum(obs.c.x),
-               func.count(obs.c.y), func.sum(rested_x), func.sum(rested_x * rested_x),
-               func.sum(obs.c.y), func.sum(obs.c.y * obs.c.y), func.sum(obs.c.x * obs.c.y))
-        .group_by(obs.c.item_id, obs.c.item_version)
-        .order_by(obs.c.item_id, obs.c.item_version)
+        select(rounds.c.item_id, rounds.c.item_version, sums.c.n, sums.c.sx, sums.c.ny,
+               sums.c.rx, sums.c.rxx, sums.c.sy, sums.c.syy, sums.c.sxy)
+        .join(sums, sums.c.item_key == rounds.c.id)
+        .order_by(rounds.c.item_id, rounds.c.item_version)
     )
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime as dt
+from typing import Any
 
 from sqlalchemy import bindparam, delete, exists, insert, or_, select, update
 
@@ -42,11 +43,17 @@ _REVIEWS_OF = (select(ReviewRow).where(ReviewRow.user_id == bindparam("user_id")
                .order_by(ReviewRow.due_at, ReviewRow.item_id))
 
 
+_SESSION_OF = select(PracticeSessionRow.__table__).where(
+    PracticeSessionRow.user_id == bindparam("user_id"))
+_REVIEWS_OF_CORE = (select(ReviewRow.__table__).where(ReviewRow.user_id == bindparam("user_id"))
+                    .order_by(ReviewRow.due_at, ReviewRow.item_id))
+
+
 def _held_of(user_id: int, platform: str, workspace: str) -> dict[str, object]:
     return {"user_id": user_id, "platform": platform, "workspace": workspace}
 
 
-def _session(row: PracticeSessionRow) -> PracticeSession:
+def _session(row: Any) -> PracticeSession:
     """Return the practice session row as the core's value."""
     return PracticeSession(
         user_id=row.user_id,
@@ -57,7 +64,7 @@ def _session(row: PracticeSessionRow) -> PracticeSession:
     )
 
 
-def _review(row: ReviewRow) -> Review:
+def _review(row: Any) -> Review:
     """Return the review row as the core's value."""
     return Review(
         user_id=row.user_id,
@@ -89,8 +96,8 @@ class PracticeStore(StoreBase):
             .values(user_id=session.user_id, **values)
             .on_conflict_do_update(index_elements=["user_id"], set_=values)
         )
-        with self._transaction() as db:
-            db.execute(stmt)
+        with self._one_write() as connection:
+            connection.execute(stmt)
 
     @retry_on_disconnect
     def current_practice(self, user_id: int) -> PracticeSession | None:
@@ -163,11 +170,14 @@ class PracticeStore(StoreBase):
         /quiz needs all three before it picks: one transaction instead of three on its hot
         path (each costs about a millisecond and a half on SQLite).
         """
-        with self._read() as db:
-            row = db.get(PracticeSessionRow, user_id)
-            held = frozenset(db.scalars(_OPEN_ROUND_ITEMS, _held_of(user_id, platform, workspace)))
-            cards = [_review(r) for r in db.scalars(_REVIEWS_OF, {"user_id": user_id})]
-            return (_session(row) if row is not None else None), held, cards
+        # Core rows, no Session: the rows carry the same attribute names as the ORM's.
+        with self._reading() as connection:
+            row = connection.execute(_SESSION_OF, {"user_id": user_id}).first()
+            held = frozenset(connection.execute(
+                _OPEN_ROUND_ITEMS, _held_of(user_id, platform, workspace)).scalars())
+            cards = [_review(r) for r in connection.execute(_REVIEWS_OF_CORE,
+                                                            {"user_id": user_id})]
+        return (_session(row) if row is not None else None), held, cards
 
     @retry_on_disconnect
     def get_review(self, user_id: int, item_id: str) -> Review | None:

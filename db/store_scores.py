@@ -6,12 +6,31 @@ import datetime as dt
 from collections.abc import Collection, Sequence
 from typing import Any
 
-from sqlalchemy import Connection, Table, and_, bindparam, case, distinct, func, or_, select
+from sqlalchemy import (
+    Connection,
+    Select,
+    Table,
+    and_,
+    bindparam,
+    case,
+    cast,
+    distinct,
+    func,
+    literal_column,
+    null,
+    or_,
+    select,
+    true,
+    union_all,
+)
+from sqlalchemy.orm import aliased
 
 from bot.core.kernel.models import (
     BoardRead,
     ItemResult,
     MemberRead,
+    Round,
+    RoundStatus,
     ScoreRow,
     StreakAnchor,
     StreakState,
@@ -20,7 +39,6 @@ from bot.core.kernel.models import (
 from db.retry import retry_on_disconnect
 from db.store_answers import TotalsTable
 from db.store_base import StoreBase
-from db.store_rounds import _round
 from db.tables import (
     AnswerRow,
     ItemTotalRow,
@@ -127,43 +145,59 @@ class ScoreStore(StoreBase):
     def board_read(
         self, channel_id: int, week_start: dt.datetime | None, limit: int | None
     ) -> BoardRead:
-        """Return what a leaderboard shows, in one read-only transaction.
+        """Return what a leaderboard shows, in one statement (one round trip).
 
-        The rows as ``top_scores``, the hidden members with points, the channel's rounds
-        (how many, the latest) and the stored streak of each member shown: a few indexed
-        statements, none per member.
+        The rows as ``top_scores``, each with its member's stored streak, the hidden members
+        with points and the channel's rounds (how many, the latest): a few indexed lookups
+        joined to a one-row head, none per member. A tie at the board's cut adds one read.
         """
-        params = {"channel_id": channel_id, "week_start": week_start}
+        sql = _TOP[week_start is not None]
+        params: dict[str, Any] = {"channel_id": channel_id, "week_start": week_start}
         with self._reading() as connection:
-            scores = _top(connection, channel_id, week_start, limit)
-            [(hidden,)] = connection.execute(_TOP[week_start is not None].hidden, params)
-            rounds, latest = _round_facts(connection, channel_id)
-            anchors = _anchors(connection, channel_id, [row.user_id for row in scores], rounds)
-        return BoardRead(scores, int(hidden), rounds, latest, anchors)
+            if limit is None:
+                rows = connection.execute(sql.board_every, params).all()
+            else:
+                rows = connection.execute(sql.board, {**params,
+                                                       "limit": max(limit, 0) + 1}).all()
+            head = rows[0]
+            rounds = int(head.rounds)
+            tops: list[Sequence[Any]] = [row[_HEAD:] for row in rows if row.user_id is not None]
+            if limit is not None:
+                tops = _cut(connection, sql, params, tops, max(limit, 0))
+        latest = _latest_round(head) if head.latest_id is not None else None
+        scores = [_score(row[:7]) for row in tops]
+        anchors = {row[0]: _anchor(row[7:], rounds) for row in tops if row[7] is not None}
+        return BoardRead(scores, int(head.hidden), rounds, latest, anchors)
 
     @retry_on_disconnect
     def member_read(
         self, channel_id: int, user_id: int, now: dt.datetime, week_start: dt.datetime
     ) -> MemberRead:
-        """Return what /stats shows of the member in the channel, in one read-only transaction.
+        """Return what /stats shows of the member in the channel, in two statements.
 
-        Totals and stored streak, the channel's rounds (how many, the latest), outcomes per
-        item, cards due at ``now``, and the member's place this week (``week_start``) and all
-        time.
+        One row: totals and stored streak, the channel's rounds (how many, the latest), and
+        the member's place this week (``week_start``) and all time; then the outcomes per item
+        and the cards due at ``now``.
         """
-        params = {"channel_id": channel_id, "user_id": user_id, "now": now}
+        params = {"channel_id": channel_id, "user_id": user_id, "now": now,
+                  "week_start": week_start}
         with self._reading() as connection:
-            mine = connection.execute(_MEMBER_SCORE_AND_STREAK, params).all()
-            score = _score(mine[0][:7]) if mine else None
-            rounds, latest = _round_facts(connection, channel_id)
-            anchor = (_anchor(mine[0][7:], rounds) if mine and mine[0][7] is not None
-                      else None)
-            results = [(item, int(answered), int(solved or 0), int(first or 0))
-                       for statement in (_MEMBER_ITEMS, _MEMBER_PRACTICE)
-                       for item, answered, solved, first in connection.execute(statement, params)]
-            due = [item for (item,) in connection.execute(_DUE, params)]
-            ranks = [_place(connection, channel_id, user_id, week) if score else None
-                     for week in (week_start, None)]
+            head = connection.execute(_MEMBER_HEAD, params).one()
+            outcomes = connection.execute(_MEMBER_OUTCOMES, params).all()
+        rounds = int(head.rounds)
+        latest = _latest_round(head) if head.latest_id is not None else None
+        mine = head[1 + len(_LATEST_COLUMNS):]
+        score = _score(mine[:7]) if head.user_id is not None else None
+        anchor = _anchor(mine[7:14], rounds) if score and head.streak_on is not None else None
+        results = [(item, int(answered), int(solved or 0), int(first or 0))
+                   for kind, item, answered, solved, first, _ in outcomes if kind != _DUE_KIND]
+        due = [item for kind, item, *_ in outcomes if kind == _DUE_KIND]
+        hidden = int(bool(head.member_hidden))
+        ranks = [
+            (int(ahead) + 1, int(visible) + hidden) if score and points and points > 0 else None
+            for points, visible, ahead in ((head.week_points, head.week_visible, head.week_ahead),
+                                           (head.points, head.all_visible, head.all_ahead))
+        ]
         return MemberRead(score, anchor, rounds, latest, results, due, ranks[0], ranks[1])
 
     @retry_on_disconnect
@@ -233,6 +267,30 @@ class ScoreStore(StoreBase):
         return found
 
     @retry_on_disconnect
+    def streak_history(
+        self, channel_id: int, user_ids: Collection[int]
+    ) -> tuple[list[dt.date], dict[int, list[dt.date]]]:
+        """Return the channel's round dates and each member's solved rounds' dates.
+
+        Every round of the channel, left-joined to the members' solves of it: one statement
+        per few hundred members (a stale stored streak is walked again from these).
+        """
+        ids = sorted(set(user_ids))
+        dates: list[dt.date] = []
+        found: dict[int, list[dt.date]] = {}
+        with self._reading() as connection:
+            for start in range(0, max(len(ids), 1), _IN_CHUNK):
+                chunk = {"channel_id": channel_id, "user_ids": ids[start : start + _IN_CHUNK]}
+                days: list[dt.date] = []
+                for day, user_id in connection.execute(_STREAK_HISTORY, chunk):
+                    if not days or days[-1] != day:
+                        days.append(day)
+                    if user_id is not None:
+                        found.setdefault(user_id, []).append(day)
+                dates = days
+        return dates, found
+
+    @retry_on_disconnect
     def item_results(self, user_id: int, channel_id: int | None = None) -> list[ItemResult]:
         """Return the member's final outcome per daily round and practice answer.
 
@@ -297,27 +355,41 @@ def _item_results(connection: Connection, user_id: int,
     return sorted(results, key=lambda r: (r.answered_at, r.item_id))
 
 
-def _round_facts(connection: Connection, channel_id: int) -> tuple[int, Any]:
-    """Return how many rounds the channel has and its latest round (None without rounds)."""
-    row = connection.execute(_ROUND_FACTS, {"channel_id": channel_id}).first()
-    if row is None:
-        return 0, None
-    return int(row.rounds), _round(row)
+def _cut(connection: Connection, sql: _TopQueries, params: dict[str, Any],
+         rows: list[Sequence[Any]], limit: int) -> list[Sequence[Any]]:
+    """Return the board's ``limit`` first rows, and all of a tie that the cut falls inside.
 
-
-def _anchors(connection: Connection, channel_id: int, user_ids: list[int],
-             rounds: int) -> dict[int, StreakAnchor]:
-    """Return the stored streaks of these members who ever solved a round of the channel.
-
-    ``rounds``: how many rounds the channel has, read in the same transaction.
+    ``rows``: up to ``limit`` + 1 rows best first, as the board statement returns them.
     """
-    found: dict[int, StreakAnchor] = {}
-    ids = sorted(set(user_ids))
-    for start in range(0, len(ids), _IN_CHUNK):
-        params = {"channel_id": channel_id, "user_ids": ids[start:start + _IN_CHUNK]}
-        for uid, *anchor in connection.execute(_ANCHORS, params):
-            found[uid] = _anchor(anchor, rounds)
-    return found
+    if limit <= 0:
+        return []
+    if len(rows) <= limit or _rank_key(rows[limit]) != _rank_key(rows[limit - 1]):
+        return rows[:limit]
+    # The whole tie shares the last rank, so all of it comes (the core orders a tie by name,
+    # which SQL cannot fold like Python).
+    points, solved, last = _rank_key(rows[limit - 1])
+    tied = connection.execute(
+        sql.tied_streaks_unsolved if last is None else sql.tied_streaks,
+        {**params, "points": points, "solved": solved, "last": last},
+    ).all()
+    shown = {row[0] for row in rows[:limit]}
+    return [*rows[:limit], *(r for r in tied if r[0] not in shown)]
+
+
+def _latest_round(head: Any) -> Round:
+    """Return the channel's latest round from the board statement's head columns."""
+    return Round(
+        id=head.latest_id,
+        channel_id=head.latest_channel_id,
+        local_date=head.latest_local_date,
+        item_id=head.latest_item_id,
+        item_version=head.latest_item_version,
+        status=RoundStatus(head.latest_status),
+        opened_at=head.latest_opened_at,
+        closes_at=head.latest_closes_at,
+        message_ref=head.latest_message_ref,
+        post_claimed_at=head.latest_post_claimed_at,
+    )
 
 
 def _anchor(row: Sequence[Any], rounds: int) -> StreakAnchor:
@@ -350,6 +422,19 @@ _SOLVED_DATES = (
     .distinct()
     .order_by(AnswerRow.user_id, RoundRow.local_date)
 )
+_SOLVES = (
+    select(AnswerRow.round_id, AnswerRow.user_id)
+    .where(AnswerRow.user_id.in_(bindparam("user_ids", expanding=True)),
+           AnswerRow.correct.is_(True))
+    .distinct()
+    .subquery("solves")
+)
+_STREAK_HISTORY = (
+    select(RoundRow.local_date, _SOLVES.c.user_id)
+    .outerjoin(_SOLVES, _SOLVES.c.round_id == RoundRow.id)
+    .where(RoundRow.channel_id == bindparam("channel_id"))
+    .order_by(RoundRow.local_date, _SOLVES.c.user_id)
+)
 _SOLVED_DATES_SINCE = _SOLVED_DATES.where(RoundRow.local_date >= bindparam("since"))
 # Right on the first try: attempt 1 was right (a member-round has one attempt 1 at most).
 _FIRST_RIGHT = func.max(case((and_(AnswerRow.correct, AnswerRow.attempt == 1), 1), else_=0))
@@ -375,33 +460,6 @@ _ITEM_TOTALS = select(
 _DAILY_RESULTS_IN = _DAILY_RESULTS.where(RoundRow.channel_id == bindparam("channel_id"))
 _ROUNDS = Table("rounds", RoundRow.metadata)
 _OTHERS = _ROUNDS.alias("others")
-_ROUND_FACTS = (
-    select(
-        _ROUNDS,
-        select(func.count()).select_from(_OTHERS)
-        .where(_OTHERS.c.channel_id == _ROUNDS.c.channel_id)
-        .correlate(_ROUNDS).scalar_subquery().label("rounds"),
-    )
-    .where(_ROUNDS.c.channel_id == bindparam("channel_id"))
-    .order_by(_ROUNDS.c.local_date.desc())
-    .limit(1)
-)
-# The stored streaks, each with how many of the channel's rounds are dated after its round now
-# (an index range of the channel's rounds, a few for a member who plays: with the channel's
-# count, the check that the anchor still holds).
-_STREAK_COLUMNS = (
-    ScoreTotalRow.streak_on,
-    ScoreTotalRow.streak_through,
-    select(func.count()).select_from(_OTHERS)
-    .where(_OTHERS.c.channel_id == ScoreTotalRow.channel_id,
-           _OTHERS.c.local_date > ScoreTotalRow.streak_on)
-    .correlate(ScoreTotalRow).scalar_subquery(),
-    ScoreTotalRow.streak,
-    ScoreTotalRow.best_streak,
-    ScoreTotalRow.freezes,
-    ScoreTotalRow.toward_freeze,
-)
-_MEMBER_SCORE_AND_STREAK = _MEMBER_SCORE.add_columns(*_STREAK_COLUMNS)
 # /stats' mastery: the member's daily rounds of the channel counted per item (solved when any
 # try was right, first when attempt 1 was), and their practice results per item (a result
 # kept before its tries were stands for its first try).
@@ -429,11 +487,6 @@ _MEMBER_PRACTICE = select(
                    case((PracticeResultRow.correct, 1), else_=0)),
                   (PracticeResultRow.first_try.is_(True), 1), else_=0)),
 ).where(PracticeResultRow.user_id == bindparam("user_id")).group_by(PracticeResultRow.item_id)
-_ANCHORS = select(ScoreTotalRow.user_id, *_STREAK_COLUMNS).where(
-    ScoreTotalRow.channel_id == bindparam("channel_id"),
-    ScoreTotalRow.user_id.in_(bindparam("user_ids", expanding=True)),
-    ScoreTotalRow.streak_on.is_not(None),
-)
 _PRACTICE = select(
     PracticeResultRow.item_id, PracticeResultRow.correct, PracticeResultRow.first_try,
     PracticeResultRow.answered_at,
@@ -464,8 +517,9 @@ class _TopQueries:
             return select(func.count()).select_from(table).where(*mine, *where).scalar_subquery()
 
         def hidden(*where: Any) -> Any:
+            # Correlated to the member counted and to whoever ``where`` compares with.
             row = select(table.user_id).where(*mine, table.user_id == UserRow.id,
-                                              table.points > 0, *where)
+                                              table.points > 0, *where).correlate_except(table)
             return (select(func.count()).select_from(UserRow)
                     .where(UserRow.hidden == True, row.exists())  # noqa: E712 - indexable
                     .scalar_subquery())
@@ -477,12 +531,12 @@ class _TopQueries:
         # Competition rank: 1 + the visible members strictly ahead (points, then solved, then
         # the earlier last solve; never having solved comes after every solve): everyone ahead
         # less the hidden members ahead, and everyone with points less the hidden ones.
-        points: Any = bindparam("points")
-        solved: Any = bindparam("solved")
-        level = (table.points == points, table.solved == solved)
-        better = or_(table.points > points, and_(table.points == points, table.solved > solved))
-        def place(ahead_in_tie: Any) -> Any:
-            return select(
+        def place(points: Any, solved: Any, ahead_in_tie: Any) -> tuple[Any, Any]:
+            """Return (visible members with points, visible members ahead) as expressions."""
+            level = (table.points == points, table.solved == solved)
+            better = or_(table.points > points,
+                         and_(table.points == points, table.solved > solved))
+            return (
                 counted(table.points > 0) - hidden(),
                 counted(table.points > points) + counted(table.points == points,
                                                          table.solved > solved)
@@ -490,8 +544,11 @@ class _TopQueries:
                 - hidden(or_(better, and_(*level, ahead_in_tie))),
             )
 
-        self.place = place(table.last_solved_at < bindparam("last"))
-        self.place_unsolved = place(table.last_solved_at.is_not(None))
+        self.place_of = place
+        points: Any = bindparam("points")
+        solved: Any = bindparam("solved")
+        self.place = select(*place(points, solved, table.last_solved_at < bindparam("last")))
+        self.place_unsolved = select(*place(points, solved, table.last_solved_at.is_not(None)))
         self.every = query.order_by(
             table.points.desc(),
             table.solved.desc(),
@@ -503,6 +560,139 @@ class _TopQueries:
         tie = query.where(table.points == bindparam("points"), table.solved == bindparam("solved"))
         self.tied = tie.where(table.last_solved_at == bindparam("last"))
         self.tied_unsolved = tie.where(table.last_solved_at.is_(None))
+        # The board in one statement (one round trip): a one-row head (the hidden members with
+        # points, the channel's rounds and its latest round) left-joined to the best rows, each
+        # with its member's stored streak (the all-time totals row holds it).
+        streaks: Any = ScoreTotalRow if table is ScoreTotalRow else _STREAKS
+        ranked = query.add_columns(
+            streaks.streak_on, streaks.streak_through, streaks.streak, streaks.best_streak,
+            streaks.freezes, streaks.toward_freeze)
+        if table is not ScoreTotalRow:
+            ranked = ranked.outerjoin(_STREAKS, and_(_STREAKS.channel_id == table.channel_id,
+                                                     _STREAKS.user_id == table.user_id))
+        order = (table.points.desc(), table.solved.desc(), table.last_solved_at.is_(None),
+                 table.last_solved_at, table.user_id)
+        self.board = _board(hidden(), ranked.order_by(*order).limit(bindparam("limit")))
+        self.board_every = _board(hidden(), ranked.order_by(*order))
+        tie_ranked = ranked.where(table.points == bindparam("points"),
+                                  table.solved == bindparam("solved"))
+        self.tied_streaks = _with_later(
+            tie_ranked.where(table.last_solved_at == bindparam("last")).subquery("tied"))
+        self.tied_streaks_unsolved = _with_later(
+            tie_ranked.where(table.last_solved_at.is_(None)).subquery("tied"))
+
+
+# The all-time totals row of a member on the week board: where their streak is stored.
+_STREAKS: Any = aliased(ScoreTotalRow, name="streaks")
+_LATEST_COLUMNS = ("id", "channel_id", "local_date", "item_id", "item_version", "status",
+                   "opened_at", "closes_at", "message_ref", "post_claimed_at")
+_HEAD = 2 + len(_LATEST_COLUMNS)  # the board statement's head: hidden, rounds, latest round
+
+
+def _with_later(rows: Any) -> Select[Any]:
+    """Return ``rows`` (totals, then streak columns) with each streak's later rounds counted.
+
+    How many of the channel's rounds are dated after the member's stored streak (an index
+    range, a few rounds for a member who plays) is the check that the stored streak holds.
+    """
+    later = (select(func.count()).select_from(_OTHERS)
+             .where(_OTHERS.c.channel_id == bindparam("channel_id"),
+                    _OTHERS.c.local_date > rows.c.streak_on)
+             .scalar_subquery())
+    c = rows.c
+    return select(c.user_id, c.display_name, c.points, c.solved, c.first_try,
+                  c.last_solved_at, c.attempted, c.streak_on, c.streak_through,
+                  later.label("later"), c.streak, c.best_streak, c.freezes, c.toward_freeze)
+
+
+def _round_head() -> tuple[Any, Any]:
+    """Return one-row subqueries: how many rounds the channel has, and its latest round."""
+    mine = _ROUNDS.c.channel_id == bindparam("channel_id")
+    rounds = select(select(func.count()).select_from(_ROUNDS).where(mine)
+                    .scalar_subquery().label("rounds")).subquery("counted")
+    latest = (select(*(_ROUNDS.c[name].label(f"latest_{name}") for name in _LATEST_COLUMNS))
+              .where(mine).order_by(_ROUNDS.c.local_date.desc()).limit(1).subquery("latest"))
+    return rounds, latest
+
+
+def _board(hidden: Any, best: Select[Any]) -> Select[Any]:
+    """Return the board statement: its head joined to the ``best`` rows, kept in their order."""
+    mine = _ROUNDS.c.channel_id == bindparam("channel_id")
+    head = select(hidden.label("hidden"),
+                  select(func.count()).select_from(_ROUNDS).where(mine)
+                  .scalar_subquery().label("rounds")).subquery("head")
+    _, latest = _round_head()
+    top = best.subquery("top")
+    c = top.c
+    return (select(head.c.hidden, head.c.rounds, *latest.c,
+                   *_with_later(top).selected_columns)
+            .select_from(head.outerjoin(latest, true()).outerjoin(top, true()))
+            .order_by(c.points.desc(), c.solved.desc(), c.last_solved_at.is_(None),
+                      c.last_solved_at, c.user_id))
 
 
 _TOP = {False: _TopQueries(ScoreTotalRow), True: _TopQueries(WeekTotalRow)}
+
+
+def _ahead_in_tie(table: TotalsTable, last: Any) -> Any:
+    """Return who is ahead of a member whose last solve was ``last`` on equal points and solved.
+
+    The earlier last solve; a member who never solved (``last`` NULL) is behind every solve.
+    """
+    return or_(table.last_solved_at < last,
+               and_(last.is_(None), table.last_solved_at.is_not(None)))
+
+
+def _member_head() -> Select[Any]:
+    """Return /stats' first statement: the channel's rounds, and the member's row with ranks."""
+    me: Any = aliased(ScoreTotalRow, name="me")
+    who: Any = aliased(UserRow, name="who")
+    wk: Any = aliased(WeekTotalRow, name="wk")
+    all_visible, all_ahead = _TOP[False].place_of(
+        me.points, me.solved, _ahead_in_tie(ScoreTotalRow, me.last_solved_at))
+    week_visible, week_ahead = _TOP[True].place_of(
+        wk.points, wk.solved, _ahead_in_tie(WeekTotalRow, wk.last_solved_at))
+    later = (select(func.count()).select_from(_OTHERS)
+             .where(_OTHERS.c.channel_id == bindparam("channel_id"),
+                    _OTHERS.c.local_date > me.streak_on)
+             .scalar_subquery())
+    mine = (
+        select(me.user_id, who.display_name, me.points, me.solved, me.first_try,
+               me.last_solved_at, me.attempted, me.streak_on, me.streak_through,
+               later.label("later"), me.streak, me.best_streak, me.freezes, me.toward_freeze,
+               who.hidden.label("member_hidden"), wk.points.label("week_points"),
+               all_visible.label("all_visible"), all_ahead.label("all_ahead"),
+               week_visible.label("week_visible"), week_ahead.label("week_ahead"))
+        .join(who, who.id == me.user_id)
+        .outerjoin(wk, and_(wk.channel_id == me.channel_id,
+                            wk.week_start == bindparam("week_start"),
+                            wk.user_id == me.user_id))
+        .where(me.channel_id == bindparam("channel_id"), me.user_id == bindparam("user_id"))
+        .subquery("mine")
+    )
+    rounds, latest = _round_head()
+    return (select(rounds.c.rounds, *latest.c, *mine.c)
+            .select_from(rounds.outerjoin(latest, true()).outerjoin(mine, true())))
+
+
+_DUE_KIND = 2
+
+
+def _member_outcomes() -> Any:
+    """Return /stats' second statement: outcomes per item (daily, practice), then cards due."""
+    nothing = cast(null(), ReviewRow.due_at.type)
+    daily = select(literal_column("0").label("kind"), *_MEMBER_ITEMS.selected_columns,
+                   nothing.label("due_at")).group_by(_MEMBER_ROUNDS.c.item_id)
+    practice = (select(literal_column("1"), *_MEMBER_PRACTICE.selected_columns, nothing)
+                .where(PracticeResultRow.user_id == bindparam("user_id"))
+                .group_by(PracticeResultRow.item_id))
+    zero: Any = literal_column("0")
+    due = select(literal_column(str(_DUE_KIND)), ReviewRow.item_id, zero, zero, zero,
+                 ReviewRow.due_at).where(ReviewRow.user_id == bindparam("user_id"),
+                                         ReviewRow.due_at <= bindparam("now"))
+    both = union_all(daily, practice, due).subquery("outcomes")
+    return select(*both.c).order_by(both.c.kind, both.c.due_at, both.c.item_id)
+
+
+_MEMBER_HEAD = _member_head()
+_MEMBER_OUTCOMES = _member_outcomes()

@@ -30,8 +30,9 @@ def _check(result, backend):
     assert result["answers"] == 3000
     assert all(isinstance(result[k], float | int) for k in KEYS - {"backend"})
     assert result["boards_equal_recount"] is True
-    # latest round, round dates, top totals, hidden members counted, streak dates (two reads)
-    assert 0 < result["queries_per_leaderboard"] <= 6
+    # one statement: the top totals with their streaks, the hidden members, the rounds
+    assert result["queries_per_leaderboard"] == 1
+    assert result["queries_per_call"]["stats"] == 2
     assert result["concurrent"]["exactly_once"] is True
     assert result["concurrent"]["totals_equal_recount"] is True
     assert result["concurrent"]["board_equal_recount"] is True
@@ -55,6 +56,12 @@ def test_bench_core_measures_postgres_on_the_given_server(capsys, tmp_path, pg_s
     results = _run(capsys, "--postgres-url", pg_server.url, "--workdir", str(tmp_path))
     assert [r["backend"] for r in results] == ["sqlite", "postgresql"]
     _check(results[1], "postgresql")
+
+
+def test_more_answers_than_the_members_can_give_are_refused_with_the_members_needed(tmp_path):
+    # 2,000 members over 365 rounds hold about 1.1M answers: 10M would silently stop short.
+    with pytest.raises(SystemExit, match="pass --members 18487"):
+        main(["--answers", "10000000", "--no-postgres", "--workdir", str(tmp_path)])
 
 
 def test_bench_without_a_known_benchmark_prints_both(capsys):

@@ -125,8 +125,7 @@ class BoardService:
             else:
                 states[uid] = state
         if stale:
-            dates = self.store.round_dates(channel.id)
-            solved = self.store.recent_solved_dates(channel.id, stale, None)
+            dates, solved = self.store.streak_history(channel.id, stale)
             for uid in stale:
                 states[uid] = replay_streak(dates, solved.get(uid, ()), open_date)
         return states

@@ -59,8 +59,9 @@ class BoardStore(Protocol):
     ) -> BoardRead:
         """Return a leaderboard's rows (as ``top_scores``), hidden count, rounds and streaks.
 
-        One read-only transaction of a few statements, none per member: the streaks are the
-        stored ones (``StreakAnchor``), as of each member's latest solve.
+        One read of a constant number of statements (one, but for a tie at the cut), none per
+        member: the streaks are the stored ones (``StreakAnchor``), as of each member's latest
+        solve.
         """
         ...
 
@@ -68,7 +69,7 @@ class BoardStore(Protocol):
     def member_read(
         self, channel_id: int, user_id: int, now: dt.datetime, week_start: dt.datetime
     ) -> MemberRead:
-        """Return what /stats shows of a member in a channel, in one read-only transaction."""
+        """Return what /stats shows of a member in a channel, in one read of two statements."""
         ...
 
 
@@ -117,6 +118,16 @@ class BoardStore(Protocol):
         """
         ...
 
+
+    def streak_history(
+        self, channel_id: int, user_ids: Collection[int]
+    ) -> tuple[list[dt.date], dict[int, list[dt.date]]]:
+        """Return the channel's round dates and, per member, the dates of rounds they solved.
+
+        What a stale stored streak is walked again from, in one statement (per few hundred
+        members); members who solved none are absent. Both lists oldest first.
+        """
+        ...
 
     def item_results(self, user_id: int, channel_id: int | None = None) -> list[ItemResult]:
         """Return the member's final outcome per daily round and practice answer."""

@@ -110,7 +110,7 @@ class QuestionBrowser:
         return QuestionList(lines, page, pages, len(chosen), kind, topic,
                             tuple((t, topic_label(t, locale)) for t in topics))
 
-    def question(self, scope: str, platform: str, workspace: str, user_id: int,
+    def question(self, scope: str, platform: str, workspace: str, user_id: int | None,
                  is_admin: bool, item_id: str, locale: str) -> QuestionView | None:
         """Return one question of ``scope`` (None: the workspace does not draw it)."""
         found = next((q for q in self.library.view(scope).questions if q.id == item_id), None)
@@ -121,9 +121,9 @@ class QuestionBrowser:
             options = tuple((c.key, c.text.get(locale)) for c in found.choices)
         hidden = ""
         if not is_admin:
-            if item_id in self.store.unsettled_items(platform, workspace, user_id):
+            if item_id in self.store.unsettled_items(platform, workspace, user_id or 0):
                 hidden = "in_play"
-            elif item_id not in self.store.answered_items(user_id):
+            elif user_id is None or item_id not in self.store.answered_items(user_id):
                 hidden = "unanswered"
         view = QuestionView(
             found.id, found.kind, found.prompt.get(locale), options,

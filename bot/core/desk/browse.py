@@ -17,6 +17,8 @@ def questions(desk: DeskBase, grant: WebGrant, locale: str, kind: str, topic: st
 def question(desk: DeskBase, grant: WebGrant, item_id: str, locale: str) -> QuestionView | None:
     """Return one question of the workspace (None: a 404), its answer only when earned."""
     who = identity(grant)
-    member = desk.member(who)
+    # A read: viewing a question registers nobody (a member never seen has answered nothing).
+    viewer = desk.store.find_member(grant.platform, grant.user)
     return desk.quiz.browser.question(desk.scope(who), grant.platform, grant.workspace,
-                                      member.id, grant.is_admin, item_id, locale)
+                                      viewer.id if viewer is not None else None,
+                                      grant.is_admin, item_id, locale)

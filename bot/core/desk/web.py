@@ -163,7 +163,9 @@ class WebDesk:
         # whole top 500: each row read costs its streak and rank, and page 1 is what people open.
         page = min(max(page, 1), BOARD_MAX_ROWS // BOARD_PAGE_ROWS)
         view: BoardView = self.quiz.board.board(channel, period, page * BOARD_PAGE_ROWS + 1)
-        me = self._member(grant).id
+        # Only to mark the viewer's row: a read (a page view registers nobody, takes no lock).
+        viewer = self.desk.store.find_member(grant.platform, grant.user)
+        me = viewer.id if viewer is not None else None
         last = max(1, math.ceil(min(len(view.rows), BOARD_MAX_ROWS) / BOARD_PAGE_ROWS))
         page = min(page, last)  # past the end: the last page there is
         more = len(view.rows) > page * BOARD_PAGE_ROWS and page * BOARD_PAGE_ROWS < BOARD_MAX_ROWS

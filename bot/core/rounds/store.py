@@ -77,6 +77,10 @@ class PendingStore(Protocol):
         """Return the member with this id, if any."""
         ...
 
+    def find_member(self, platform: str, external_id: str) -> Member | None:
+        """Return the member known by this platform id, if any (a read: nothing registered)."""
+        ...
+
 
     def get_round(self, round_id: int) -> Round | None:
         """Return the round with this id, if any."""

@@ -63,6 +63,8 @@ STRINGS: dict[str, dict[str, str]] = {
         "en": "packs to draw from, comma-separated; bank is the shipped bank",
         "zh-CN": "出题用的题包，以逗号分隔；bank 是自带题库",
     },
+    "discord.describe.settings.live_hosts": {"en": "who may host a live quiz here",
+                                             "zh-CN": "谁可以在这里主持实时测验"},
     "discord.describe.forget-me": {"en": "See and delete everything the quiz keeps about you",
                                    "zh-CN": "查看并删除测验保存的关于你的全部数据"},
     "discord.describe.reports": {
@@ -127,6 +129,8 @@ STRINGS: dict[str, dict[str, str]] = {
     "discord.choice.hidden": {"en": "hidden from the boards", "zh-CN": "在排行榜上隐藏"},
     "discord.choice.visible": {"en": "visible on the boards", "zh-CN": "在排行榜上显示"},
     "discord.choice.on": {"en": "on", "zh-CN": "开启"},
+    "discord.choice.admins": {"en": "admins", "zh-CN": "仅管理员"},
+    "discord.choice.anyone": {"en": "anyone", "zh-CN": "任何人"},
     "discord.choice.off": {"en": "off", "zh-CN": "关闭"},
     "discord.choice.snooze": {"en": "snooze a day", "zh-CN": "暂停一天"},
     "discord.choice.start": {"en": "start", "zh-CN": "开始"},
