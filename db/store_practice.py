@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime as dt
+from typing import Any
 
 from sqlalchemy import bindparam, delete, exists, insert, or_, select, update
 
@@ -57,8 +58,8 @@ def _session(row: PracticeSessionRow) -> PracticeSession:
     )
 
 
-def _review(row: ReviewRow) -> Review:
-    """Return the review row as the core's value."""
+def _review(row: Any) -> Review:
+    """Return the review row (an ORM row or a Core row with its columns) as the core's value."""
     return Review(
         user_id=row.user_id,
         item_id=row.item_id,
