@@ -156,8 +156,9 @@ def daily_pick(
     to appear); after that, the usual draw over all.
 
     Among the never-used items, one hash of ``salt`` (channel and date) draws the item, by
-    its place in ``eligible``: give them in an order every replica shares (the bank's). A minute in which 10,000 channels are due picks 10,000 times: one hash each, where
-    a hash per eligible item (a sorted draw) cost 100 times as much (bench core's fan-out).
+    its place in ``eligible``: give them in an order every replica shares (the bank's). A
+    minute in which 10,000 channels are due picks 10,000 times: one hash each, where a hash per
+    eligible item (a sorted draw) cost 100 times as much (bench core's fan-out).
     """
     if first and (ahead := [i for i in eligible if i in first and i not in used]):
         return _drawn(salt, ahead)
