@@ -156,7 +156,7 @@ def daily_pick(
     to appear); after that, the usual draw over all.
 
     Among the never-used items, one hash of ``salt`` (channel and date) draws the item, by
-    its place in ``eligible``: give them in an order every replica shares (the bank's). A
+    its place among them sorted (the same whatever order ``eligible`` comes in). A
     minute in which 10,000 channels are due picks 10,000 times: one hash each, where a hash per
     eligible item (a sorted draw) cost 100 times as much (bench core's fan-out).
     """
@@ -172,7 +172,8 @@ def daily_pick(
 def _drawn(salt: str, ids: Sequence[str]) -> str:
     """Return the item of ``ids`` that ``salt`` draws: uniform, and the same on every replica."""
     n = int.from_bytes(hashlib.sha256(salt.encode()).digest()[:8], "big")
-    return ids[n % len(ids)]
+    # Sorted: ids already in order (the draw's, see _Picker) cost one pass.
+    return sorted(ids)[n % len(ids)]
 
 
 def session_seed(session: PracticeSession) -> int:

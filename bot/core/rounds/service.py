@@ -517,8 +517,8 @@ class _Picker:
                   frozenset(channel.topics), frozenset(channel.difficulties))
         draw = self.draws.get(choice)
         if draw is None:
-            # In the bank's order, the same on every replica: the draw takes an item by its place.
-            items = self.service.eligible_items(channel, self.paused)
+            # Sorted once here: daily_pick sorts what it draws from, and a sorted list is one pass.
+            items = sorted(self.service.eligible_items(channel, self.paused))
             draw = self.draws[choice] = _Draw(
                 items, frozenset(i for i in items if pack_of(i) is not None))
         return draw
