@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import select
 import sqlite3
+import threading
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -137,6 +138,38 @@ def read_only(engine: Engine) -> Engine:
     return engine.execution_options(**{READ_ONLY_OPTION: True})
 
 
+class _WriterGate:
+    """Let one write transaction of a SQLite engine run at a time, queued on a Python lock.
+
+    SQLite has one writer per file: every other BEGIN IMMEDIATE finds the file locked and its
+    busy handler sleeps 1, 2, 5, 10 ... up to 100 ms between tries, so under a burst of answers
+    a waiting writer wakes long after the lock was free, and the writers' order is left to
+    chance. Queued here instead, the next writer of the process starts as soon as the last one
+    committed. Writers in other processes still meet SQLite's busy handler, and a writer that
+    waited the whole busy timeout here goes on to SQLite's, which decides.
+    """
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._holder: object | None = None  # the DBAPI connection in a write transaction
+
+    def enter(self, dbapi_connection: object) -> None:
+        """Wait until no other connection of the engine writes (or the busy timeout passed)."""
+        if self._lock.acquire(timeout=SQLITE_BUSY_TIMEOUT_MS / 1000):
+            self._holder = dbapi_connection
+
+    def leave(self, dbapi_connection: object) -> None:
+        """Let the next writer in, if ``dbapi_connection`` is the one writing."""
+        if dbapi_connection is not None and self._holder is dbapi_connection:
+            self._holder = None
+            self._lock.release()
+
+
+def _raw(connection: Any) -> Any:
+    """Return the DBAPI connection behind a pool's proxy (or the connection itself)."""
+    return getattr(connection, "dbapi_connection", connection)
+
+
 def _sqlite_engine(url: str) -> Engine:
     """Return a SQLite engine with WAL, foreign keys, a busy timeout and real transactions."""
     parsed = make_url(url)
@@ -172,6 +205,41 @@ def _sqlite_engine(url: str) -> Engine:
             return
         # IMMEDIATE takes the write lock up front, waiting out the busy timeout; a deferred
         # transaction that reads and then writes would fail at once with SQLITE_BUSY instead.
-        connection.exec_driver_sql("BEGIN IMMEDIATE")
+        dbapi_connection = _raw(connection.connection)
+        gate.enter(dbapi_connection)
+        try:
+            connection.exec_driver_sql("BEGIN IMMEDIATE")
+        except BaseException:
+            gate.leave(dbapi_connection)
+            raise
+
+    # The gate opens once the transaction has ended (committed or rolled back), or its
+    # connection went back to the pool or was dropped without ending it.
+    gate = _WriterGate()
+    dialect = engine.dialect
+    commit, rollback = dialect.do_commit, dialect.do_rollback
+
+    def do_commit(connection: Any) -> None:
+        try:
+            commit(connection)
+        finally:
+            gate.leave(_raw(connection))
+
+    def do_rollback(connection: Any) -> None:
+        try:
+            rollback(connection)
+        finally:
+            gate.leave(_raw(connection))
+
+    dialect.do_commit = do_commit  # type: ignore[method-assign,assignment]
+    dialect.do_rollback = do_rollback  # type: ignore[method-assign,assignment]
+
+    @event.listens_for(engine, "checkin")
+    def _on_checkin(dbapi_connection: Any, _record: Any) -> None:
+        gate.leave(dbapi_connection)
+
+    @event.listens_for(engine, "invalidate")
+    def _on_invalidate(dbapi_connection: Any, _record: Any, _exc: Any) -> None:
+        gate.leave(dbapi_connection)
 
     return engine

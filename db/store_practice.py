@@ -65,7 +65,7 @@ def _session(row: Any) -> PracticeSession:
 
 
 def _review(row: Any) -> Review:
-    """Return the review row as the core's value."""
+    """Return the review row (an ORM row or a Core row with its columns) as the core's value."""
     return Review(
         user_id=row.user_id,
         item_id=row.item_id,

@@ -7,17 +7,17 @@ five transactions before any judging; here they are two.
 
 from __future__ import annotations
 
-from sqlalchemy import func, select
+from sqlalchemy import String, Table, and_, bindparam, case, func, or_, select
 from sqlalchemy.orm import Session
 
 from bot.core.kernel.models import Attempts, Resolved, Review
-from db.forgotten import former_tries
+from db.forgotten import forgotten_mark, former_tries
 from db.retry import retry_on_disconnect
 from db.store_base import StoreBase
 from db.store_channels import _channels, upsert_member
 from db.store_practice import _review
 from db.store_rounds import _round
-from db.tables import AnswerRow, ChannelRow, PendingAnswerRow, ReviewRow, RoundRow
+from db.tables import AnswerRow, ChannelRow, PendingAnswerRow, ReviewRow, RoundRow, UserRow
 
 
 class RequestStore(StoreBase):
@@ -70,9 +70,43 @@ class RequestStore(StoreBase):
         What judging and recording an answer read: with ``resolve`` before and the answer's
         write after, an answer is three transactions.
         """
-        with self._read() as session:
-            card = session.get(ReviewRow, (user_id, item_id))
-            return _attempts(session, round_id, user_id), (_review(card) if card else None)
+        # Two prebuilt statements on a Core connection (four through the ORM before): the
+        # member with their card, then their tries with those waiting. Every answer asks.
+        with self._reading() as connection:
+            who = connection.execute(_MEMBER_CARD, {"user_id": user_id, "item_id": item_id}
+                                     ).first()
+            mark = forgotten_mark(round_id, who.platform, who.external_id) if who else None
+            tried, solved, waiting = connection.execute(
+                _TRIES, {"round_id": round_id, "user_id": user_id, "mark": mark}).one()
+        card = _review(who) if who is not None and who.item_id is not None else None
+        return Attempts(solved=bool(solved), tried=int(tried), waiting=int(waiting)), card
+
+
+_REVIEWS = Table("reviews", ReviewRow.metadata)
+_ANSWERS = Table("answers", AnswerRow.metadata)
+_PENDING = Table("pending_answers", PendingAnswerRow.metadata)
+_USERS = Table("users", UserRow.metadata)
+# The member's platform ids (for the mark of their forgotten tries) and their card of the item.
+_MEMBER_CARD = (
+    select(_USERS.c.platform, _USERS.c.external_id, *_REVIEWS.c)
+    .outerjoin(_REVIEWS, and_(_REVIEWS.c.user_id == _USERS.c.id,
+                              _REVIEWS.c.item_id == bindparam("item_id")))
+    .where(_USERS.c.id == bindparam("user_id"))
+)
+# The member's tries at the round (forgotten ones, marked, too: db/forgotten.py), whether one
+# was right, and how many of their code answers still wait to be graded.
+_TRIES = select(
+    func.count(),
+    func.coalesce(func.max(case((_ANSWERS.c.correct, 1), else_=0)), 0),
+    select(func.count()).select_from(_PENDING)
+    .where(_PENDING.c.round_id == bindparam("round_id"),
+           _PENDING.c.user_id == bindparam("user_id"))
+    .scalar_subquery(),
+).where(
+    _ANSWERS.c.round_id == bindparam("round_id"),
+    or_(_ANSWERS.c.user_id == bindparam("user_id"),
+        _ANSWERS.c.forgotten_mark == bindparam("mark", type_=String)),
+)
 
 
 def _attempts(session: Session, round_id: int, user_id: int) -> Attempts:

@@ -125,13 +125,16 @@ def lose_the_first_commits_answer(store: Any) -> list[bool]:
     """
     lost: list[bool] = []
 
-    def lose_the_commits_answer(_session: Any) -> None:
+    def lose_the_commits_answer(connection: Any) -> None:
+        # The engine's commit event runs before the commit: commit here on the driver's
+        # connection, then fail as a connection lost on the way back would.
         if not lost:
             lost.append(True)
+            connection.connection.dbapi_connection.commit()
             raise OperationalError(
                 "COMMIT", None, psycopg.OperationalError("server closed the connection"),
                 connection_invalidated=True,
             )
 
-    event.listen(store._sessions, "after_commit", lose_the_commits_answer)
+    event.listen(store.engine, "commit", lose_the_commits_answer)
     return lost

@@ -12,9 +12,10 @@ from __future__ import annotations
 
 import datetime as dt
 import logging
+import random
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass, replace
-from typing import Generic, TypeVar
+from typing import Any, Generic, TypeVar
 from zoneinfo import ZoneInfo
 
 from bot.core.kernel.errors import GradingUnavailable, NotFound
@@ -181,54 +182,39 @@ class QuizService(Generic[S]):
     def post_rounds(self, channel_ids: Sequence[int]) -> list[RoundPost]:
         """Claim today's round for each channel and return the posts this replica won.
 
-        The channels due in one minute are claimed together: three reads and one INSERT per
-        few hundred channels, plus one read of the paused items for the whole call, instead of
-        five store calls per channel (10,000 channels due at 09:00 took up to two minutes that
-        way). A channel that does not exist is logged and skipped.
+        The channels due in one minute are claimed together, a chunk at a time: per chunk of
+        up to CLAIM_CHUNK channels, which of them have a round already, the items they used,
+        and one INSERT; plus one read of the channels and one of the paused items for the whole
+        call, instead of five store calls per channel (10,000 channels due at 09:00 took up to
+        two minutes that way). Picking a question is the CPU of a claim: a replica picks only
+        for the channels of a chunk that no replica has claimed yet, and replicas start at
+        different chunks, so that they share the minute's picks instead of each making them
+        all. A channel that does not exist is logged and skipped.
         """
         channels = self.store.get_channels(channel_ids)
         now = self.clock.now()
-        days = {c.id: self.local_date(c, now) for c in channels.values()}
-        # Another replica usually got there first: skip picking a question for those.
-        taken = self.store.rounds_exist(list(days.items()))
-        used = self.store.used_items_of([c for c, day in days.items() if (c, day) not in taken])
-        paused = self.store.paused_items() if len(taken) < len(days) else set()
-        # Channels with the same workspace, packs, topics and difficulties draw from the same
-        # items: each such choice is filtered once per batch, not once per channel (a
-        # thousand channels on the defaults cost one filter of the bank).
-        eligible: dict[tuple[object, ...], list[str]] = {}
-        claims = []
+        order = []
         for channel_id in dict.fromkeys(channel_ids):
-            channel = channels.get(channel_id)
-            if channel is None:
+            if channel_id in channels:
+                order.append(channel_id)
+            else:
                 log.warning("round not posted: no channel %s", channel_id)
-                continue
-            today = days[channel_id]
-            if (channel_id, today) in taken:
-                continue
-            choice = (channel_scope(channel), tuple(channel.packs),
-                      frozenset(channel.topics), frozenset(channel.difficulties))
-            if choice not in eligible:
-                eligible[choice] = self.eligible_items(channel, paused)
-            # A team's own items first, until each was posted once here (docs/authoring.md).
-            item_id = daily_pick(eligible[choice], used[channel_id],
-                                 salt=f"{channel.id}|{today.isoformat()}",
-                                 first={i for i in eligible[choice] if pack_of(i) is not None})
-            if item_id is None:
-                log.warning("no eligible item for channel=%s date=%s", channel.id, today)
-                continue
-            item = self.bank.question(item_id)
-            claims.append(RoundClaim(channel.id, today, item.id, item.version, now,
-                                     now + dt.timedelta(hours=channel.round_hours),
-                                     post_claimed_at=now))  # claimed with the round: one write
+        chunks = [order[n:n + CLAIM_CHUNK] for n in range(0, len(order), CLAIM_CHUNK)]
+        if len(chunks) > 1:
+            # Not a secret: where this replica starts, so that replicas seldom meet.
+            turn = random.randrange(len(chunks))  # noqa: S311
+            chunks = chunks[turn:] + chunks[:turn]
+        picker = _Picker(self)
         posts = []
-        for claimed in self.store.claim_rounds(claims):
-            channel = channels[claimed.channel_id]
-            log.info("round claimed channel=%s round=%s item=%s", channel.id, claimed.id,
-                     claimed.item_id)
-            # A round this call just created has no answers yet: no tally query per channel.
-            message = self.round_message(claimed, channel, Tally(solved=0, attempted=0))
-            posts.append(RoundPost(channel, claimed, message))
+        for chunk in chunks:
+            claims = picker.claims([channels[c] for c in chunk], now)
+            for claimed in self.store.claim_rounds(claims) if claims else ():
+                channel = channels[claimed.channel_id]
+                log.info("round claimed channel=%s round=%s item=%s", channel.id, claimed.id,
+                         claimed.item_id)
+                # A round this call just created has no answers yet: no tally query per channel.
+                message = self.round_message(claimed, channel, Tally(solved=0, attempted=0))
+                posts.append(RoundPost(channel, claimed, message))
         return posts
 
     def platform_channels(self, platform: str) -> list[ChannelSettings]:
@@ -477,3 +463,70 @@ class QuizService(Generic[S]):
     @staticmethod
     def _private(text: str, tone: Tone, round_id: int | None = None) -> AnswerOutcome:
         return AnswerOutcome(Message(body=text, tone=tone), False, round_id)
+
+
+# Channels claimed per chunk by post_rounds: the storage's batch (db.store_base.BATCH), so
+# that a chunk costs one statement of each kind.
+CLAIM_CHUNK = 500
+
+
+class _Picker:
+    """Pick today's question of channels, a chunk at a time, for one post_rounds call.
+
+    What the picks of one call share is read or worked out once: the paused items (read when
+    the first chunk needs a pick), and per choice of workspace, packs, topics and difficulties
+    the eligible items and the team's own among them (a thousand channels on the defaults cost
+    one filter of the bank).
+    """
+
+    def __init__(self, service: QuizService[Any]) -> None:
+        self.service = service
+        self.draws: dict[tuple[object, ...], _Draw] = {}
+        self.paused: Collection[tuple[str, int]] | None = None
+
+    def claims(self, chunk: Sequence[ChannelSettings], now: dt.datetime) -> list[RoundClaim]:
+        """Return the claims of the chunk's channels that have no round for today yet."""
+        store, bank = self.service.store, self.service.bank
+        days = {c.id: self.service.local_date(c, now) for c in chunk}
+        # Another replica usually got there first: skip picking a question for those.
+        taken = store.rounds_exist(list(days.items()))
+        free = [c for c in chunk if (c.id, days[c.id]) not in taken]
+        if not free:
+            return []
+        used = store.used_items_of([c.id for c in free])
+        if self.paused is None:
+            self.paused = store.paused_items()
+        claims = []
+        for channel in free:
+            today = days[channel.id]
+            draw = self._draw(channel)
+            # A team's own items first, until each was posted once here (docs/authoring.md).
+            item_id = daily_pick(draw.items, used[channel.id],
+                                 salt=f"{channel.id}|{today.isoformat()}", first=draw.first)
+            if item_id is None:
+                log.warning("no eligible item for channel=%s date=%s", channel.id, today)
+                continue
+            item = bank.question(item_id)
+            claims.append(RoundClaim(channel.id, today, item.id, item.version, now,
+                                     now + dt.timedelta(hours=channel.round_hours),
+                                     post_claimed_at=now))  # claimed with the round: one write
+        return claims
+
+    def _draw(self, channel: ChannelSettings) -> _Draw:
+        choice = (channel_scope(channel), tuple(channel.packs),
+                  frozenset(channel.topics), frozenset(channel.difficulties))
+        draw = self.draws.get(choice)
+        if draw is None:
+            # Sorted once here: daily_pick sorts what it draws from, and a sorted list is one pass.
+            items = sorted(self.service.eligible_items(channel, self.paused))
+            draw = self.draws[choice] = _Draw(
+                items, frozenset(i for i in items if pack_of(i) is not None))
+        return draw
+
+
+@dataclass(frozen=True)
+class _Draw:
+    """The items channels of one choice draw from, and the team's own among them."""
+
+    items: list[str]
+    first: frozenset[str]

@@ -15,11 +15,11 @@ def _click(desk, past, key):
     return lambda: desk.click(who, f"tq:answer:{past.today.id}:{key}")
 
 
-# What one click sends, per database (PostgreSQL writes the totals in one statement): a change
-# that adds or removes a statement updates this.
+# What one click sends, per database (PostgreSQL writes the answer, its totals and the card in
+# one statement): a change that adds or removes a statement updates this.
 PINNED = {
-    "sqlite": ({"SELECT": 8, "INSERT": 6}, 3),
-    "postgresql": ({"SELECT": 9, "INSERT": 2, "WITH": 1}, 3),
+    "sqlite": ({"SELECT": 6, "INSERT": 6}, 3),
+    "postgresql": ({"SELECT": 7, "INSERT": 1, "WITH": 1}, 3),
 }
 
 
