@@ -48,6 +48,10 @@ class Settings(BaseSettings):
     # secret that signs links and sessions (unset: one is generated and kept in the database).
     web_url: str = "http://127.0.0.1:8000"
     web_secret: SecretStr | None = None
+    # The soak run's compressed clock, "START xSPEED @ANCHOR" (bot/core/kernel/clock.py): every
+    # process given it reads the same time, SPEED times faster than the wall clock. Never in
+    # production; unset: the system clock.
+    soak_clock: str = ""
 
     discord_token: SecretStr | None = Field(default=None, validation_alias="DISCORD_TOKEN")
     # REST base including /api/v10 (a proxy, or a local fake in tests); default: Discord's own.
