@@ -28,6 +28,7 @@ from apscheduler.triggers.cron import CronTrigger
 from apscheduler.triggers.interval import IntervalTrigger
 
 from bot.core.kernel.clock import ScaledClock
+from bot.core.kernel.errors import PlatformRefused
 from bot.core.kernel.models import ChannelSettings, RoundPost
 from bot.core.kernel.ports import Publisher
 from bot.core.learning.reminders import MemberUnreachable
@@ -244,6 +245,10 @@ class QuizScheduler:
                             post.round.id, post.channel.id)
             else:
                 ref = await self.publisher.publish_round(post)
+        except PlatformRefused as exc:
+            log.warning("publishing round refused channel=%s round=%s (%s): tried again once "
+                        "its claim runs out", post.channel.id, post.round.id, exc)
+            return
         except Exception:
             # The claim stays: once its lease runs out, post_unposted tries again.
             log.exception("publishing round failed channel=%s round=%s", post.channel.id,
@@ -262,6 +267,9 @@ class QuizScheduler:
         for reveal in reveals:
             try:
                 await self.publisher.publish_reveal(reveal)
+            except PlatformRefused as exc:
+                log.warning("publishing reveal refused channel=%s round=%s (%s)",
+                            reveal.channel.id, reveal.round.id, exc)
             except Exception:
                 log.exception("publishing reveal failed channel=%s round=%s",
                               reveal.channel.id, reveal.round.id)
@@ -305,5 +313,7 @@ class QuizScheduler:
         board = await asyncio.to_thread(self.quiz.board.weekly_post, channel_id)
         try:
             await self.publisher.publish_board(board.channel, board.message)
+        except PlatformRefused as exc:
+            log.warning("publishing leaderboard refused channel=%s (%s)", channel_id, exc)
         except Exception:
             log.exception("publishing leaderboard failed channel=%s", channel_id)
