@@ -21,11 +21,11 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import datetime as dt
 import json
 import os
 import random
-import re
 import signal
 import socket
 import subprocess
@@ -41,12 +41,14 @@ import aiohttp
 from sqlalchemy import text
 
 from bot.core.kernel.clock import ScaledClock
-from bot.core.kernel.models import ChannelDefaults, week_start
+from bot.core.kernel.i18n import t
+from bot.core.kernel.models import ChannelDefaults, ChannelUpdate, week_start
 from db.engine import make_engine
 from db.migrate import upgrade
 from db.store import SqlStore
-from tests import fake_slack
+from tests import fake_discord, fake_slack
 from tests.adapters.processes import ThreadedFake
+from tests.fake_discord import FakeDiscord
 from tests.fake_slack import BOT_TOKEN, SIGNING_SECRET, FakeSlack, Shown
 from tests.fake_slack_requests import Sender
 
@@ -63,6 +65,7 @@ POST_TIMES = (dt.time(9, 0), dt.time(2, 30), dt.time(13, 15), dt.time(17, 45), d
 POOL_PER_PROCESS = 15
 OWN_CONNECTIONS = 2
 MEMORY_GROWTH_LIMIT = 0.10
+MIN_MEMORY_SAMPLES = 60  # two minutes of a process's life, sampled every 2 s
 PG_SCRIPT = REPO / "scripts" / "pg-test-server.sh"
 
 
@@ -75,8 +78,10 @@ class Config:
     workspaces: int = 5
     members: int = 30  # per workspace
     replicas: int = 2
+    discord: bool = True  # two `torchquiz discord` processes, one shard each
     faults: bool = True
     seed: int = 29
+    startup_s: float = 60.0  # wall seconds the clock waits for the processes to start
 
 
 @dataclass
@@ -91,6 +96,7 @@ class Click:
     replica: int
     status: int  # 0: the request never got an answer (a killed replica)
     kind: str  # first | repeat | late
+    platform: str = "slack"
 
 
 @dataclass
@@ -100,6 +106,8 @@ class Replica:
     index: int
     port: int
     data_dir: Path
+    platform: str = "slack"
+    shards: str = ""  # Discord: TORCHQUIZ_DISCORD_SHARDS
     process: subprocess.Popen[bytes] | None = None
     starts: int = 0
     logs: list[Path] = field(default_factory=list)
@@ -109,6 +117,10 @@ class Replica:
     def url(self) -> str:
         return f"http://127.0.0.1:{self.port}/slack/events"
 
+    @property
+    def name(self) -> str:
+        return f"{self.platform}-{self.index}"
+
     def alive(self) -> bool:
         return self.process is not None and self.process.poll() is None
 
@@ -117,6 +129,29 @@ def _free_port() -> int:
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         return int(probe.getsockname()[1])
+
+
+def _process_with_port(port: int, pids: list[int]) -> int | None:
+    """Return which of ``pids`` holds the local TCP port ``port`` (from /proc), if any."""
+    inodes = set()
+    for table in ("/proc/net/tcp", "/proc/net/tcp6"):
+        try:
+            lines = Path(table).read_text().splitlines()[1:]
+        except OSError:
+            continue
+        for line in lines:
+            fields = line.split()
+            if int(fields[1].rsplit(":", 1)[1], 16) == port:
+                inodes.add(f"socket:[{fields[9]}]")
+    for pid in pids:
+        try:
+            for fd in Path(f"/proc/{pid}/fd").iterdir():
+                with contextlib.suppress(OSError):
+                    if os.readlink(fd) in inodes:
+                        return pid
+        except OSError:
+            continue
+    return None
 
 
 def _rss_kib(pid: int) -> int:
@@ -140,7 +175,14 @@ class Soak:
         self.pg_dir = self.out / "pg"
         self.url = ""
         self.served: ThreadedFake[FakeSlack] | None = None
-        self.replicas: list[Replica] = []
+        self.replicas: list[Replica] = []  # Slack
+        self.shards: list[Replica] = []  # Discord
+        self.discord: ThreadedFake[FakeDiscord] | None = None
+        self.discord_channels: dict[str, dict[str, Any]] = {}  # channel id -> its settings
+        self.discord_seen: set[int] = set()
+        self.finished = False  # the members stopped: a fault still waiting gives up
+        self.driver_errors: list[str] = []  # the soak's own failures: the run proves nothing
+        self.sim_ready: dt.datetime | None = None  # when every process had started
         self.clicks: list[Click] = []
         self.faults: list[dict[str, Any]] = []
         self.connections: list[int] = []
@@ -162,8 +204,10 @@ class Soak:
         self.url = subprocess.run([str(PG_SCRIPT), "start", str(self.pg_dir)], check=True,
                                   capture_output=True, text=True).stdout.strip()
         upgrade(self.url)
-        # The simulated clock starts a few seconds from now, once the set-up is done.
-        self.clock = ScaledClock(SIM_START, self.config.speed, time.time() + 2.0)
+        # The simulated clock stands at SIM_START until every process has had time to start
+        # (four Python processes on a busy 2-core machine: tens of seconds), then runs.
+        self.clock = ScaledClock(SIM_START, self.config.speed,
+                                 time.time() + self.config.startup_s)
         engine = make_engine(self.url)
         try:
             store = SqlStore(engine, clock=self.clock)
@@ -174,11 +218,36 @@ class Soak:
                 post_time = POST_TIMES[(n // len(ZONES)) % len(POST_TIMES)]
                 stored = store.ensure_channel("slack", channel_id, workspace, ChannelDefaults(
                     name=f"soak-{n}", timezone=zone, post_time=post_time))
-                self.channels[channel_id] = {"id": stored.id, "workspace": workspace,
-                                             "zone": zone, "post_time": post_time}
+                if n % 2 == 0:  # the board on Sunday 10:00 (a one-day run sees it); else Friday
+                    stored = store.update_channel(stored.id, ChannelUpdate(
+                        leaderboard_weekday=6, leaderboard_hour=10))
+                self.channels[channel_id] = {
+                    "id": stored.id, "workspace": workspace, "zone": zone,
+                    "post_time": post_time, "board": (stored.leaderboard_weekday,
+                                                      stored.leaderboard_hour)}
                 fake_slack.CHANNELS[channel_id] = f"soak-{n}"
+            if self.config.discord:
+                # One server on each of two shards ((guild id >> 22) % 2), as the fake routes.
+                for channel_id, guild, zone, post_time in (
+                        (fake_discord.GENERAL, fake_discord.GUILD_ID, "America/Los_Angeles",
+                         dt.time(9, 0)),
+                        (fake_discord.OTHER_GENERAL, fake_discord.OTHER_GUILD_ID, "Asia/Tokyo",
+                         dt.time(12, 30))):
+                    stored = store.ensure_channel("discord", str(channel_id), str(guild),
+                                                  ChannelDefaults(name="general", timezone=zone,
+                                                                  post_time=post_time))
+                    self.discord_channels[str(channel_id)] = {
+                        "id": stored.id, "workspace": str(guild), "zone": zone,
+                        "post_time": post_time}
         finally:
             engine.dispose()
+        if self.config.discord:
+            self.discord = ThreadedFake(FakeDiscord)
+            self.discord.call(lambda: self.discord.fake.guild_ids.append(  # type: ignore[union-attr]
+                fake_discord.OTHER_GUILD_ID))
+            for index, shards in enumerate(("0/2", "1/2")):
+                self.shards.append(Replica(index, 0, self.out / f"discord-{index}",
+                                           platform="discord", shards=shards))
         self.served = ThreadedFake(FakeSlack)
         self.served.call(lambda: self.fake.member_channels.update(self.channels))
         for index in range(self.config.replicas):
@@ -189,13 +258,23 @@ class Soak:
         assert self.served is not None
         return self.served.fake
 
+    @property
+    def processes(self) -> list[Replica]:
+        return self.replicas + self.shards
+
     def env(self, replica: Replica) -> dict[str, str]:
         assert self.clock is not None
         env = {k: v for k, v in os.environ.items()
                if not k.startswith(("SLACK_", "DISCORD_", "TORCHQUIZ_"))}
+        if replica.platform == "discord":
+            assert self.discord is not None
+            env.update({"DISCORD_TOKEN": "good-token", "DISCORD_API_URL": self.discord.fake.api_url,
+                        "TORCHQUIZ_DISCORD_SHARDS": replica.shards, "TORCHQUIZ_HEALTH_PORT": "0"})
+        else:
+            env.update({"SLACK_BOT_TOKEN": BOT_TOKEN, "SLACK_SIGNING_SECRET": SIGNING_SECRET,
+                        "SLACK_API_URL": self.fake.api_url})
         env.update({
-            "SLACK_BOT_TOKEN": BOT_TOKEN, "SLACK_SIGNING_SECRET": SIGNING_SECRET,
-            "SLACK_API_URL": self.fake.api_url, "TORCHQUIZ_DATABASE_URL": self.url,
+            "TORCHQUIZ_DATABASE_URL": self.url,
             "TORCHQUIZ_DATA_DIR": str(replica.data_dir), "TORCHQUIZ_EXECUTOR": "none",
             "TORCHQUIZ_LOG_LEVEL": "INFO",
             "TORCHQUIZ_SOAK_CLOCK": (f"{self.clock.start.isoformat()} x{self.clock.speed:g} "
@@ -211,13 +290,14 @@ class Soak:
     def start(self, replica: Replica) -> None:
         replica.data_dir.mkdir(parents=True, exist_ok=True)
         replica.starts += 1
-        log = self.out / f"slack-{replica.index}-start{replica.starts}.log"
+        log = self.out / f"{replica.name}-start{replica.starts}.log"
         replica.logs.append(log)
+        command = (["discord"] if replica.platform == "discord"
+                   else ["slack", "--http", "--port", str(replica.port)])
         with log.open("wb") as sink:
             replica.process = subprocess.Popen(
-                [sys.executable, "-m", "bot.cli", "slack", "--http", "--port",
-                 str(replica.port)], env=self.env(replica), cwd=REPO, stdout=sink,
-                stderr=subprocess.STDOUT)
+                [sys.executable, "-m", "bot.cli", *command], env=self.env(replica), cwd=REPO,
+                stdout=sink, stderr=subprocess.STDOUT)
         replica.memory[replica.starts] = []
 
     def wait_started(self, replica: Replica, timeout: float = 180.0) -> None:
@@ -225,17 +305,18 @@ class Soak:
         log = replica.logs[-1]
         while "scheduler started" not in log.read_text(errors="replace"):
             if replica.process is None or replica.process.poll() is not None:
-                raise RuntimeError(f"replica {replica.index} exited:\n"
+                raise RuntimeError(f"{replica.name} exited:\n"
                                    f"{log.read_text(errors='replace')[-3000:]}")
             if time.monotonic() > deadline:
-                raise RuntimeError(f"replica {replica.index} never started")
+                raise RuntimeError(f"{replica.name} never started")
             time.sleep(0.2)
 
     def kill(self, replica: Replica, why: str) -> None:
-        assert replica.process is not None
-        replica.process.send_signal(signal.SIGKILL)
-        replica.process.wait(30)
-        self.fault("kill -9", f"replica {replica.index}: {why}")
+        process = replica.process  # the supervisor may start a new one as soon as it is gone
+        assert process is not None
+        self.fault("kill -9", f"{replica.name}: {why}")
+        process.send_signal(signal.SIGKILL)
+        process.wait(30)
 
     def fault(self, kind: str, detail: str) -> None:
         assert self.clock is not None
@@ -318,7 +399,66 @@ class Soak:
                 await asyncio.sleep(wait)
             await self.send_click(senders, post, action, member, kind)
 
+    def new_discord_posts(self) -> list[dict[str, Any]]:
+        """Return Discord round posts that appeared since the last look."""
+        if self.discord is None:
+            return []
+        fake = self.discord.fake
+
+        def look() -> list[dict[str, Any]]:
+            return [dict(fake.messages[i]) for i in fake.posted
+                    if i not in self.discord_seen
+                    and fake.messages[i]["channel_id"] in self.discord_channels
+                    and any(c.startswith("tq:answer:")
+                            for c in fake_discord.custom_ids(fake.messages[i]))]
+        fresh = self.discord.call(look)
+        for message in fresh:
+            self.discord_seen.add(int(message["id"]))
+        return fresh
+
+    async def answer_discord_round(self, message: dict[str, Any]) -> None:
+        """Members of the server click a Discord round's buttons, as on Slack."""
+        assert self.discord is not None
+        served = self.discord
+        choices = [c for c in fake_discord.custom_ids(message) if c.startswith("tq:answer:")]
+        members = [f"member{9000 + m}" for m in range(self.config.members)]
+        plans: list[tuple[float, str, str, str]] = []
+        for member in self.rng.sample(members, k=max(1, len(members) // 3)):
+            at = self.rng.uniform(0.05, 6.0)
+            plans.append((at, member, self.rng.choice(choices), "first"))
+            if self.rng.random() < 0.2:
+                plans.append((at + 0.01, member, plans[-1][2], "repeat"))
+        plans.sort()
+        started = time.monotonic()
+        for at, member, custom_id, kind in plans:
+            wait = started + self.sim_delay(at) - time.monotonic()
+            if wait > 0:
+                await asyncio.sleep(wait)
+            sent_at = self.sim_now()
+            future = asyncio.run_coroutine_threadsafe(
+                served.fake.click(int(message["id"]), custom_id, member, shown=message),
+                served.loop)
+            record = await asyncio.wrap_future(future)
+            deadline = time.monotonic() + 10
+            while not record.callbacks and time.monotonic() < deadline:
+                await asyncio.sleep(0.05)
+            # Discord's acknowledgement is the interaction's first callback, within 3 s.
+            status = 200 if record.callbacks and not record.late else 0
+            self.clicks.append(Click(int(custom_id.split(":")[2]), message["channel_id"], member,
+                                     custom_id, sent_at, -1, status, kind, "discord"))
+
     # ------------------------------------------------------------ the run
+
+    def spawn(self, work: Any) -> None:
+        """Run a member's work as a task; a failure of this driver is reported, not hidden."""
+        task = asyncio.create_task(work)
+        self.tasks.add(task)
+
+        def done(finished: asyncio.Task[None]) -> None:
+            self.tasks.discard(finished)
+            if not finished.cancelled() and finished.exception() is not None:
+                self.driver_errors.append(repr(finished.exception()))
+        task.add_done_callback(done)
 
     async def drive(self) -> None:
         assert self.clock is not None
@@ -329,19 +469,20 @@ class Soak:
         try:
             while self.sim_now() < end:
                 for post in self.new_round_posts():
-                    task = asyncio.create_task(self.answer_round(senders, post))
-                    self.tasks.add(task)
-                    task.add_done_callback(self.tasks.discard)
+                    self.spawn(self.answer_round(senders, post))
+                for message in self.new_discord_posts():
+                    self.spawn(self.answer_discord_round(message))
                 while schedule and self.sim_now() >= schedule[0][0]:
                     _, action = schedule.pop(0)
-                    await asyncio.to_thread(action)
+                    self.spawn(asyncio.to_thread(action))  # the members go on meanwhile
                 if time.monotonic() >= next_sample:
                     await asyncio.to_thread(self.sample)
                     next_sample = time.monotonic() + 2.0
-                for replica in self.replicas:
+                for replica in self.processes:
                     if not replica.alive():  # a supervisor restarts a dead replica
-                        await asyncio.to_thread(self.restart, replica)
+                        self.restart(replica)
                 await asyncio.sleep(0.1)
+            self.finished = True
             for task in list(self.tasks):
                 task.cancel()
             await asyncio.gather(*self.tasks, return_exceptions=True)
@@ -350,8 +491,7 @@ class Soak:
                 await sender.close()
 
     def restart(self, replica: Replica) -> None:
-        self.start(replica)
-        self.wait_started(replica)
+        self.start(replica)  # not waited for: the others go on meanwhile, as in production
 
     def fault_schedule(self) -> list[tuple[dt.datetime, Any]]:
         """Return (simulated time, action) pairs spread over the run, in order."""
@@ -361,21 +501,26 @@ class Soak:
         def at(fraction: float) -> dt.datetime:
             return start + dt.timedelta(days=days * fraction)
 
-        def kill_while_posting(replica: Replica) -> None:
+        def kill_while_posting() -> None:
             # Hold the next post unanswered (as if accepted), wait for a replica to send it,
             # then kill that replica: the post reached Slack, its answer never came back.
             self.served.call(lambda: self.fake.hold("chat.postMessage", accepted=True))
             deadline = time.monotonic() + self.sim_delay(26)
-            while time.monotonic() < deadline:
+            while time.monotonic() < deadline and not self.finished:
                 if self.served.call(lambda: "chat.postMessage" not in self.fake._holds):
                     break
                 time.sleep(0.05)
             else:
                 self.served.call(lambda: self.fake._holds.pop("chat.postMessage", None))
                 return
-            for each in self.replicas:  # which replica posts is the claim's: kill both
-                if each.alive():
-                    self.kill(each, "while a round's post was in flight")
+            # Kill the replica that sent it (its end of the connection), nothing else: the
+            # other one takes the claim over after the lease and finds the post.
+            port = self.served.call(lambda: [c.peer_port for c in self.fake.calls
+                                             if c.method == "chat.postMessage"][-1])
+            alive = {r.process.pid: r for r in self.replicas if r.alive() and r.process}
+            owner = _process_with_port(port, list(alive))
+            if owner is not None:
+                self.kill(alive[owner], "while its round's post was in flight")
 
         def burst(times: int) -> None:
             # Three are absorbed by the client's retries (bot/adapters/slack/replies.py); five
@@ -393,15 +538,18 @@ class Soak:
             (at(0.25), lambda: self.kill(self.replicas[0], "at a random moment")),
             (at(0.40), lambda: burst(5)),
             (at(0.45), pg_restart),
-            (at(0.50), lambda: kill_while_posting(self.replicas[1])),
+            (at(0.50), lambda: kill_while_posting()),
             (at(0.70), lambda: self.kill(self.replicas[1], "at a random moment")),
+            *([(at(0.35), lambda: self.kill(self.shards[0], "at a random moment")),
+               (at(0.75), lambda: self.kill(self.shards[1], "at a random moment"))]
+              if self.shards else []),
             (at(0.80), pg_restart),
         ]
-        return plan
+        return sorted(plan, key=lambda step: step[0])
 
     def sample(self) -> None:
         now = time.monotonic()
-        for replica in self.replicas:
+        for replica in self.processes:
             if replica.alive():
                 assert replica.process is not None
                 replica.memory[replica.starts].append((now, _rss_kib(replica.process.pid)))
@@ -418,7 +566,7 @@ class Soak:
             print(f"soak: no connection sample ({type(exc).__name__})", file=sys.stderr)
 
     def stop(self) -> None:
-        for replica in self.replicas:
+        for replica in self.processes:
             if replica.alive():
                 assert replica.process is not None
                 replica.process.terminate()
@@ -432,6 +580,8 @@ class Soak:
         self.stop()
         if self.served is not None:
             self.served.close()
+        if self.discord is not None:
+            self.discord.close()
         subprocess.run([str(PG_SCRIPT), "stop", str(self.pg_dir)], check=False)
 
     # ------------------------------------------------------------ the invariants
@@ -439,9 +589,14 @@ class Soak:
     def check(self) -> dict[str, Any]:
         assert self.clock is not None
         violations: list[str] = []
-        end = self.sim_now()
+        # The run's planned end: the processes ran a little longer while the driver stopped.
+        end = min(self.sim_now(), self.clock.start + dt.timedelta(days=self.config.days))
         posts = self.served.call(lambda: [s for s in self.fake.shown
                                           if s.channel in self.channels]) if self.served else []
+        discord_posts = self.discord.call(lambda: [
+            dict(m) for m in (self.discord.fake.messages[i]  # type: ignore[union-attr]
+                              for i in self.discord.fake.posted)  # type: ignore[union-attr]
+            if m["channel_id"] in self.discord_channels]) if self.discord else []
         calls = self.served.call(lambda: [(c.method, c.status) for c in self.fake.calls])
         engine = make_engine(self.url)
         try:
@@ -449,8 +604,7 @@ class Soak:
             with engine.connect() as connection:
                 rounds = connection.execute(text(
                     "SELECT r.id, c.external_id, r.local_date, r.message_ref, r.opened_at, "
-                    "r.closes_at FROM rounds r JOIN channels c ON c.id = r.channel_id "
-                    "WHERE c.platform = 'slack'")).all()
+                    "r.closes_at FROM rounds r JOIN channels c ON c.id = r.channel_id")).all()
                 answers = connection.execute(text(
                     "SELECT a.round_id, u.external_id, a.attempt, a.submitted_at "
                     "FROM answers a JOIN users u ON u.id = a.user_id")).all()
@@ -463,6 +617,11 @@ class Soak:
                            if a.startswith(("tq:answer:", "tq:form:"))}
                     for round_id in ids:
                         posted[round_id] += 1
+            for message in discord_posts:
+                ids = {int(c.split(":")[2]) for c in fake_discord.custom_ids(message)
+                       if c.startswith(("tq:answer:", "tq:form:"))}
+                for round_id in ids:
+                    posted[round_id] += 1
             for round_id, count in posted.items():
                 if count != 1:
                     violations.append(f"round {round_id} was posted {count} times")
@@ -479,7 +638,7 @@ class Soak:
                 elif row.message_ref is None:
                     violations.append(f"round {row.id} was posted but its post never recorded")
             dates = {(r.external_id, r.local_date) for r in rounds}
-            for channel, info in self.channels.items():
+            for channel, info in {**self.channels, **self.discord_channels}.items():
                 for day in self.due_dates(info, end):
                     if (channel, day) not in dates:
                         violations.append(f"{channel} ({info['zone']}) has no round for {day}")
@@ -490,7 +649,9 @@ class Soak:
             acked: dict[tuple[int, str], list[Click]] = defaultdict(list)
             for click in self.clicks:
                 if click.status == 200:
-                    acked[(click.round_id, fake_slack.user(click.member)["id"])].append(click)
+                    platform_user = (fake_discord.user if click.platform == "discord"
+                                     else fake_slack.user)
+                    acked[(click.round_id, platform_user(click.member)["id"])].append(click)
             for key, attempts in stored.items():
                 if sorted(attempts) != list(range(1, len(attempts) + 1)):
                     violations.append(f"round {key[0]} member {key[1]}: attempts {attempts}")
@@ -509,7 +670,7 @@ class Soak:
                 if a.submitted_at > row.closes_at:
                     violations.append(f"round {a.round_id}: an answer stored after the close")
             # 3. Boards equal a recount (all time and this week).
-            for info in self.channels.values():
+            for info in [*self.channels.values(), *self.discord_channels.values()]:
                 since_week = week_start(end, info["zone"])
                 for since in (None, since_week):
                     recount = [r for r in store.scores(info["id"], since) if r.points > 0]
@@ -528,13 +689,18 @@ class Soak:
             for (channel, week), count in weekly.items():
                 if count > 1:
                     violations.append(f"{channel}: {count} weekly posts in {week}")
+            for channel, info in self.channels.items():
+                for week in self.due_weeks(info, end):
+                    if weekly[(channel, week)] == 0:
+                        violations.append(f"{channel}: no weekly post in {week}")
         finally:
             engine.dispose()
+        violations += [f"the soak driver failed: {e}" for e in self.driver_errors]
         # 5. No 5xx, from the replicas or asked of the fake; no traceback in any log.
         for click in self.clicks:
             if click.status >= 500:
                 violations.append(f"a click got HTTP {click.status} from replica {click.replica}")
-        logs = [log for replica in self.replicas for log in replica.logs]
+        logs = [log for replica in self.processes for log in replica.logs]
         tracebacks: list[str] = []
         for log in logs:
             lines = log.read_text(errors="replace").splitlines()
@@ -549,19 +715,21 @@ class Soak:
                     tracebacks.append("\n".join(lines[number:tail + 1]))
         # 6. Memory flat after warm-up; 7. connections within the budget.
         peaks: dict[str, int] = {}
-        for replica in self.replicas:
+        for replica in self.processes:
             for start, samples in replica.memory.items():
-                name = f"slack-{replica.index}-start{start}"
+                name = f"{replica.name}-start{start}"
                 if not samples:
                     continue
                 peaks[name] = max(rss for _, rss in samples)
-                if len(samples) < 20:
+                if len(samples) < MIN_MEMORY_SAMPLES:
                     continue  # too short a life to call its memory flat or not
-                warm = samples[len(samples) // 4][1]
-                late = max(rss for _, rss in samples[len(samples) // 4:])
+                # Warm-up: the first third (the first rounds, clicks and boards import and
+                # cache what a process keeps).
+                warm = samples[len(samples) // 3][1]
+                late = max(rss for _, rss in samples[len(samples) // 3:])
                 if late > warm * (1 + MEMORY_GROWTH_LIMIT):
                     violations.append(f"{name}: memory grew {warm} -> {late} KiB after warm-up")
-        budget = self.config.replicas * POOL_PER_PROCESS + OWN_CONNECTIONS
+        budget = len(self.processes) * POOL_PER_PROCESS + OWN_CONNECTIONS
         if self.connections and max(self.connections) > budget:
             violations.append(f"{max(self.connections)} PostgreSQL connections > budget {budget}")
         api_5xx = [c for c in calls if c[1] >= 500]
@@ -572,6 +740,8 @@ class Soak:
             "members": self.config.members * self.config.workspaces,
             "zones": sorted({c["zone"] for c in self.channels.values()}),
             "replicas": self.config.replicas,
+            "discord_shard_processes": len(self.shards),
+            "discord_channels": len(self.discord_channels),
             "rounds": len(rounds), "rounds_posted": sum(1 for r in rounds if r.message_ref),
             "rounds_in_flight_at_end": len(in_flight),
             "answers": len(answers),
@@ -592,7 +762,8 @@ class Soak:
         """Return the local dates whose post time fell inside the run (less the start-up)."""
         assert self.clock is not None
         zone = ZoneInfo(info["zone"])
-        first = self.clock.start + dt.timedelta(hours=3)  # the replicas' start takes a while
+        # Posts due before every process had started may be skipped (more than the grace late).
+        first = (self.sim_ready or self.clock.start) + dt.timedelta(minutes=30)
         last = end - dt.timedelta(hours=1)  # a post due just now may be in flight
         day = first.astimezone(zone).date()
         found = []
@@ -603,8 +774,25 @@ class Soak:
             day += dt.timedelta(days=1)
         return found
 
+    def due_weeks(self, info: dict[str, Any], end: dt.datetime) -> list[str]:
+        """Return the ISO weeks whose board time fell inside the run (less the start-up)."""
+        assert self.clock is not None
+        zone = ZoneInfo(info["zone"])
+        first = (self.sim_ready or self.clock.start) + dt.timedelta(minutes=30)
+        last = end - dt.timedelta(hours=1)
+        weekday, hour = info["board"]
+        found = []
+        day = first.astimezone(zone).date()
+        while day <= last.astimezone(zone).date():
+            due = dt.datetime.combine(day, dt.time(hour), tzinfo=zone)
+            if day.weekday() == weekday and first <= due <= last:
+                found.append(day.strftime("%G-W%V"))
+            day += dt.timedelta(days=1)
+        return found
+
     def is_board(self, post: Shown) -> bool:
-        return bool(re.search(r"leaderboard|排行榜|board", post.shown_text, re.IGNORECASE))
+        titles = [t(locale, "leaderboard.weekly", week="").rstrip() for locale in ("en", "zh-CN")]
+        return any(title in post.shown_text for title in titles)
 
     def posted_at(self, post: Shown) -> dt.datetime:
         # The fake's ts is a counter, not a time: the clock's time when this run first saw it.
@@ -616,10 +804,11 @@ class Soak:
         started = time.monotonic()
         try:
             self.setup()
-            for replica in self.replicas:
+            for replica in self.processes:
                 self.start(replica)
-            for replica in self.replicas:
+            for replica in self.processes:
                 self.wait_started(replica)
+            self.sim_ready = self.sim_now()
             asyncio.run(self.drive())
             self.stop()
             report = self.check()
@@ -638,7 +827,8 @@ def markdown(report: dict[str, Any]) -> str:
         ("wall time", f"{report['wall_s']} s"),
         ("channels / workspaces / zones", f"{report['channels']} / {report['workspaces']} / "
                                           f"{len(report['zones'])}"),
-        ("Slack replicas", str(report["replicas"])),
+        ("Slack replicas / Discord shard processes",
+         f"{report['replicas']} / {report['discord_shard_processes']}"),
         ("rounds (posted)", f"{report['rounds']} ({report['rounds_posted']})"),
         ("answers stored", str(report["answers"])),
         ("clicks sent", ", ".join(f"{k} {v}" for k, v in sorted(report["clicks"].items()))),
@@ -666,9 +856,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--out", type=Path, default=REPO / "var" / "soak")
     parser.add_argument("--channels", type=int, default=10)
     parser.add_argument("--no-faults", action="store_true")
+    parser.add_argument("--no-discord", action="store_true")
     args = parser.parse_args(argv)
     config = Config(days=args.days, speed=args.speed, out=args.out.resolve(),
-                    channels=args.channels, faults=not args.no_faults)
+                    channels=args.channels, faults=not args.no_faults,
+                    discord=not args.no_discord)
     report = Soak(config).run()
     (config.out / "report.json").write_text(json.dumps(report, indent=2, default=str) + "\n")
     table = markdown(report)

@@ -28,9 +28,10 @@ class BadClock(ValueError):
 class ScaledClock:
     """A clock that runs ``speed`` times faster than the wall clock from a shared anchor.
 
-    At the wall-clock instant ``anchor`` (seconds since the epoch) it reads ``start``; every
-    process given the same three values reads the same time, so replicas started (or
-    restarted) at different moments agree, as they would on real time.
+    Until the wall-clock instant ``anchor`` (seconds since the epoch) it reads ``start``, then
+    it runs: processes started before the anchor all begin at the same instant. Every process
+    given the same three values reads the same time, so replicas started (or restarted) at
+    different moments agree, as they would on real time.
     """
 
     start: dt.datetime
@@ -40,7 +41,8 @@ class ScaledClock:
 
     def now(self) -> dt.datetime:
         """Return the compressed instant in UTC."""
-        return self.start + dt.timedelta(seconds=(self.wall() - self.anchor) * self.speed)
+        elapsed = max(0.0, self.wall() - self.anchor)
+        return self.start + dt.timedelta(seconds=elapsed * self.speed)
 
     def real_seconds(self, seconds: float) -> float:
         """Return the wall-clock seconds that ``seconds`` of this clock take."""

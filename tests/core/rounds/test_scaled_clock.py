@@ -27,6 +27,14 @@ def test_it_runs_speed_times_faster_from_its_anchor():
     assert clock.real_seconds(3600) == 5.0
 
 
+def test_it_stands_at_its_start_until_its_anchor():
+    wall = [900.0]
+    clock = ScaledClock(START, 720.0, 1000.0, wall=lambda: wall[0])
+    assert clock.now() == START
+    wall[0] = 1000.5
+    assert clock.now() == START + dt.timedelta(minutes=6)
+
+
 def test_every_process_given_the_same_setting_reads_the_same_time():
     text = "2026-03-07T06:00:00+00:00 x720 @1000.5"
     first, second = ScaledClock.parse(text), ScaledClock.parse(text)
