@@ -309,7 +309,10 @@ class QuizScheduler:
                 log.exception("delivering a reminder failed member=%s", nudge.member_external_id)
 
     async def post_board(self, channel_id: int) -> None:
-        """Publish the channel's weekly leaderboard: the table and its chart."""
+        """Publish the channel's weekly leaderboard once (claimed): the table and its chart."""
+        if not await asyncio.to_thread(self.quiz.board.claim_weekly, channel_id):
+            log.info("weekly board of channel=%s already claimed by another replica", channel_id)
+            return
         board = await asyncio.to_thread(self.quiz.board.weekly_post, channel_id)
         try:
             await self.publisher.publish_board(board.channel, board.message)
