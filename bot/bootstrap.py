@@ -19,7 +19,7 @@ from pydantic import SecretStr
 from sqlalchemy import Engine
 
 from bot.charts import MatplotlibCharts
-from bot.core.kernel.clock import SystemClock
+from bot.core.kernel.clock import ScaledClock, SystemClock
 from bot.core.kernel.models import ChannelSettings
 from bot.core.kernel.ports import Clock, Executor, PackTools
 from bot.core.packs.library import CHECK_INTERVAL_S, Library
@@ -56,6 +56,8 @@ class App:
     engine: Engine | None = None
     # /quiz-pack's checker and shelf (the desk's PackTools); None: packs are off.
     packs: PackTools | None = None
+    # The time the core reads (the system's, or the soak run's compressed clock).
+    clock: Clock | None = None
 
     def close(self) -> None:
         """Release the executor's warm process and the database connections."""
@@ -173,13 +175,23 @@ def build_app(
     if executor is None:
         executor, problem, close_executor = build_executor(settings, bank)
         closers.append(close_executor)
-    clock = clock or SystemClock()
+    clock = clock or settings_clock(settings)
     quiz = build_quiz(SqlStore(engine, clock=clock), bank, clock, executor, on_settings_changed,
                       charts=MatplotlibCharts(),
                       post_lease=dt.timedelta(seconds=settings.post_lease_s),
                       **web_options(settings))
     return App(quiz, bank, settings, executor, problem, closers, engine=engine,
-               packs=pack_tools(shipped, engine, executor))
+               packs=pack_tools(shipped, engine, executor), clock=clock)
+
+
+def settings_clock(settings: Settings) -> Clock:
+    """Return the system clock, or the soak run's compressed one (``TORCHQUIZ_SOAK_CLOCK``).
+
+    Read here only, the composition root: the core just asks its Clock port for the time.
+    """
+    if settings.soak_clock:
+        return ScaledClock.parse(settings.soak_clock)
+    return SystemClock()
 
 
 def web_options(settings: Settings) -> dict[str, Any]:
@@ -323,7 +335,7 @@ def chat_app(
     """
     from bot.adapters.chat.limits import Limits
     from bot.adapters.chat.runtime import ChatRuntime
-    from bot.scheduling import DEFAULT_GRACE, QuizScheduler
+    from bot.scheduling import DEFAULT_GRACE, QuizScheduler, clocked_scheduler
     from db.store_pending import count_pending
 
     runtimes: list[ChatRuntime] = []
@@ -339,8 +351,10 @@ def chat_app(
         limits=Limits(code_per_minute=settings.rate_code_per_minute,
                       commands_per_10s=settings.rate_commands_per_10s,
                       max_in_flight=settings.max_in_flight),
-        scheduler=lambda publisher: QuizScheduler(app.quiz, publisher, platform,
-                                                  grace=grace or DEFAULT_GRACE),
+        scheduler=lambda publisher: QuizScheduler(
+            app.quiz, publisher, platform, grace=grace or DEFAULT_GRACE,
+            scheduler=clocked_scheduler(app.clock) if isinstance(app.clock, ScaledClock)
+            else None),
     )
     engine = app.engine
     if engine is not None:

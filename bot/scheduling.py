@@ -24,10 +24,14 @@ import logging
 from collections.abc import Awaitable, Callable
 from zoneinfo import ZoneInfo
 
+import apscheduler.executors.base
+import apscheduler.schedulers.base
 from apscheduler.schedulers.asyncio import AsyncIOScheduler
 from apscheduler.triggers.cron import CronTrigger
 from apscheduler.triggers.interval import IntervalTrigger
 
+from bot.core.kernel.clock import ScaledClock
+from bot.core.kernel.errors import PlatformRefused
 from bot.core.kernel.models import ChannelSettings, RoundPost
 from bot.core.kernel.ports import Publisher
 from bot.core.learning.reminders import MemberUnreachable
@@ -35,7 +39,7 @@ from bot.core.quiz import Quiz
 from bot.core.rounds.schedule import DEFAULT_GRACE
 
 __all__ = ["DEFAULT_GRACE", "Publisher", "QuizScheduler", "board_job_id", "board_trigger",
-           "post_job_id", "post_trigger"]
+           "clocked_scheduler", "post_job_id", "post_trigger"]
 log = logging.getLogger(__name__)
 
 CLOSE_CHECK_SECONDS = 60
@@ -88,6 +92,42 @@ def _quiet_on_stop(job: Callable[..., Awaitable[None]]) -> Callable[..., Awaitab
             log.info("job %s cut short: the process is stopping", job.__name__)
 
     return run
+
+# Under a compressed clock the scheduler wakes at most this often (wall seconds): the 2-second
+# live sweep would otherwise run every few milliseconds at 720x and take a core per replica.
+MIN_WAKE_S = 0.25
+
+
+class _ScaledScheduler(AsyncIOScheduler):  # type: ignore[misc]
+    """APScheduler waiting in compressed time: a wait of N clock seconds is N/speed real ones."""
+
+    def __init__(self, clock: ScaledClock, **options: object) -> None:
+        super().__init__(**options)
+        self._clock = clock
+
+    def _start_timer(self, wait_seconds: float | None) -> None:
+        if wait_seconds is not None:
+            wait_seconds = max(self._clock.real_seconds(wait_seconds), MIN_WAKE_S)
+        super()._start_timer(wait_seconds)
+
+
+def clocked_scheduler(clock: ScaledClock) -> AsyncIOScheduler:
+    """Return a scheduler whose triggers, waits and misfire checks all read ``clock``.
+
+    For the soak run only (one scheduler per process): APScheduler 3 reads
+    ``datetime.now`` in two modules, which are pointed at the clock here. Cron triggers still
+    do their own time-zone arithmetic, so DST changes are APScheduler's as in production.
+    """
+    class ClockedDatetime(dt.datetime):
+        @classmethod
+        def now(cls, tz: dt.tzinfo | None = None) -> dt.datetime:  # type: ignore[override]
+            now = clock.now()
+            return now.astimezone(tz) if tz is not None else now.replace(tzinfo=None)
+
+    apscheduler.schedulers.base.datetime = ClockedDatetime
+    apscheduler.executors.base.datetime = ClockedDatetime
+    return _ScaledScheduler(clock, timezone=dt.UTC)
+
 
 class QuizScheduler:
     """Keep one job per channel for its post and its weekly board, plus a closing sweep."""
@@ -227,6 +267,10 @@ class QuizScheduler:
                             post.round.id, post.channel.id)
             else:
                 ref = await self.publisher.publish_round(post)
+        except PlatformRefused as exc:
+            log.warning("publishing round refused channel=%s round=%s (%s): tried again once "
+                        "its claim runs out", post.channel.id, post.round.id, exc)
+            return
         except Exception:
             # The claim stays: once its lease runs out, post_unposted tries again.
             log.exception("publishing round failed channel=%s round=%s", post.channel.id,
@@ -245,6 +289,9 @@ class QuizScheduler:
         for reveal in reveals:
             try:
                 await self.publisher.publish_reveal(reveal)
+            except PlatformRefused as exc:
+                log.warning("publishing reveal refused channel=%s round=%s (%s)",
+                            reveal.channel.id, reveal.round.id, exc)
             except Exception:
                 log.exception("publishing reveal failed channel=%s round=%s",
                               reveal.channel.id, reveal.round.id)
@@ -284,9 +331,14 @@ class QuizScheduler:
                 log.exception("delivering a reminder failed member=%s", nudge.member_external_id)
 
     async def post_board(self, channel_id: int) -> None:
-        """Publish the channel's weekly leaderboard: the table and its chart."""
+        """Publish the channel's weekly leaderboard once (claimed): the table and its chart."""
+        if not await asyncio.to_thread(self.quiz.board.claim_weekly, channel_id):
+            log.info("weekly board of channel=%s already claimed by another replica", channel_id)
+            return
         board = await asyncio.to_thread(self.quiz.board.weekly_post, channel_id)
         try:
             await self.publisher.publish_board(board.channel, board.message)
+        except PlatformRefused as exc:
+            log.warning("publishing leaderboard refused channel=%s (%s)", channel_id, exc)
         except Exception:
             log.exception("publishing leaderboard failed channel=%s", channel_id)

@@ -57,6 +57,10 @@ class Settings(BaseSettings):
     # secret that signs links and sessions (unset: one is generated and kept in the database).
     web_url: str = "http://127.0.0.1:8000"
     web_secret: SecretStr | None = None
+    # The soak run's compressed clock, "START xSPEED @ANCHOR" (bot/core/kernel/clock.py): every
+    # process given it reads the same time, SPEED times faster than the wall clock. Never in
+    # production; unset: the system clock.
+    soak_clock: str = ""
 
     @model_validator(mode="after")
     def _within_the_connection_budget(self) -> Settings:

@@ -6,12 +6,13 @@ import datetime as dt
 from collections.abc import Sequence
 from typing import Any
 
-from sqlalchemy import and_, func, select, update
+from sqlalchemy import and_, func, insert, select, update
+from sqlalchemy.exc import IntegrityError
 
 from bot.core.kernel.models import FirstTries, Report, ReportCounts, ReportDraft, RoundStatus
 from db.retry import retry_on_disconnect
 from db.store_base import StoreBase
-from db.tables import AnswerRow, ReportRow, RoundRow
+from db.tables import AnswerRow, BoardPostRow, ReportRow, RoundRow
 
 OPEN, CLOSED = "open", "closed"
 
@@ -137,6 +138,20 @@ class ReportStore(StoreBase):
         """Return how many members gave each response on their first try at the round."""
         with self._read() as db:
             return _tries(db.execute(_first_tries(RoundRow.id == round_id)).all())
+
+    def claim_weekly_board(self, channel_id: int, week_start: dt.datetime,
+                           at: dt.datetime) -> bool:
+        """Claim the channel's weekly board for the week from ``week_start``; False: taken.
+
+        The primary key decides: of several replicas firing at the board's hour, one posts.
+        """
+        try:
+            with self._engine.begin() as connection:
+                connection.execute(insert(BoardPostRow).values(
+                    channel_id=channel_id, week_start=week_start, claimed_at=at))
+        except IntegrityError:
+            return False
+        return True
 
     @retry_on_disconnect
     def week_first_tries(

@@ -565,3 +565,18 @@ class AdminChangeRow(Base):
     before: Mapped[str] = mapped_column(Text)
     after: Mapped[str] = mapped_column(Text)
     at: Mapped[dt.datetime] = mapped_column(UtcDateTime)
+
+
+class BoardPostRow(Base):
+    """A channel's weekly leaderboard post, claimed once per week (migration 0025).
+
+    The primary key decides which replica posts the week's board: every replica's scheduler
+    fires at the board's hour, and only the one whose insert wins posts it.
+    """
+
+    __tablename__ = "board_posts"
+
+    channel_id: Mapped[int] = mapped_column(ForeignKey("channels.id"), primary_key=True)
+    # Monday 00:00 in the channel's zone, as UTC (bot.core.kernel.models.week_start).
+    week_start: Mapped[dt.datetime] = mapped_column(UtcDateTime, primary_key=True)
+    claimed_at: Mapped[dt.datetime] = mapped_column(UtcDateTime)

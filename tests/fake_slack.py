@@ -111,6 +111,7 @@ class ApiCall:
     status: int = 200
     answer: dict[str, Any] = field(default_factory=dict)
     at: float = field(default_factory=time.monotonic)  # when the request came
+    peer_port: int = 0  # the app's end of the connection (the soak run finds its process)
 
 
 @dataclass
@@ -358,6 +359,8 @@ class FakeSlack:
         token = auth.removeprefix("Bearer ") if auth.startswith("Bearer ") else args.pop(
             "token", "")
         call = ApiCall(method, args, token)
+        peer = request.transport.get_extra_info("peername") if request.transport else None
+        call.peer_port = int(peer[1]) if peer else 0
         self.calls.append(call)
         for limit in self._limits:
             if limit[0] == method and limit[2] > 0:

@@ -458,6 +458,16 @@ def test_upgrade_to_0016_adds_the_live_tables_and_downgrade_drops_only_them(empt
     assert migrate.current(empty_database_url) == "0015"
 
 
+def test_upgrade_to_0025_adds_the_board_claims_and_downgrade_drops_only_them(
+        empty_database_url):
+    migrate.upgrade(empty_database_url, "0025")
+    assert "board_posts" in _tables(empty_database_url)
+    migrate.downgrade(empty_database_url, "0024")
+    assert "board_posts" not in _tables(empty_database_url)
+    assert {"item_totals", "admin_changes"} <= _tables(empty_database_url)
+    assert migrate.current(empty_database_url) == "0024"
+
+
 def test_one_live_session_at_a_time_per_channel_is_the_databases_rule(empty_database_url):
     migrate.upgrade(empty_database_url)
     engine = make_engine(empty_database_url)

@@ -117,13 +117,28 @@ class DiscordPublisher:
         assert partial is not None  # noqa: S101 - parse_ref succeeded just above
         name = t(locale, "reveal.title", date=reveal.round.local_date.isoformat())
         try:
-            thread = await partial.create_thread(name=name[:THREAD_NAME_CHARS],
-                                                 auto_archive_duration=1440)
+            thread = await self._thread_on(partial, reveal.channel, name[:THREAD_NAME_CHARS])
         except discord.HTTPException:
             log.warning("no thread for round=%s; revealing in the channel", reveal.round.id)
             await self._send(reveal.channel, reveal.message)
             return
         await self._send_to(thread, reveal.message, locale)
+
+    async def _thread_on(self, partial: discord.PartialMessage, channel: ChannelSettings,
+                         name: str) -> Any:
+        """Open a thread on a posted message and return where to send into it.
+
+        Before the gateway has sent the server (a reveal due in a restarted process's start-up
+        sweep), discord.py's ``create_thread`` refuses a message without a cached guild: the
+        same REST call is made directly, which needs no cache.
+        """
+        if partial.guild is not None:
+            return await partial.create_thread(name=name, auto_archive_duration=1440)
+        data = await self.client.http.start_thread_with_message(
+            partial.channel.id, partial.id, name=name, auto_archive_duration=1440)
+        guild_id = int(channel.workspace_external_id) \
+            if channel.workspace_external_id.isdigit() else None
+        return self.client.get_partial_messageable(int(data["id"]), guild_id=guild_id)
 
     async def publish_board(self, channel: ChannelSettings, message: Message) -> None:
         """Post the weekly leaderboard with its chart attached."""

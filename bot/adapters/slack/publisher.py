@@ -20,6 +20,7 @@ from slack_sdk.web.async_client import AsyncWebClient
 
 from bot.adapters.slack.blocks import fallback, render
 from bot.adapters.slack.tokens import Tokens
+from bot.core.kernel.errors import PlatformRefused
 from bot.core.kernel.messages import Message, marks_round
 from bot.core.kernel.models import ChannelSettings, Nudge
 from bot.core.learning.reminders import MemberUnreachable
@@ -97,9 +98,13 @@ class SlackPublisher:
     async def _post(self, channel: ChannelSettings, message: Message, *,
                     client: AsyncWebClient | None = None, **extra: Any) -> str:
         token = await self.tokens.bot_token(channel.workspace_external_id)
-        sent = await (client or self.client).chat_postMessage(
-            token=token, channel=channel.external_id, text=fallback(message),
-            blocks=render(message, channel.locale), **NO_PARSING, **extra)
+        try:
+            sent = await (client or self.client).chat_postMessage(
+                token=token, channel=channel.external_id, text=fallback(message),
+                blocks=render(message, channel.locale), **NO_PARSING, **extra)
+        except SlackApiError as exc:  # Slack answered, after the client's own retries: no
+            raise PlatformRefused(f"chat.postMessage: {exc.response.get('error')} "
+                                  f"(HTTP {exc.response.status_code})") from exc
         return str(sent["ts"])
 
     async def publish_round(self, post: RoundPost) -> str:
@@ -107,7 +112,7 @@ class SlackPublisher:
         try:
             ts = await self._post(post.channel, post.message, client=self._round_client,
                                   metadata=round_metadata(post.round.id))
-        except SlackApiError:
+        except PlatformRefused:
             raise  # Slack answered: it refused the post
         except Exception:
             # No answer (a timeout, a dropped connection): Slack may have taken the post.

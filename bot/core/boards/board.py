@@ -202,6 +202,14 @@ class BoardService:
         # Said once: the body already counts them when only hidden members scored.
         return t(locale, "leaderboard.hidden", count=count) if count else ""
 
+    def claim_weekly(self, channel_id: int) -> bool:
+        """Claim this week's board post for the channel; False: another replica posts it."""
+        channel = self.store.get_channel(channel_id)
+        if channel is None:
+            raise NotFound(f"channel {channel_id}")
+        now = self.clock.now()
+        return self.store.claim_weekly_board(channel_id, week_start(now, channel.timezone), now)
+
     def weekly_post(self, channel_id: int) -> BoardPost:
         """Return the channel's weekly leaderboard post: the table, and its chart when drawn.
 

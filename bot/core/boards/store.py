@@ -134,6 +134,11 @@ class BoardStore(Protocol):
         ...
 
 
+    def claim_weekly_board(self, channel_id: int, week_start: dt.datetime,
+                           at: dt.datetime) -> bool:
+        """Claim the channel's weekly board for one week; False when another replica has."""
+        ...
+
     def week_first_tries(
         self, channel_id: int, since: dt.date, until: dt.date
     ) -> list[FirstTries]:

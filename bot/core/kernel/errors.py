@@ -17,3 +17,11 @@ class UserError(QuizError):
 
 class GradingUnavailable(QuizError):
     """Raise when no executor can grade code right now; the answer waits, it is never lost."""
+
+
+class PlatformRefused(QuizError):
+    """Raise from a Publisher when the platform answered with a refusal after its own retries.
+
+    A burst of rate limits or a platform error is weather, not a bug: the scheduler logs it as
+    one warning line, and what was claimed is tried again (a round after its post lease).
+    """

@@ -7,6 +7,9 @@ tests/adapters/chat/test_rounds.py.
 
 from __future__ import annotations
 
+import logging
+
+from bot.adapters.slack.replies import RATE_LIMIT_RETRIES
 from tests.fake_slack import BOT_TOKEN, GENERAL
 
 
@@ -37,3 +40,28 @@ def test_without_the_history_scope_a_taken_over_post_goes_out_unchecked(slack_ru
         assert h.message_ref(round_id) is not None
 
     slack_run(scenario)
+
+
+def test_a_post_slack_keeps_refusing_is_one_warning_and_goes_out_after_the_lease(slack_run,
+                                                                              caplog):
+    # Found by the soak run (tests/soak): a burst of 429s longer than the client's retries
+    # logged the refusal as an ERROR with a traceback. It is weather: one warning line, the
+    # claim stays, and the round goes out once after its lease.
+    async def scenario(h):
+        channel = await h.enable_channel("t.choice-view")
+        h.fake.rate_limit("chat.postMessage", retry_after=0, times=RATE_LIMIT_RETRIES + 1)
+        await h.post_now(channel)
+        assert h.fake.posts(GENERAL) == []
+        rnd = h.quiz.rounds.store.latest_round(channel.id)
+        assert rnd.message_ref is None
+        h.clock.advance(minutes=5)  # past the post lease
+        await h.restart()
+        [post] = h.fake.posts(GENERAL)
+        assert h.message_ref(rnd.id) == f"{GENERAL}:{post.ts}"
+
+    caplog.set_level(logging.INFO)
+    slack_run(scenario)
+    refused = [r for r in caplog.records if "publishing round refused" in r.getMessage()]
+    assert len(refused) == 1 and refused[0].levelno == logging.WARNING
+    assert "ratelimited" in refused[0].getMessage()
+    assert not [r for r in caplog.records if r.exc_info or r.levelno >= logging.ERROR]
