@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
@@ -42,6 +43,8 @@ class Verdict:
     # True when the executor itself failed on this submission: the verdict then says nothing
     # about the code, and the member's try must not count.
     fault: bool = False
+    # A speed challenge's timing (executors.speed.grader): faster, held, reason, score, shapes.
+    speed: dict[str, Any] | None = None
 
     @property
     def passed(self) -> bool:
@@ -62,6 +65,7 @@ class Verdict:
             "challenge_version": self.challenge_version,
             "seed": self.seed,
             "fault": self.fault,
+            **({"speed": self.speed} if self.speed is not None else {}),
         }
 
     @classmethod
@@ -89,6 +93,9 @@ class Verdict:
         fault = data.get("fault", False)
         if type(fault) is not bool:
             raise ValueError("verdict field 'fault' must be a bool")
+        speed = data.get("speed")
+        if speed is not None and not _speed_ok(speed):
+            raise ValueError("verdict field 'speed' is not a speed report")
         return cls(
             status=status,
             message=_text(data, "message", USER_STREAM_CHARS),
@@ -97,8 +104,25 @@ class Verdict:
             challenge_id=_text(data, "challenge_id", 64),
             seed=seed,
             fault=fault,
+            speed=speed,
             **counts,
         )
+
+
+def _speed_ok(speed: Any) -> bool:
+    """Say whether a speed report that crossed the network has the documented shape."""
+    if not isinstance(speed, dict) or len(json.dumps(speed)) > 8192:
+        return False
+    if type(speed.get("faster")) is not bool or type(speed.get("held")) is not bool:
+        return False
+    shapes = speed.get("shapes")
+    if not isinstance(shapes, list) or not all(
+        isinstance(s, dict) and isinstance(s.get("shape"), str)
+        and all(type(s.get(k)) in (int, float) for k in ("speedup", "low", "high"))
+        for s in shapes
+    ):
+        return False
+    return type(speed.get("score")) in (int, float) and isinstance(speed.get("reason", ""), str)
 
 
 def _field(data: dict[str, Any], name: str, kind: type) -> Any:

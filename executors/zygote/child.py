@@ -18,6 +18,7 @@ import signal
 import socket
 import struct
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, NoReturn
 
@@ -31,6 +32,9 @@ RESULT_FD = 4
 STATUS_FD = 5
 SETUP_FAILED = 125
 _PID = struct.Struct("<i")
+# What a ready child runs on its request: the code harness, or the speed harness for a timed
+# call (executors.speed.harness.run_bytes); same signature.
+Runner = Callable[..., int]
 
 
 @dataclass(frozen=True)
@@ -115,6 +119,7 @@ def run_child(
     seccomp: Any,
     *,
     born_in_cgroup: bool,
+    runner: Runner = harness.run_bytes,
 ) -> None:
     """Become the sandboxed process (pid 1 of a fresh pid namespace) and run the harness."""
     try:
@@ -137,8 +142,8 @@ def run_child(
         data = _receive_request()
         if data is None:
             os._exit(0)
-        code = harness.run_bytes(data, RESULT_FD, device=spec.device,
-                                 gpu_memory_fraction=spec.limits.gpu_memory_fraction)  # fmt: skip
+        code = runner(data, RESULT_FD, device=spec.device,
+                      gpu_memory_fraction=spec.limits.gpu_memory_fraction)  # fmt: skip
         # Close the pipes before the (slow, ~10 ms) teardown of a 1 GB address space: the
         # zygote sees the output complete as soon as the harness is done.
         for fd in (RESULT_FD, 1, 2):
@@ -213,7 +218,8 @@ def _exit_after_reaping(timeout_s: float = 2.0) -> NoReturn:
     os._exit(0)
 
 
-def template_loop(sock: socket.socket, config: layers.SandboxConfig, seccomp: Any) -> None:
+def template_loop(sock: socket.socket, config: layers.SandboxConfig, seccomp: Any,
+                  runner: Runner = harness.run_bytes) -> None:
     """Serve fork requests from the I/O loop until it goes away; never return."""
     layers.set_parent_death_signal(os.getppid())
     template = _Template(sock)
@@ -240,7 +246,7 @@ def template_loop(sock: socket.socket, config: layers.SandboxConfig, seccomp: An
         if pid == 0:
             sock.close()
             os.close(host_pid_ns)
-            run_child(spec, fds, config, seccomp,
+            run_child(spec, fds, config, seccomp, runner=runner,
                       born_in_cgroup=bool(spec.cgroups) and current == spec.cgroups)  # fmt: skip
         if config.use_namespaces:
             layers.reset_pid_namespace(host_pid_ns)
