@@ -195,7 +195,8 @@ def _backup_or_restore(settings: Settings, args: argparse.Namespace) -> int:
     return 0
 
 
-_BENCHES = {"core": "bench.core", "packs": "bench.packs", "executor": "bench.executor"}
+_BENCHES = {"core": "bench.core", "packs": "bench.packs", "executor": "bench.executor",
+            "speed": "bench.speed"}
 
 
 def _bench(argv: list[str]) -> int:
@@ -203,7 +204,8 @@ def _bench(argv: list[str]) -> int:
     if module_name is None:
         print("usage: torchquiz bench executor [--n N] [--burst N]\n"
               "       torchquiz bench packs [--items N] [--code N] [--json]\n"
-              "       torchquiz bench core [--answers N] [--postgres-url URL] [--json]",
+              "       torchquiz bench core [--answers N] [--postgres-url URL] [--json]\n"
+              "       torchquiz bench speed [--verdicts N]",
               file=sys.stderr)
         return 2
     # Imported here: the bench package is not part of the product (nor of its wheel or images);
