@@ -11,6 +11,8 @@ import pytest
 from executors.grading.verdict import Status
 from executors.speed.grader import SpeedGrader
 
+pytestmark = pytest.mark.sandbox
+
 REFERENCE_BODY = """
 def _slow(x):
     out = torch.empty(x.shape[0])

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import copy
 
+import pytest
 import yaml
 
 from content.loader import Bank, read_yaml
@@ -11,6 +12,8 @@ from executors.grading.pack_challenges import validate_pack
 from executors.speed.grader import SpeedGrader
 from executors.speed.validation import speed_checker
 from tests.executors.speed.conftest import FIXTURES
+
+pytestmark = pytest.mark.sandbox
 
 RAW = read_yaml((FIXTURES / "questions.yaml").read_text(encoding="utf-8"))["items"][0]
 

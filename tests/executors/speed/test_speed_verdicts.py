@@ -4,10 +4,14 @@ from __future__ import annotations
 
 import json
 
+import pytest
+
 from content.schema import SpeedItem
 from executors.cli.exec_command import main as exec_main
 from executors.grading.verdict import Status, Verdict
 from executors.speed.grader import SpeedGrader, SpeedRules
+
+pytestmark = pytest.mark.sandbox
 
 
 def test_exec_prints_a_speed_verdict_with_intervals_per_shape(
