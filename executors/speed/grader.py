@@ -181,12 +181,12 @@ class SpeedGrader:
                       memory_bytes=item.speed.memory_mb * MIB, threads=1)  # fmt: skip
 
     def _call(self, item: SpeedItem, code: str, params: dict[str, int], seed: int, *,
-              role: str, limits: Limits) -> tuple[TimedCall, Any, int]:
+              role: str, limits: Limits, warm_seed: int) -> tuple[TimedCall, Any, int]:
         """Run one call; return it, its output and the input bytes, or stop the verdict."""
         assert self.timer is not None  # noqa: S101 - checked by run()
         request = {"speed": 1, "code": code, "entrypoint": item.speed.entrypoint,
                    "inputs": item.speed.inputs, "params": params, "seed": seed,
-                   "noop": role == "noop", "device": "cpu"}  # fmt: skip
+                   "noop": role == "noop", "device": "cpu", "warm_seed": warm_seed}  # fmt: skip
         call = self.timer.call(request, limits)
         ours = role != "submission"
         if call.setup_error:
@@ -194,9 +194,13 @@ class SpeedGrader:
                         fault=True)  # fmt: skip
         record: Any = None
         try:
-            frames = list(wire.iter_frames(call.result))
-            if frames:
-                record = wire.decode(frames[0], max_bytes=limits.result_bytes)
+            # The first frame says the untimed warm-up call is done; the second is the record.
+            frames = list(wire.iter_frames(call.result))[:2]
+            for frame in frames:
+                decoded = wire.decode(frame, max_bytes=limits.result_bytes)
+                if not (isinstance(decoded, dict) and "warm" in decoded):
+                    record = decoded
+                    break
         except wire.WireError as exc:
             if ours:
                 raise _Stop(Status.ERROR, f"the {role} broke its result: {exc}",
@@ -238,14 +242,15 @@ class SpeedGrader:
             times: dict[str, list[int]] = {"reference": [], "submission": [], "noop": []}
             touched = 0
             for i in range(rules.pairs):
-                call_seed = rng.getrandbits(62)
+                call_seed, warm_seed = rng.getrandbits(62), rng.getrandbits(62)
                 order = ("reference", "submission", "noop") if i % 2 == 0 else (
                     "noop", "submission", "reference")
                 outputs: dict[str, Any] = {}
                 for role in order:
                     source = spec.reference if role == "reference" else code
                     call, output, in_bytes = self._call(item, source, params, call_seed,
-                                                        role=role, limits=limits)  # fmt: skip
+                                                        role=role, limits=limits,
+                                                        warm_seed=warm_seed)  # fmt: skip
                     times[role].append(call.cpu_ns)
                     outputs[role] = output
                     if role == "submission":

@@ -97,13 +97,19 @@ def _read_all(fd: int) -> bytes:
     return b"".join(chunks)
 
 
-def _receive_request() -> bytes | None:
-    """Wait for the request: a memfd passed over the socket at REQUEST_FD (None: discarded)."""
+def _receive_request(*, keep_socket: bool = False) -> bytes | None:
+    """Wait for the request: a memfd passed over the socket at REQUEST_FD (None: discarded).
+
+    ``keep_socket``: leave REQUEST_FD open (a timed speed call waits on it for "go").
+    """
     sock = socket.socket(fileno=REQUEST_FD)
     try:
         msg, fds, _, _ = socket.recv_fds(sock, 16, 1)
     finally:
-        sock.close()
+        if keep_socket:
+            sock.detach()
+        else:
+            sock.close()
     if not msg or not fds:
         return None
     try:
@@ -139,7 +145,7 @@ def run_child(
     code = 1
     try:
         # Isolated and ready: only now does the request arrive (or never, if discarded).
-        data = _receive_request()
+        data = _receive_request(keep_socket=runner is not harness.run_bytes)
         if data is None:
             os._exit(0)
         code = runner(data, RESULT_FD, device=spec.device,
