@@ -131,17 +131,22 @@ def row_norms(x):
     return out
 """
 
-CHANGE_REFERENCE = "import torch\nimport time\n" + REFERENCE_BODY + """
-# Slow down what the reference uses, hoping it reaches the reference's process too.
+CHANGE_REFERENCE = """import torch
+
+# Make what the reference uses burn CPU, hoping it reaches the reference's process too: the
+# reference would then look hundreds of times slower and this solution far above the cap.
+def _burn(*a, **k):
+    n = 0
+    for _ in range(200_000):
+        n += 1
+
+_sqrt = torch.Tensor.sqrt
+torch.Tensor.sqrt = lambda self: (_burn(), _sqrt(self))[1]
 _empty = torch.empty
-def _slow_empty(*a, **k):
-    time.sleep(0.05)
-    return _empty(*a, **k)
-torch.empty = _slow_empty
-torch.Tensor.sqrt = lambda self: (time.sleep(0.001), self.pow(0.5))[1]
+torch.empty = lambda *a, **k: (_burn(), _empty(*a, **k))[1]
 
 def row_norms(x):
-    return _empty(x.shape[0]).copy_(torch.linalg.vector_norm(x, dim=1))
+    return torch.linalg.vector_norm(x, dim=1)
 """
 
 
@@ -193,5 +198,6 @@ def test_the_reference_cannot_be_read_from_the_sandbox(speed_timer, row_norms):
 
 def test_patching_torch_does_not_reach_the_reference(speed_timer, row_norms):
     verdict = _grade(speed_timer, row_norms, CHANGE_REFERENCE)
-    # Its own calls pay for the patches; the reference ran in other children at full speed.
-    assert verdict.speed is not None and verdict.speed["faster"] is False
+    # The reference ran in other children, unpatched: no shape comes near the 50x cap.
+    assert verdict.speed is not None and verdict.speed["held"] is False, verdict.message
+    assert all(s["speedup"] < 50 for s in verdict.speed["shapes"])
