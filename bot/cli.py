@@ -17,7 +17,7 @@ from typing import Any
 from bot import logs, members_cli, packs_cli, reports_cli
 from bot.settings import Settings
 from content.loader import Bank, ContentError, Question
-from content.schema import CodeItem, ExplainCard
+from content.schema import CodeItem, ExplainCard, SpeedItem
 
 log = logging.getLogger(__name__)
 
@@ -199,7 +199,7 @@ def _backup_or_restore(settings: Settings, args: argparse.Namespace) -> int:
 
 
 _BENCHES = {"core": "bench.core", "packs": "bench.packs", "executor": "bench.executor",
-            "web": "bench.web", "live": "bench.live"}
+            "web": "bench.web", "live": "bench.live", "speed": "bench.speed"}
 
 
 def _bench(argv: list[str]) -> int:
@@ -209,7 +209,8 @@ def _bench(argv: list[str]) -> int:
               "       torchquiz bench packs [--items N] [--code N] [--json]\n"
               "       torchquiz bench core [--answers N] [--postgres-url URL] [--json]\n"
               "       torchquiz bench web [--answers N] [--postgres-url URL] [--json]\n"
-              "       torchquiz bench live [--players N] [--postgres-url URL] [--json]",
+              "       torchquiz bench live [--players N] [--postgres-url URL] [--json]\n"
+              "       torchquiz bench speed [--verdicts N]",
               file=sys.stderr)
         return 2
     # Imported here: the bench package is not part of the product (nor of its wheel or images);
@@ -279,7 +280,7 @@ def _load(settings: Settings) -> Bank | None:
         return None
 
 
-def listing_entry(entry: Question | ExplainCard) -> dict[str, Any]:
+def listing_entry(entry: Question | SpeedItem | ExplainCard) -> dict[str, Any]:
     """Return the `content list --json` object for one item or card (a documented contract)."""
     if isinstance(entry, ExplainCard):
         return {"id": entry.id, "kind": "explain", "topic": entry.topic, "difficulty": None,
@@ -294,6 +295,11 @@ def listing_entry(entry: Question | ExplainCard) -> dict[str, Any]:
     if isinstance(entry, CodeItem):
         data["entrypoint"] = entry.code.entrypoint
         data["requires"] = list(entry.code.requires)
+    if isinstance(entry, SpeedItem):
+        data["entrypoint"] = entry.speed.entrypoint
+        data["requires"] = list(entry.speed.requires)
+        data["shapes"] = [s.name for s in entry.speed.shapes]
+        data["target_speedup"] = entry.speed.target_speedup
     return data
 
 
@@ -372,8 +378,9 @@ def _content(settings: Settings, args: argparse.Namespace) -> int:
             for e in entries:
                 print(f"{e['id']:<36} {e['kind']:<8} {e['topic']:<22} {e['difficulty'] or '-'}")
         return 0
-    entry: Question | ExplainCard | None = bank.questions.get(args.item_id) or bank.cards.get(
-        args.item_id
+    entry: Question | SpeedItem | ExplainCard | None = (
+        bank.questions.get(args.item_id) or bank.speed.get(args.item_id)
+        or bank.cards.get(args.item_id)
     )
     if entry is None:
         print(f"no item or card with id {args.item_id!r}", file=sys.stderr)
@@ -381,6 +388,10 @@ def _content(settings: Settings, args: argparse.Namespace) -> int:
     data = entry.model_dump(mode="json", by_alias=True)
     if isinstance(entry, CodeItem):
         data["solution"] = entry.code.solution  # the contract names it at the top level
+    if isinstance(entry, SpeedItem):
+        # The contract names both at the top level: the slow start and the item's fast one.
+        data["reference"] = entry.speed.reference
+        data["solution"] = entry.speed.solution
     if args.json:
         print(json.dumps(data, ensure_ascii=False, indent=2))
     else:

@@ -40,6 +40,8 @@ def validate_pack_bytes(data: bytes, bank: Bank) -> Any:
     from executors.zygote.supervisor import SandboxUnavailable, Zygote
 
     parsed = parse_pack(data)
+    if parsed.pack is not None and parsed.pack.speed:
+        return _validate_with_speed(data, bank)
     if parsed.pack is None or not (parsed.pack.code_items() or parsed.pack.cards):
         return validate_pack(data, bank, None)  # no pack code to run: no sandbox to start
     zygote = Zygote()
@@ -56,6 +58,30 @@ def validate_pack_bytes(data: bytes, bank: Bank) -> Any:
     try:
         return validate_pack(data, bank, zygote)
     finally:
+        zygote.close()
+
+
+def _validate_with_speed(data: bytes, bank: Bank) -> Any:
+    """Validate a pack with speed items: its code in the sandbox, its speed items timed."""
+    from executors.grading.pack_challenges import PackReport, validate_pack
+    from executors.speed.grader import SpeedGrader
+    from executors.speed.supervisor import SpeedTimer
+    from executors.speed.validation import speed_checker
+    from executors.zygote.supervisor import SandboxUnavailable, Zygote, ZygoteError
+
+    zygote, timer = Zygote(), SpeedTimer()
+    try:
+        zygote.start()
+        timer.start()
+        return validate_pack(data, bank, zygote, speed=speed_checker(SpeedGrader(timer)))
+    except (SandboxUnavailable, ZygoteError) as exc:
+        report = validate_pack(data, bank, None)
+        why = f"the sandbox is unavailable ({exc}): a pack's code runs nowhere else"
+        return PackReport(False, (*report.errors, why), report.items, report.cards, report.pack,
+                          (*report.problems, {"line": None, "column": None, "item": None,
+                                              "field": None, "message": why}))
+    finally:
+        timer.close()
         zygote.close()
 
 

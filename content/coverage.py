@@ -21,7 +21,14 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from content.glossary import avoided_renderings, load_glossary, missing_renderings
 from content.loader import Bank, ContentError, ContentProblem, Question, read_yaml
 from content.options import OptionBias, option_bias
-from content.schema import LOCALES, ChoiceItem, CodeItem, ExplainCard, localized_fields
+from content.schema import (
+    LOCALES,
+    ChoiceItem,
+    CodeItem,
+    ExplainCard,
+    SpeedItem,
+    localized_fields,
+)
 
 TARGETS_FILE = "targets.yaml"
 KINDS: tuple[str, ...] = ("choice", "text", "code")
@@ -117,7 +124,7 @@ def check_links(bank: Bank) -> list[ContentProblem]:
     """Return every explain link, see_also and cpu_counterpart that names nothing suitable."""
     problems = [
         ContentProblem(q.id, "explain_links", f"no card {link!r}")
-        for q in bank.questions.values()
+        for q in [*bank.questions.values(), *bank.speed.values()]
         for link in q.explain_links
         if link not in bank.cards
     ]
@@ -270,10 +277,11 @@ def check_difficulty_spread(bank: Bank, targets: Targets) -> list[ContentProblem
 
 def check_linked_both_ways(bank: Bank) -> list[ContentProblem]:
     """Return questions that link no card and cards that no question links."""
-    linked = {link for q in bank.questions.values() for link in q.explain_links}
+    entries = [*bank.questions.values(), *bank.speed.values()]
+    linked = {link for q in entries for link in q.explain_links}
     problems = [
         ContentProblem(q.id, "explain_links", "links no explain card")
-        for _, q in sorted(bank.questions.items())
+        for q in sorted(entries, key=lambda q: q.id)
         if not q.explain_links
     ]
     problems += [
@@ -446,7 +454,7 @@ def validate(bank: Bank, root: Path, *, fixtures: bool = True) -> Report:
     return Report(problems, targets, warnings)
 
 
-def entry_locales(entry: Question | ExplainCard) -> list[str]:
+def entry_locales(entry: Question | SpeedItem | ExplainCard) -> list[str]:
     """Return the locales in which every text of ``entry`` is present."""
     return [loc for loc in LOCALES
             if all(text.get(loc).strip() for _, text in localized_fields(entry))]

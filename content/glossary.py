@@ -10,7 +10,7 @@ import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from content.loader import BANK_ROOT, ContentError, ContentProblem, Question, read_yaml
-from content.schema import ExplainCard, localized_fields
+from content.schema import ExplainCard, SpeedItem, localized_fields
 
 GLOSSARY_FILE = "glossary.yaml"
 
@@ -82,7 +82,7 @@ def _prose(text: str) -> str:
 
 
 def missing_renderings(
-    entries: Iterable[Question | ExplainCard], terms: Iterable[Term]
+    entries: Iterable[Question | SpeedItem | ExplainCard], terms: Iterable[Term]
 ) -> list[ContentProblem]:
     """Return zh-CN texts that leave a term untranslated or render it other than prescribed."""
     problems = []
@@ -106,7 +106,7 @@ def missing_renderings(
 
 
 def avoided_renderings(
-    entries: Iterable[Question | ExplainCard], terms: Iterable[Term]
+    entries: Iterable[Question | SpeedItem | ExplainCard], terms: Iterable[Term]
 ) -> list[ContentProblem]:
     """Return one problem per zh-CN text that contains a rendering the glossary rules out.
 

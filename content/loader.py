@@ -10,7 +10,7 @@ from typing import Any
 import yaml
 from pydantic import TypeAdapter, ValidationError
 
-from content.schema import AnyItem, CodeItem, ExplainCard
+from content.schema import AnyItem, CodeItem, ExplainCard, SpeedItem
 from content.schema import Question as Question  # re-exported: callers import it from here
 
 BANK_ROOT = Path(__file__).resolve().parent
@@ -49,10 +49,12 @@ class ContentError(Exception):
 
 @dataclass(frozen=True)
 class Bank:
-    """The validated bank: questions and explain cards by id."""
+    """The validated bank: questions, speed challenges and explain cards by id."""
 
     questions: dict[str, Question] = field(default_factory=dict)
     cards: dict[str, ExplainCard] = field(default_factory=dict)
+    # Timed "make it faster" challenges: apart from the questions, which are judged.
+    speed: dict[str, SpeedItem] = field(default_factory=dict)
 
     def question(self, item_id: str) -> Question:
         """Return the question ``item_id`` or raise KeyError."""
@@ -62,9 +64,14 @@ class Bank:
         """Return the code challenges, in id order."""
         return [q for _, q in sorted(self.questions.items()) if isinstance(q, CodeItem)]
 
-    def all_entries(self) -> Iterator[Question | ExplainCard]:
-        """Yield every question and card, questions first, each group in id order."""
+    def speed_items(self) -> list[SpeedItem]:
+        """Return the speed challenges, in id order."""
+        return [s for _, s in sorted(self.speed.items())]
+
+    def all_entries(self) -> Iterator[Question | SpeedItem | ExplainCard]:
+        """Yield every question, speed challenge and card, in that order, each in id order."""
         yield from (q for _, q in sorted(self.questions.items()))
+        yield from self.speed_items()
         yield from (c for _, c in sorted(self.cards.items()))
 
 
@@ -89,6 +96,7 @@ def load_bank(root: Path = BANK_ROOT) -> Bank:
     problems: list[ContentProblem] = []
     questions: dict[str, Question] = {}
     cards: dict[str, ExplainCard] = {}
+    speed: dict[str, SpeedItem] = {}
     seen: dict[str, str] = {}
     for path in _yaml_files(root):
         rel = path.relative_to(root).as_posix()
@@ -118,9 +126,11 @@ def load_bank(root: Path = BANK_ROOT) -> Bank:
             seen[entry.id] = rel
             if isinstance(entry, ExplainCard):
                 cards[entry.id] = entry
+            elif isinstance(entry, SpeedItem):
+                speed[entry.id] = entry
             else:
                 questions[entry.id] = entry
     if problems:
         raise ContentError(problems)
-    return Bank(questions=questions, cards=cards)
+    return Bank(questions=questions, cards=cards, speed=speed)
 

@@ -26,7 +26,15 @@ from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 from content.coverage import PACK_LUCK, BiasRule, check_option_bias
 from content.loader import Bank, ContentProblem
 from content.options import option_bias
-from content.schema import LOCALES, AnyItem, ChoiceItem, CodeItem, ExplainCard, Question
+from content.schema import (
+    LOCALES,
+    AnyItem,
+    ChoiceItem,
+    CodeItem,
+    ExplainCard,
+    Question,
+    SpeedItem,
+)
 
 MAX_PACK_BYTES = 1024 * 1024
 MAX_DEPTH = 40
@@ -206,6 +214,7 @@ class Pack:
     questions: dict[str, Question] = field(default_factory=dict)
     cards: dict[str, ExplainCard] = field(default_factory=dict)
     text: str = ""
+    speed: dict[str, SpeedItem] = field(default_factory=dict)
     document: str = ""  # the parsed file as JSON: what the store keeps for a fast start
 
     @property
@@ -217,9 +226,14 @@ class Pack:
         """Return the pack's code challenges, in id order."""
         return [q for _, q in sorted(self.questions.items()) if isinstance(q, CodeItem)]
 
-    def entries(self) -> Iterator[Question | ExplainCard]:
-        """Yield every question then every card, each group in id order."""
+    def speed_items(self) -> list[SpeedItem]:
+        """Return the pack's speed challenges, in id order."""
+        return [q for _, q in sorted(self.speed.items())]
+
+    def entries(self) -> Iterator[Question | SpeedItem | ExplainCard]:
+        """Yield every question, speed challenge and card, each group in id order."""
         yield from (q for _, q in sorted(self.questions.items()))
+        yield from self.speed_items()
         yield from (c for _, c in sorted(self.cards.items()))
 
 
@@ -229,10 +243,12 @@ def with_packs(bank: Bank, packs: list[Pack]) -> Bank:
         return bank
     questions = dict(bank.questions)
     cards = dict(bank.cards)
+    speed = dict(bank.speed)
     for pack in packs:
         questions.update(pack.questions)
         cards.update(pack.cards)
-    return Bank(questions=questions, cards=cards)
+        speed.update(pack.speed)
+    return Bank(questions=questions, cards=cards, speed=speed)
 
 
 def item_prefix(pack_id: str) -> str:
@@ -397,6 +413,7 @@ def _build(document: Any, root: Any, text: str) -> Parsed:
     local_ids = {r["id"] for r in raw_items if isinstance(r, dict) and isinstance(r.get("id"), str)}
     questions: dict[str, Question] = {}
     cards: dict[str, ExplainCard] = {}
+    speed: dict[str, SpeedItem] = {}
     seen: dict[str, int] = {}
     places: dict[str, str] = {}
     indexes: dict[str, int] = {}
@@ -429,9 +446,11 @@ def _build(document: Any, root: Any, text: str) -> Parsed:
         indexes[entry.id] = index
         if isinstance(entry, ExplainCard):
             cards[entry.id] = entry
+        elif isinstance(entry, SpeedItem):
+            speed[entry.id] = entry
         else:
             questions[entry.id] = entry
-    pack = Pack(header=header, questions=questions, cards=cards, text=text)
+    pack = Pack(header=header, questions=questions, cards=cards, text=text, speed=speed)
     return Parsed(pack, tuple(problems), places, n_items, n_cards, root, indexes)
 
 
@@ -475,11 +494,11 @@ def check_pack(
     problems: list[ContentProblem] = [
         ContentProblem("pack", "", f"id {entry.id!r} is already in the shipped bank")
         for entry in pack.entries()
-        if entry.id in bank.questions or entry.id in bank.cards
+        if entry.id in bank.questions or entry.id in bank.cards or entry.id in bank.speed
     ]
     merged = Bank(questions={**bank.questions, **pack.questions},
-                  cards={**bank.cards, **pack.cards})
-    own = set(pack.questions) | set(pack.cards)
+                  cards={**bank.cards, **pack.cards}, speed={**bank.speed, **pack.speed})
+    own = set(pack.questions) | set(pack.cards) | set(pack.speed)
     problems += [_link_problem(p, pack, bank, parsed)
                  for p in check_links(merged) if p.path in own]
     choices = [q for _, q in sorted(pack.questions.items()) if isinstance(q, ChoiceItem)]

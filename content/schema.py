@@ -243,6 +243,102 @@ class CodeItem(_ItemBase):
     code: CodeSpec
 
 
+# A shape's parameter: a fixed integer, or an inclusive [lo, hi] range drawn once per verdict.
+ShapeValue = int | Annotated[list[int], Field(min_length=2, max_length=2)]
+MAX_SPEED_SHAPES = 6
+
+
+class SpeedShape(_Frozen):
+    """One named input shape of a speed challenge: keyword parameters for ``make_inputs``."""
+
+    model_config = ConfigDict(frozen=True, extra="allow")
+
+    name: str = Field(pattern=r"^[a-z0-9][a-z0-9-]{0,23}$")
+
+    @model_validator(mode="after")
+    def _parameters(self) -> SpeedShape:
+        params = self.model_extra or {}
+        if not params:
+            raise ValueError(f"shape {self.name!r} gives no parameters")
+        for key, value in params.items():
+            if not _IDENTIFIER.match(key):
+                raise ValueError(f"shape {self.name!r}: parameter {key!r} is not an identifier")
+            if isinstance(value, bool) or not isinstance(value, int | list):
+                raise ValueError(f"shape {self.name!r}: {key} must be an integer or [lo, hi]")
+            if isinstance(value, list) and (
+                len(value) != 2 or not all(type(v) is int for v in value) or value[0] > value[1]
+            ):
+                raise ValueError(f"shape {self.name!r}: {key} must be [lo, hi] with lo <= hi")
+        return self
+
+    @property
+    def params(self) -> dict[str, int | list[int]]:
+        """Return the shape's parameters (without its name)."""
+        return dict(self.model_extra or {})
+
+    @property
+    def drawn(self) -> bool:
+        """Say whether any parameter is a range drawn per verdict."""
+        return any(isinstance(v, list) for v in self.params.values())
+
+
+class SpeedSpec(_Frozen):
+    """Everything needed to time a speed challenge: two codes, an input maker, shapes.
+
+    ``reference`` (slow, correct) and ``solution`` (the item's own fast one) both define
+    ``entrypoint``; ``inputs`` defines ``make_inputs(g, **params)`` returning a tuple of
+    arguments made with the seeded generator ``g``. The output is compared outside the sandbox
+    with ``tolerance``; times come from the kernel's accounting of each run's cgroup.
+    """
+
+    entrypoint: str
+    signature: str = Field(min_length=1)
+    reference: str = Field(min_length=10)
+    solution: str = Field(min_length=10)
+    inputs: str = Field(min_length=10)
+    shapes: list[SpeedShape] = Field(min_length=3, max_length=MAX_SPEED_SHAPES)
+    tolerance: Tolerance
+    target_speedup: float = Field(default=5.0, ge=1.1, le=1000)
+    requires: list[Literal["cuda"]] = Field(default_factory=list)
+    memory_mb: int = Field(default=512, ge=256, le=8192)
+
+    @field_validator("entrypoint")
+    @classmethod
+    def _identifier(cls, value: str) -> str:
+        if not _IDENTIFIER.match(value) or value == "make_inputs":
+            raise ValueError("entrypoint must be a Python identifier (not make_inputs)")
+        return value
+
+    @model_validator(mode="after")
+    def _shapes(self) -> SpeedSpec:
+        names = [s.name for s in self.shapes]
+        if len(set(names)) != len(names):
+            raise ValueError("shape names must be unique")
+        if not any(s.drawn for s in self.shapes):
+            raise ValueError("at least one shape must draw a parameter from a [lo, hi] range")
+        if "def make_inputs" not in self.inputs:
+            raise ValueError("inputs must define make_inputs(g, **params)")
+        for name in ("reference", "solution"):
+            if f"def {self.entrypoint}" not in getattr(self, name):
+                raise ValueError(f"{name} must define {self.entrypoint}")
+        return self
+
+
+class SpeedItem(_ItemBase):
+    """A speed challenge: make the reference faster; timed in the sandbox, graded outside."""
+
+    kind: Literal["speed"]
+    speed: SpeedSpec
+
+    @field_validator("id")
+    @classmethod
+    def _speed_id(cls, value: str) -> str:
+        # Bank items are "speed.NAME"; a pack's are "p.PACK.NAME" (the pack namespaces them).
+        if not (value.startswith("speed.") or value.startswith("p.")):
+            raise ValueError("a speed item's id starts with 'speed.'")
+        return value
+
+
 class ExplainCard(_Frozen):
     """A short concept card with a runnable example, shown by ``/explain TOPIC``."""
 
@@ -266,7 +362,9 @@ class ExplainCard(_Frozen):
         return self
 
 
-def localized_fields(entry: ChoiceItem | TextItem | CodeItem | ExplainCard) -> Iterator[
+def localized_fields(
+    entry: ChoiceItem | TextItem | CodeItem | SpeedItem | ExplainCard,
+) -> Iterator[
     tuple[str, Localized]
 ]:
     """Yield (field name, text) for every translatable text of a question or card."""
@@ -285,4 +383,8 @@ def localized_fields(entry: ChoiceItem | TextItem | CodeItem | ExplainCard) -> I
 
 # The one alias for "a question of any kind" (ids of explain cards are not questions).
 Question = ChoiceItem | TextItem | CodeItem
-AnyItem = Annotated[ChoiceItem | TextItem | CodeItem | ExplainCard, Field(discriminator="kind")]
+# Speed challenges are kept apart (Bank.speed): they are timed, not judged, so the flows that
+# pick and judge questions never meet one by accident.
+AnyItem = Annotated[
+    ChoiceItem | TextItem | CodeItem | SpeedItem | ExplainCard, Field(discriminator="kind")
+]

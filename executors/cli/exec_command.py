@@ -181,6 +181,11 @@ def main(
         out.write(_json_line(verdict) if args.json else _human(name, verdict))
         out.flush()
 
+    speed_item = bank.speed.get(args.challenge)
+    if speed_item is not None:
+        from executors.speed.command import run_speed  # torch: the local path only
+
+        return run_speed(speed_item, args.seed, sources, emit, err, insecure=args.insecure)
     urls = os.environ.get(URLS_ENV, "").strip()
     if urls:
         ok = run_remote(urls, bank, args.challenge, args.seed, sources, emit, err)
@@ -219,7 +224,8 @@ def _with_pack(args: argparse.Namespace, bank: Bank, stored_pack: StoredPackLoad
                       f"{pack.id!r} (its code items: "
                       f"{', '.join(i.id for i in pack.code_items()) or 'none'})\n")
             return None
-        return Bank(questions={**bank.questions, **pack.questions}, cards=bank.cards)
+        return Bank(questions={**bank.questions, **pack.questions}, cards=bank.cards,
+                    speed={**bank.speed, **pack.speed})
     pack_id = pack_of(args.challenge)
     if pack_id is None:
         return bank

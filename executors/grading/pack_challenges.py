@@ -18,7 +18,7 @@ import secrets
 import signal
 import threading
 import time
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Any
@@ -379,6 +379,7 @@ _CHECKED_FIELDS = (("generator", "code.tests.generator"), ("example", "code.exam
 def validate_pack(
     data: bytes, bank: Any, runner: SandboxRunner | None, base: Limits | None = None,
     *, workers: int = 2, budget_s: float = 180.0,
+    speed: Callable[[Any], list[str]] | None = None,
 ) -> PackReport:
     """Check a pack file as the bank is checked; its code runs only through ``runner``.
 
@@ -427,6 +428,14 @@ def validate_pack(
         for done in checks:
             card = done.item_id in pack.cards
             problems += [sandboxed(done.item_id, text, card) for text in done.problems]
+    # Speed items: their solution must beat their reference by 2x, timed in the sandbox
+    # (executors.speed.validation); without a timer each is reported as unchecked.
+    for item in pack.speed_items():
+        texts = (speed(item) if speed is not None
+                 else [f"{item.id}: not checked (no speed timer)"])
+        problems += [PackProblem("pack", parsed.place(item.id, "speed.solution"), text,
+                                 item=item.id.removeprefix(prefix), field_name="speed.solution")
+                     for text in texts]
     return _report(problems, parsed.items, parsed.cards, pack)
 
 

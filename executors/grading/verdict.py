@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
@@ -50,6 +51,8 @@ class Verdict:
     # about the code, and the member's try must not count.
     fault: bool = False
     reason: Reason | None = None
+    # A speed challenge's timing (executors.speed.grader): faster, held, reason, score, shapes.
+    speed: dict[str, Any] | None = None
 
     def __post_init__(self) -> None:
         if self.reason is not None and not self.message:
@@ -75,6 +78,7 @@ class Verdict:
             "seed": self.seed,
             "fault": self.fault,
             "reason": self.reason.to_json() if self.reason is not None else None,
+            **({"speed": self.speed} if self.speed is not None else {}),
         }
 
     @classmethod
@@ -109,6 +113,9 @@ class Verdict:
                 reason = Reason.from_json(reason)
             except ReasonError as exc:
                 raise ValueError(f"verdict field 'reason': {exc}") from exc
+        speed = data.get("speed")
+        if speed is not None and not _speed_ok(speed):
+            raise ValueError("verdict field 'speed' is not a speed report")
         return cls(
             status=status,
             message=_text(data, "message", USER_STREAM_CHARS),
@@ -118,8 +125,25 @@ class Verdict:
             seed=seed,
             fault=fault,
             reason=reason,
+            speed=speed,
             **counts,
         )
+
+
+def _speed_ok(speed: Any) -> bool:
+    """Say whether a speed report that crossed the network has the documented shape."""
+    if not isinstance(speed, dict) or len(json.dumps(speed)) > 8192:
+        return False
+    if type(speed.get("faster")) is not bool or type(speed.get("held")) is not bool:
+        return False
+    shapes = speed.get("shapes")
+    if not isinstance(shapes, list) or not all(
+        isinstance(s, dict) and isinstance(s.get("shape"), str)
+        and all(type(s.get(k)) in (int, float) for k in ("speedup", "low", "high"))
+        for s in shapes
+    ):
+        return False
+    return type(speed.get("score")) in (int, float) and isinstance(speed.get("reason", ""), str)
 
 
 def _field(data: dict[str, Any], name: str, kind: type) -> Any:

@@ -18,6 +18,7 @@ import signal
 import socket
 import struct
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, NoReturn
 
@@ -31,6 +32,9 @@ RESULT_FD = 4
 STATUS_FD = 5
 SETUP_FAILED = 125
 _PID = struct.Struct("<i")
+# What a ready child runs on its request: the code harness, or the speed harness for a timed
+# call (executors.speed.harness.run_bytes); same signature.
+Runner = Callable[..., int]
 
 
 @dataclass(frozen=True)
@@ -93,13 +97,19 @@ def _read_all(fd: int) -> bytes:
     return b"".join(chunks)
 
 
-def _receive_request() -> bytes | None:
-    """Wait for the request: a memfd passed over the socket at REQUEST_FD (None: discarded)."""
+def _receive_request(*, keep_socket: bool = False) -> bytes | None:
+    """Wait for the request: a memfd passed over the socket at REQUEST_FD (None: discarded).
+
+    ``keep_socket``: leave REQUEST_FD open (a timed speed call waits on it for "go").
+    """
     sock = socket.socket(fileno=REQUEST_FD)
     try:
         msg, fds, _, _ = socket.recv_fds(sock, 16, 1)
     finally:
-        sock.close()
+        if keep_socket:
+            sock.detach()
+        else:
+            sock.close()
     if not msg or not fds:
         return None
     try:
@@ -115,6 +125,7 @@ def run_child(
     seccomp: Any,
     *,
     born_in_cgroup: bool,
+    runner: Runner = harness.run_bytes,
 ) -> None:
     """Become the sandboxed process (pid 1 of a fresh pid namespace) and run the harness."""
     try:
@@ -134,11 +145,11 @@ def run_child(
     code = 1
     try:
         # Isolated and ready: only now does the request arrive (or never, if discarded).
-        data = _receive_request()
+        data = _receive_request(keep_socket=runner is not harness.run_bytes)
         if data is None:
             os._exit(0)
-        code = harness.run_bytes(data, RESULT_FD, device=spec.device,
-                                 gpu_memory_fraction=spec.limits.gpu_memory_fraction)  # fmt: skip
+        code = runner(data, RESULT_FD, device=spec.device,
+                      gpu_memory_fraction=spec.limits.gpu_memory_fraction)  # fmt: skip
         # Close the pipes before the (slow, ~10 ms) teardown of a 1 GB address space: the
         # zygote sees the output complete as soon as the harness is done.
         for fd in (RESULT_FD, 1, 2):
@@ -213,7 +224,8 @@ def _exit_after_reaping(timeout_s: float = 2.0) -> NoReturn:
     os._exit(0)
 
 
-def template_loop(sock: socket.socket, config: layers.SandboxConfig, seccomp: Any) -> None:
+def template_loop(sock: socket.socket, config: layers.SandboxConfig, seccomp: Any,
+                  runner: Runner = harness.run_bytes) -> None:
     """Serve fork requests from the I/O loop until it goes away; never return."""
     layers.set_parent_death_signal(os.getppid())
     template = _Template(sock)
@@ -240,7 +252,7 @@ def template_loop(sock: socket.socket, config: layers.SandboxConfig, seccomp: An
         if pid == 0:
             sock.close()
             os.close(host_pid_ns)
-            run_child(spec, fds, config, seccomp,
+            run_child(spec, fds, config, seccomp, runner=runner,
                       born_in_cgroup=bool(spec.cgroups) and current == spec.cgroups)  # fmt: skip
         if config.use_namespaces:
             layers.reset_pid_namespace(host_pid_ns)

@@ -1,0 +1,1 @@
+"""Speed challenges: time a submission against a reference by the kernel's CPU accounting."""

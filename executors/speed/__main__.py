@@ -1,0 +1,5 @@
+"""Run the speed timer: ``python -m executors.speed --fd N``."""
+
+from executors.speed.timer import main
+
+raise SystemExit(main())
