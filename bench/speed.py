@@ -56,9 +56,15 @@ def main(argv: list[str]) -> int:
     """Run the speed benchmark; print a table and one JSON line."""
     parser = argparse.ArgumentParser(prog="torchquiz bench speed")
     parser.add_argument("--verdicts", type=int, default=20)
+    parser.add_argument("--bank", action="store_true",
+                        help="instead: time each shipped speed item's own solution against its "
+                             "reference, as pack validation does (>= 2x at every shape)")
     args = parser.parse_args(argv)
     from executors.speed.grader import SpeedGrader
     from executors.speed.supervisor import SpeedTimer
+
+    if args.bank:
+        return _bank(SpeedGrader, SpeedTimer)
 
     item = _item()
     cpus = os.cpu_count() or 1
@@ -105,4 +111,37 @@ def main(argv: list[str]) -> int:
     print(f"verdict wall time: p50 {figures['verdict_seconds']['p50']:.1f} s, "
           f"max {figures['verdict_seconds']['max']:.1f} s")
     print(json.dumps(figures))
+    return 0
+
+
+def _bank(grader_class: Any, timer_class: Any) -> int:
+    """Time every bank speed item's solution against its reference; print one line each.
+
+    A timing, so a benchmark and not a test: the figures go to docs/benchmarks.md.
+    """
+    from content.loader import load_bank
+    from executors.speed.validation import MIN_SOLUTION_SPEEDUP
+
+    timer = timer_class(cpu=(os.cpu_count() or 1) - 1)
+    timer.start()
+    rows: list[dict[str, Any]] = []
+    valid = 0
+    try:
+        grader = grader_class(timer)
+        for item in load_bank().speed_items():
+            verdict = grader.run(item, item.speed.solution, seed=1)
+            shapes = (verdict.speed or {}).get("shapes", [])
+            ok = bool(shapes) and all(s["speedup"] >= MIN_SOLUTION_SPEEDUP for s in shapes)
+            valid += ok
+            rows.append({"id": item.id, "status": str(verdict.status), "validates": ok,
+                         "shapes": [{k: s[k] for k in ("shape", "speedup", "low", "high")}
+                                    for s in shapes]})
+            cells = "  ".join(f"{s['shape']} {s['speedup']:.1f}x [{s['low']:.1f}, {s['high']:.1f}]"
+                              for s in shapes)
+            print(f"{item.id:<28} {'ok ' if ok else 'LOW'} {cells}", flush=True)
+    finally:
+        timer.close()
+    print(f"{valid}/{len(rows)} items >= "
+          f"{MIN_SOLUTION_SPEEDUP:g}x at every shape (load {os.getloadavg()[0]:.1f})")
+    print(json.dumps(rows))
     return 0

