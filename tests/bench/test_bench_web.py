@@ -8,7 +8,7 @@ from bench.web import PAGES, main
 
 
 def test_bench_web_signs_in_and_reports_each_page_beside_chats_board(capsys):
-    assert main(["--answers", "2000", "--members", "40", "--rounds", "30", "--repeat", "2",
+    assert main(["--answers", "2000", "--members", "60", "--rounds", "40", "--repeat", "2",
                  "--no-postgres", "--json"]) == 0
     [result] = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
     assert result["backend"] == "sqlite" and result["answers"] > 500

@@ -60,7 +60,9 @@ def test_a_board_page_holds_fifty_rows_and_marks_the_viewers(quiz, store):
     viewer = people[-1]  # the most points: first on page one
     first = web.board(_grant(viewer), channel.id, "all", 1)
     last = web.board(_grant(viewer), channel.id, "all", 3)
-    assert (first.pages, len(first.lines), len(last.lines)) == (3, 50, 5)
+    # The page reads down to its own last row and one more: page 1 knows a page 2 exists.
+    assert (first.pages, len(first.lines), len(last.lines)) == (2, 50, 5)
+    assert last.pages == 3  # the last page: no row after it
     assert [line.row.display_name for line in first.lines if line.mine] == [viewer.display_name]
     assert not any(line.mine for line in last.lines)
     assert first.lines[0].accuracy == 100
