@@ -6,8 +6,8 @@ Figures (printed as a table and one JSON line; never asserted: machines are shar
   submitted as a solution (must never be reported faster: lower bound >= 1.1) and of a
   solution known to be about 3x faster (must never be reported below 1.1x);
 * the wall time of each verdict.
-The challenge is the tests' row-norms fixture (a Python loop over rows); the "3x" solution
-takes the rows three at a time.
+The challenge is the tests' row-norms fixture (its reference squares and sums in float64);
+the "3x" solution does the same in float32, with one temporary instead of three.
 """
 
 from __future__ import annotations
@@ -27,10 +27,7 @@ FIXTURE = CHECKOUT / "tests" / "fixtures" / "speed" / "questions.yaml"
 KNOWN_3X = """import torch
 
 def row_norms(x):
-    out = torch.empty(x.shape[0])
-    for i in range(0, x.shape[0], 3):
-        out[i:i + 3] = torch.linalg.vector_norm(x[i:i + 3], dim=1)
-    return out
+    return (x * x).sum(dim=1).sqrt()
 """
 NEIGHBOUR = "import os\nos.sched_setaffinity(0, {%d})\nwhile True:\n    pass\n"
 

@@ -1,25 +1,36 @@
-"""Make one call of a speed challenge inside the sandbox and stream its one record.
+"""Make one call of a speed challenge inside the sandbox and write its one record.
 
 Request (wire-encoded)::
 
     {"speed": 1, "code": str, "entrypoint": str, "inputs": str, "params": {name: int},
-     "seed": int, "warm_seed": int, "noop": bool, "device": "cpu"}
+     "warm_seed": int, "noop": bool, "device": "cpu"}
 
 The child that runs this is fresh (forked from the warm template for this call alone), so no
 cache, thread or patch of an earlier call exists. It makes its inputs with ``make_inputs`` and
-a generator seeded by the supervisor and calls the entrypoint (``noop``: a function that does
-nothing, to measure the fixed cost): first once, untimed, on inputs of ``warm_seed`` (the
-first use of an op in a fresh process is not what a challenge measures), then writes
-``{"warm": True}`` and waits for "go" on the request socket; then it makes fresh inputs from
-``seed``, calls once more and writes one record: ``{"ok": True, "output": value, "in_bytes":
-int}`` or ``{"ok": False, "error": ERROR}`` (the ERROR of the code harness). The time is not
-measured here: the supervisor reads the run's cgroup before it says go and after the record
-is in, so nothing in this process can change it.
+a seeded generator and calls the entrypoint (``noop``: a function that does nothing, to
+measure the fixed cost). The steps, each a message on the request socket:
+
+1. one untimed call on inputs of ``warm_seed`` (the first use of an op in a fresh process is
+   not what a challenge measures), then "warm" to the timer;
+2. the timer sends "seed" and the timed call's seed: the child makes those inputs and a copy
+   of them, then says "ready". The seed reaches the child only now, after every line of the
+   submission that could run before the timed call has run, so no earlier call can work out
+   the timed inputs and compute their answer unseen;
+3. "go" from the timer: the timed call, then "called";
+4. "on" from the timer: the output is checked and one record written to the result pipe:
+   ``{"ok": True, "output": value, "in_bytes": int}`` or ``{"ok": False, "error": ERROR}``
+   (the ERROR of the code harness).
+
+The time is not measured here: the timer reads the run's cgroup before it says go, when
+"called" is in (the call's window: nothing but the call and one small send) and when the
+record is in (the rest: checking and encoding). Code that says "called" itself, early, only
+moves its work into the rest, which the grader charges to it (executors.speed.grader).
 """
 
 from __future__ import annotations
 
 import socket
+import struct
 import sys
 import types
 from typing import Any
@@ -85,14 +96,15 @@ def check_output(output: Any, inputs: list[Any], before: list[Any]) -> None:
             raise SpeedError("the entrypoint changed its input; leave the inputs as they are")
 
 
-def _wait_for_go() -> None:
-    """Block until the timer has read the clock and says go (on the request socket)."""
-    sock = socket.socket(fileno=REQUEST_FD)
-    try:
-        if sock.recv(2) != b"go":
-            raise harness.RequestError("the timer did not say go")
-    finally:
-        sock.close()
+SEED = struct.Struct("<q")
+
+
+def _expect(sock: socket.socket, word: bytes) -> bytes:
+    """Wait for the timer's next message, which starts with ``word``; return what follows."""
+    message = sock.recv(64)
+    if not message.startswith(word):
+        raise harness.RequestError(f"the timer did not say {word.decode()}")
+    return message[len(word):]
 
 
 def _noop(*_args: Any) -> None:
@@ -104,15 +116,14 @@ def run(raw: dict[str, Any], result_fd: int) -> int:
     import torch
 
     writer = harness._Writer(result_fd)
-    warmed = False
+    sock = socket.socket(fileno=REQUEST_FD)
     try:
         for name in ("code", "entrypoint", "inputs"):
             if not isinstance(raw.get(name), str):
                 raise harness.RequestError(f"{name} must be a string")
         params = raw.get("params")
-        seed = raw.get("seed")
-        if not isinstance(params, dict) or type(seed) is not int:
-            raise harness.RequestError("params must be a dict and seed an int")
+        if not isinstance(params, dict):
+            raise harness.RequestError("params must be a dict")
         make_inputs = _module("inputs", raw["inputs"], INPUTS_FILENAME).make_inputs
         if raw.get("noop"):
             fn: Any = _noop
@@ -123,26 +134,26 @@ def run(raw: dict[str, Any], result_fd: int) -> int:
                 raise NameError(f"no function named {raw['entrypoint']!r}")
         warm_seed = raw.get("warm_seed")
         if type(warm_seed) is int:
-            # One untimed call on other inputs first: the first use of each op in a fresh
-            # process (kernel selection, lazy imports) is not what the challenge measures.
-            # Its output helps nothing later: the timed inputs are made after "go".
             fn(*make_inputs(torch.Generator().manual_seed(warm_seed), **params))
-        writer.write({"warm": True})
-        warmed = True
         harness._flush_stdio()
-        _wait_for_go()
+        sock.send(b"warm")
+        (seed,) = SEED.unpack(_expect(sock, b"seed"))
         args = tuple(make_inputs(torch.Generator().manual_seed(seed), **params))
         inputs = [a for a in args if isinstance(a, torch.Tensor)]
         before = [a.clone() for a in inputs]
+        sock.send(b"ready")
+        _expect(sock, b"go")
         output = fn(*args)
+        sock.send(b"called")
+        _expect(sock, b"on")
         if not raw.get("noop"):
             check_output(output, inputs, before)
         in_bytes = sum(int(a.nbytes) for a in inputs)
         record: dict[str, Any] = {"ok": True, "output": output, "in_bytes": in_bytes}
     except BaseException as exc:
         record = {"ok": False, "error": harness._describe(exc)}
-        if not warmed:
-            writer.write({"warm": False})  # the timer then reads no clock it needs
+    finally:
+        sock.close()
     writer.write(record)
     harness._flush_stdio()
     return 0
@@ -161,7 +172,6 @@ def run_bytes(data: bytes, result_fd: int, *, device: str = "cpu",
             raise harness.RequestError(f"a speed request for {raw.get('device')!r} reached a "
                                        f"{device} sandbox")
     except (wire.WireError, harness.RequestError) as exc:
-        harness._Writer(result_fd).write({"warm": False})
         harness._Writer(result_fd).write({"ok": False, "error": harness._describe(exc)})
         return 2
     return run(raw, result_fd)

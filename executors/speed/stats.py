@@ -18,6 +18,16 @@ def net_times(times: Sequence[int], baseline_ns: float) -> list[float]:
     return [max(float(t) - baseline_ns, MIN_NET_NS) for t in times]
 
 
+def charged(calls: Sequence[tuple[int, int]], reference_after_ns: float) -> list[int]:
+    """Return each call's window plus what it spent after the call beyond the reference.
+
+    ``calls`` are (window, after) pairs. Checking and encoding the output cost the same for
+    any correct answer of one shape, so time spent there beyond the reference's median is
+    work the call left for later (or a "called" said early), and it counts as the call's.
+    """
+    return [window + max(0, int(after - reference_after_ns)) for window, after in calls]
+
+
 def speedup_interval(reference: Sequence[float], submission: Sequence[float], *, seed: int,
                      rounds: int = BOOTSTRAP_ROUNDS) -> tuple[float, float, float]:
     """Return (speedup, low, high): median(reference) / median(submission), 95 % bootstrap.

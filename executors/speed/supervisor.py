@@ -26,9 +26,14 @@ CALL_GRACE_S = 60.0
 
 @dataclass(frozen=True)
 class TimedCall:
-    """What one timed call came to: the record stream, the prints, and the kernel's CPU time."""
+    """What one timed call came to: the record, the prints, and the kernel's CPU time.
+
+    ``cpu_ns`` is the call's window; ``after_ns`` is what the child spent after it (checking
+    and encoding the record); both 0 when the child never reached the timed call.
+    """
 
     cpu_ns: int
+    after_ns: int
     result: bytes
     stdout: bytes
     stderr: bytes
@@ -36,6 +41,7 @@ class TimedCall:
     memory_exceeded: bool
     setup_error: str | None
     exited: bool
+    out_of_step: bool = False  # the child said on its socket what the timer did not wait for
 
 
 class SpeedTimer:
@@ -115,8 +121,12 @@ class SpeedTimer:
             raise ZygoteError("the speed timer sent a malformed message")
         return message
 
-    def call(self, request: dict[str, Any], limits: Limits) -> TimedCall:
-        """Run one speed request in a fresh child; serialised (two calls never overlap)."""
+    def call(self, request: dict[str, Any], limits: Limits, *, seed: int) -> TimedCall:
+        """Run one speed request in a fresh child on inputs of ``seed``; one call at a time.
+
+        The seed travels apart from the request: the child learns it only after its untimed
+        warm-up call (executors.speed.harness).
+        """
         body = wire.encode(request, max_depth=8)
         with self._lock:
             if self._sock is None:
@@ -125,7 +135,8 @@ class SpeedTimer:
             self._sock.settimeout(limits.wall_s + CALL_GRACE_S)
             try:
                 self._sock.sendall(wire.frame(wire.encode(
-                    {"op": "call", "id": call_id, "request": body, "limits": limits.to_dict()},
+                    {"op": "call", "id": call_id, "request": body, "limits": limits.to_dict(),
+                     "seed": seed},
                     max_depth=4)))  # fmt: skip
                 answer = self._read()
             except (OSError, wire.WireError) as exc:
@@ -134,10 +145,12 @@ class SpeedTimer:
         if answer.get("id") != call_id:
             raise ZygoteError("the speed timer answered another call")
         return TimedCall(
-            cpu_ns=int(answer["cpu_ns"]), result=bytes(answer["result"]),
+            cpu_ns=int(answer["cpu_ns"]), after_ns=int(answer["after_ns"]),
+            result=bytes(answer["result"]),
             stdout=bytes(answer["stdout"]), stderr=bytes(answer["stderr"]),
             timed_out=bool(answer["timed_out"]), memory_exceeded=bool(answer["memory_exceeded"]),
             setup_error=answer["setup_error"], exited=bool(answer["exited"]),
+            out_of_step=bool(answer.get("out_of_step")),
         )  # fmt: skip
 
     def _stop(self) -> None:

@@ -7,13 +7,17 @@ at a time, never two at once, so a call never shares the CPUs with another of ou
 
 1. fork a child for the call into fresh cgroups (memory, pids, cpu, and ours: cpuacct, and a
    cpuset of one CPU); it enters its sandbox and says it is ready;
-2. read the cgroup's CPU counter (t0), then hand the request over;
-3. when the one record is in (or the child exited, or the deadline passed), read it again (t1),
-   then kill everything in the cgroup.
+2. hand the request over; the child loads the code, makes one untimed call and says "warm";
+   send it the timed call's seed; it makes those inputs and says "ready";
+3. read the cgroup's CPU counter (t0), say "go"; when the child says "called", read it again
+   (t1) and say "on"; when the record is in, read it a third time (t2); then kill everything
+   in the cgroup.
 
-``t1 - t0`` covers loading the code, making the inputs, the call, checking and encoding the
-result, in every thread and process of the run. The fixed part is measured the same way with
-a function that does nothing, by the grader (executors.speed.grader), and subtracted there.
+``t1 - t0`` is the call: in every thread and process of the run, and nothing else but one
+small send, whose cost (and the fork's, the wake-up's) the grader measures with a function
+that does nothing and subtracts (executors.speed.grader). ``t2 - t1`` is the rest: checking
+the output and encoding the record, the same work for the reference and the submission on
+the same shape, so a submission that spends more there is charged the difference.
 """
 
 from __future__ import annotations
@@ -41,14 +45,18 @@ from executors.zygote.children import CONTROL_MAX_BYTES, complete_frames, read_f
 
 log = logging.getLogger("executors.speed")
 READY_TIMEOUT_S = 30.0
-BANDWIDTH_BYTES = 64 * 1024 * 1024
+SEED = struct.Struct("<q")
+BANDWIDTH_SIZES = (256 * 1024, 1024 * 1024, 4 * 1024 * 1024, 64 * 1024 * 1024)
 
 
 def measure_bandwidth() -> float:
-    """Return the memory bandwidth in bytes per nanosecond, measured in a forked child.
+    """Return the fastest copy rate, in bytes per nanosecond, measured in a forked child.
 
-    The timer itself runs no torch op (a later fork of a process that did can hang); a copy
-    reads and writes every byte, so a pass moves twice the buffer.
+    The floor it sets says no honest call moves its bytes faster than this. A timed call's
+    inputs were just made, so they may sit in the cache: the rate is the best over sizes from
+    a cache's to main memory's, not main memory's alone (a cache-hot honest solution would
+    otherwise be held). The timer itself runs no torch op (a later fork of a process that did
+    can hang); a copy reads and writes every byte, so a pass moves twice the buffer.
     """
     read_fd, write_fd = os.pipe()
     pid = os.fork()
@@ -58,14 +66,17 @@ def measure_bandwidth() -> float:
             import torch
 
             torch.set_num_threads(1)
-            src = torch.ones(BANDWIDTH_BYTES // 4)
-            dst = torch.empty_like(src)
-            best = float("inf")
-            for _ in range(5):
-                started = time.perf_counter_ns()
-                dst.copy_(src)
-                best = min(best, time.perf_counter_ns() - started)
-            os.write(write_fd, struct.pack("<d", 2 * BANDWIDTH_BYTES / max(best, 1)))
+            best_rate = 0.0
+            for size in BANDWIDTH_SIZES:
+                src = torch.ones(size // 4)
+                dst = torch.empty_like(src)
+                best = float("inf")
+                for _ in range(5):
+                    started = time.perf_counter_ns()
+                    dst.copy_(src)
+                    best = min(best, time.perf_counter_ns() - started)
+                best_rate = max(best_rate, 2 * size / max(best, 1))
+            os.write(write_fd, struct.pack("<d", best_rate))
         finally:
             os._exit(0)
     os.close(write_fd)
@@ -118,7 +129,8 @@ class Timer:
                 if msg.get("op") != "call":
                     return
                 self.send({"id": msg["id"], **self.call(msg["request"],
-                                                        Limits.from_dict(msg["limits"]))})
+                                                        Limits.from_dict(msg["limits"]),
+                                                        int(msg["seed"]))})
 
     def _pid_from_template(self, tag: str) -> tuple[int, int]:
         while True:
@@ -131,8 +143,8 @@ class Timer:
             for fd in fds:
                 os.close(fd)
 
-    def call(self, request: bytes, limits: Limits) -> dict[str, Any]:
-        """Run one timed call; return its record stream, streams and CPU nanoseconds."""
+    def call(self, request: bytes, limits: Limits, seed: int) -> dict[str, Any]:
+        """Run one timed call; return its record, streams and CPU nanoseconds (call, rest)."""
         if self.prepared is None:
             tag, run = self._make_cgroup(limits)
         else:
@@ -149,9 +161,10 @@ class Timer:
         for fd in send[1:]:
             os.close(fd)
         _pid, pidfd = self._pid_from_template(tag)
-        out: dict[str, Any] = {"cpu_ns": 0, "result": b"", "stdout": b"", "stderr": b"",
-                               "timed_out": False, "setup_error": None, "exited": False,
-                               "memory_exceeded": False}  # fmt: skip
+        out: dict[str, Any] = {"cpu_ns": 0, "after_ns": 0, "result": b"", "stdout": b"",
+                               "stderr": b"", "timed_out": False, "setup_error": None,
+                               "exited": False, "memory_exceeded": False,
+                               "out_of_step": False}  # fmt: skip
         try:
             status = self._wait_ready(pipes["st"][0], pidfd)
             if status is not None:
@@ -168,14 +181,22 @@ class Timer:
             data = {name: bytearray() for name in caps}
             open_fds = {pipes[name][0]: name for name in caps}
             deadline = time.monotonic() + limits.wall_s
-            # The child loads the code and makes one untimed call, then says "warm" and waits:
-            # the clock is read, "go" is sent, and the timed call runs.
-            if self._collect(data, caps, open_fds, pidfd, deadline, out, frames=1):
+
+            def step(word: bytes) -> bool:
+                return self._await(mine, word, data, caps, open_fds, pidfd, deadline, out)
+
+            # The steps of executors.speed.harness; a child that leaves them (an error, or
+            # code that talks on the socket) is no longer timed, only waited for its record.
+            if step(b"warm") and self._say(mine, b"seed" + SEED.pack(seed)) and step(b"ready"):
                 t0 = self.speed.usage_ns(run)
-                with contextlib.suppress(OSError):
-                    mine.send(b"go")
-                self._collect(data, caps, open_fds, pidfd, deadline, out, frames=2)
-                out["cpu_ns"] = self.speed.usage_ns(run) - t0
+                if self._say(mine, b"go") and step(b"called"):
+                    t1 = self.speed.usage_ns(run)
+                    if self._say(mine, b"on"):
+                        self._collect(data, caps, open_fds, pidfd, deadline, out)
+                        out["cpu_ns"] = t1 - t0
+                        out["after_ns"] = self.speed.usage_ns(run) - t1
+            if not out["out_of_step"]:  # else no record is coming: the child is stopped now
+                self._collect(data, caps, open_fds, pidfd, deadline, out)  # at once when in
             self._drain(data, caps, open_fds)
             out.update({name: bytes(value) for name, value in data.items()})
         finally:
@@ -214,34 +235,75 @@ class Timer:
         return "the child did not become ready"
 
     @staticmethod
-    def _collect(data: dict[str, bytearray], caps: dict[str, int], open_fds: dict[int, str],
-                 pidfd: int, deadline: float, out: dict[str, Any], *, frames: int) -> bool:
-        """Read the pipes until the result holds ``frames`` frames; False if it never will."""
-        while complete_frames(data["result"]) < frames:
+    def _say(sock: socket.socket, word: bytes) -> bool:
+        try:
+            sock.send(word)
+        except OSError:
+            return False
+        return True
+
+    @classmethod
+    def _await(cls, sock: socket.socket, word: bytes, data: dict[str, bytearray],
+               caps: dict[str, int], open_fds: dict[int, str], pidfd: int, deadline: float,
+               out: dict[str, Any]) -> bool:
+        """Read the pipes until the child says ``word``; False if it says anything else first."""
+        while True:
             left = deadline - time.monotonic()
             if left <= 0:
                 out["timed_out"] = True
                 return False
+            ready, _, _ = select.select([sock.fileno(), *open_fds, pidfd], [], [], left)
+            if sock.fileno() in ready:
+                try:
+                    said = sock.recv(64)
+                except OSError:
+                    said = b""
+                if said == word:
+                    return True
+                out["out_of_step"] = bool(said)  # empty: the child closed it, or exited
+                return False
+            if not cls._read_pipes(ready, data, caps, open_fds, pidfd, out):
+                return False
+            if complete_frames(data["result"]) or "result" not in open_fds.values():
+                return False  # the record came first: the child left the steps
+
+    @classmethod
+    def _collect(cls, data: dict[str, bytearray], caps: dict[str, int],
+                 open_fds: dict[int, str], pidfd: int, deadline: float,
+                 out: dict[str, Any]) -> None:
+        """Read the pipes until the record is in, the child exits or the deadline passes."""
+        while not complete_frames(data["result"]):
+            left = deadline - time.monotonic()
+            if left <= 0:
+                out["timed_out"] = True
+                return
             ready, _, _ = select.select([*open_fds, pidfd], [], [], left)
-            if pidfd in ready and not any(fd in ready for fd in open_fds):
+            if not cls._read_pipes(ready, data, caps, open_fds, pidfd, out):
+                return
+            if "result" not in open_fds.values() and not complete_frames(data["result"]):
                 out["exited"] = True
-                return False
-            for fd in ready:
-                if fd == pidfd:
-                    continue
-                name = open_fds[fd]
-                chunk = os.read(fd, 1 << 16)
-                if not chunk:
-                    del open_fds[fd]
-                    continue
-                room = caps[name] - len(data[name])
-                data[name] += chunk[:room]
-                if len(chunk) > room:
-                    del open_fds[fd]
-                    out[f"{name}_truncated"] = True
-            if "result" not in open_fds.values() and complete_frames(data["result"]) < frames:
-                out["exited"] = True
-                return False
+                return
+
+    @staticmethod
+    def _read_pipes(ready: list[int], data: dict[str, bytearray], caps: dict[str, int],
+                    open_fds: dict[int, str], pidfd: int, out: dict[str, Any]) -> bool:
+        """Take what the ready pipes hold; False when the child exited with nothing left."""
+        if pidfd in ready and not any(fd in ready for fd in open_fds):
+            out["exited"] = True
+            return False
+        for fd in ready:
+            if fd not in open_fds:
+                continue
+            name = open_fds[fd]
+            chunk = os.read(fd, 1 << 16)
+            if not chunk:
+                del open_fds[fd]
+                continue
+            room = caps[name] - len(data[name])
+            data[name] += chunk[:room]
+            if len(chunk) > room:
+                del open_fds[fd]
+                out[f"{name}_truncated"] = True
         return True
 
     @staticmethod

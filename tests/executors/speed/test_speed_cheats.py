@@ -1,7 +1,8 @@
 """Cheats from the kernel leaderboards' history: each gets an ordinary verdict, never a rank.
 
 Every submission here is hostile and runs only through the real timer's sandbox. The row-norms
-challenge's reference loops over the rows in Python; its fast solution is one reduction.
+challenge's reference squares and sums in float64; its fast solution is one float32 reduction,
+about 5 to 40 times faster.
 """
 
 from __future__ import annotations
@@ -15,10 +16,8 @@ pytestmark = pytest.mark.sandbox
 
 REFERENCE_BODY = """
 def _slow(x):
-    out = torch.empty(x.shape[0])
-    for i in range(x.shape[0]):
-        out[i] = (x[i] * x[i]).sum().sqrt()
-    return out
+    wide = x.double()
+    return (wide * wide).sum(dim=1).sqrt().float()
 """
 
 
@@ -46,7 +45,7 @@ IMPORT_WORK = "import torch\n" + REFERENCE_BODY + """
 _known = {}
 for seed in range(40):   # guess the seeds and shapes, precompute at import
     g = torch.Generator().manual_seed(seed)
-    x = torch.randn(150, 32, generator=g)
+    x = torch.randn(4096, 64, generator=g)
     _known[x.numpy().tobytes()] = torch.linalg.vector_norm(x, dim=1)
 
 def row_norms(x):
@@ -100,15 +99,59 @@ def row_norms(x):
 
 ONE_SHAPE = "import torch\n" + REFERENCE_BODY + """
 def row_norms(x):
-    if tuple(x.shape) == (150, 32):
+    if tuple(x.shape) == (4096, 64):
         return torch.linalg.vector_norm(x, dim=1)
+    return _slow(x)
+"""
+
+WARM_PEEK = "import sys\nimport torch\n" + REFERENCE_BODY + """
+_answer = None
+
+def row_norms(x):
+    # On the untimed warm-up call, look up the timed call's seed in the harness's frame and
+    # compute that call's answer now, unseen; the timed call would only copy it.
+    global _answer
+    if _answer is None:
+        frame = sys._getframe(1)
+        raw, make = frame.f_locals.get("raw") or {}, frame.f_locals.get("make_inputs")
+        seed = raw.get("seed") if isinstance(raw, dict) else None
+        if isinstance(seed, int) and make is not None:
+            (timed,) = make(torch.Generator().manual_seed(seed), **frame.f_locals["params"])
+            _answer = _slow(timed)
+        else:
+            _answer = False
+        return _slow(x)
+    return _answer.clone() if _answer is not False else _slow(x)
+"""
+
+CALLED_EARLY = "import socket\nimport torch\n" + REFERENCE_BODY + """
+_calls = 0
+
+def row_norms(x):
+    # On the timed call (the second in this process), say "called" on the harness's socket at
+    # once, so the timer closes the window before the work starts; the work then runs while
+    # the output is "being checked".
+    global _calls
+    _calls += 1
+    if _calls == 2:
+        sock = socket.socket(fileno=3)
+        sock.send(b"called")
+        sock.detach()
+    return _slow(x)
+"""
+
+OUT_OF_STEP = "import socket\nimport torch\n" + REFERENCE_BODY + """
+def row_norms(x):
+    sock = socket.socket(fileno=3)
+    sock.send(b"ready")   # not what the timer waits for now
+    sock.detach()
     return _slow(x)
 """
 
 READ_REFERENCE = """import gc, os
 import torch
 
-needle = "(x[i] * x" + "[i]).sum().sqrt()"
+needle = "(wide * " + "wide).sum(dim=1)"
 found = []
 for obj in gc.get_objects():
     for value in (obj.values() if isinstance(obj, dict) else ()):
@@ -133,26 +176,27 @@ def row_norms(x):
 
 CHANGE_REFERENCE = """import torch
 
-# Make what the reference uses burn CPU, hoping it reaches the reference's process too: the
-# reference would then look hundreds of times slower and this solution far above the cap.
+# Make what the reference uses burn CPU (about a tenth of a second a call), hoping it reaches
+# the reference's process too: the reference would then look a hundred times slower.
 def _burn(*a, **k):
     n = 0
-    for _ in range(200_000):
+    for _ in range(2_000_000):
         n += 1
 
 _sqrt = torch.Tensor.sqrt
 torch.Tensor.sqrt = lambda self: (_burn(), _sqrt(self))[1]
-_empty = torch.empty
-torch.empty = lambda *a, **k: (_burn(), _empty(*a, **k))[1]
+_double = torch.Tensor.double
+torch.Tensor.double = lambda self, *a, **k: (_burn(), _double(self, *a, **k))[1]
 
 def row_norms(x):
     return torch.linalg.vector_norm(x, dim=1)
 """
 
-
-@pytest.mark.parametrize("code", [CACHE, IMPORT_WORK, PATCHED_TIMERS, FIRST_CALLS, ONE_SHAPE],
+@pytest.mark.parametrize("code", [CACHE, IMPORT_WORK, PATCHED_TIMERS, FIRST_CALLS, ONE_SHAPE,
+                                  WARM_PEEK, CALLED_EARLY],
                          ids=["cache-keyed-by-input", "work-at-import", "patched-timers",
-                              "honest-first-calls", "fast-path-for-one-shape"])
+                              "honest-first-calls", "fast-path-for-one-shape",
+                              "answer-worked-out-during-the-warm-up", "called-said-early"])
 def test_a_cheat_that_stays_correct_is_not_faster(speed_timer, row_norms, code):
     verdict = _grade(speed_timer, row_norms, code)
     assert verdict.status is Status.FAILED, verdict.message
@@ -192,12 +236,19 @@ def test_nan_or_inf_does_not_slip_through_the_tolerance(speed_timer, row_norms):
 
 def test_the_reference_cannot_be_read_from_the_sandbox(speed_timer, row_norms):
     verdict = _grade(speed_timer, row_norms, READ_REFERENCE)
-    assert "found: nothing" in verdict.stdout
-    assert verdict.speed is not None and verdict.speed["faster"] is False
+    assert "found: nothing" in verdict.stdout, (verdict.stdout, verdict.message)
+    assert verdict.speed is not None and verdict.speed["faster"] is False, verdict.message
 
 
 def test_patching_torch_does_not_reach_the_reference(speed_timer, row_norms):
     verdict = _grade(speed_timer, row_norms, CHANGE_REFERENCE)
-    # The reference ran in other children, unpatched: no shape comes near the 50x cap.
-    assert verdict.speed is not None and verdict.speed["held"] is False, verdict.message
-    assert all(s["speedup"] < 50 for s in verdict.speed["shapes"])
+    # The reference ran in other children, unpatched: each of its calls took milliseconds, not
+    # the tenth of a second that the two patched methods would have added to it.
+    assert verdict.speed is not None, verdict.message
+    assert all(s["reference_ms"] < 50 for s in verdict.speed["shapes"]), verdict.speed
+
+
+def test_code_that_talks_out_of_step_to_the_timer_is_stopped_at_once(speed_timer, row_norms):
+    verdict = _grade(speed_timer, row_norms, OUT_OF_STEP)
+    # Stopped when it spoke, not left to run into the call's time limit.
+    assert verdict.status is Status.ERROR and "out of step" in verdict.message, verdict.message
