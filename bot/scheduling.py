@@ -147,6 +147,11 @@ class QuizScheduler:
         self.grace = grace
         self._post_batch: tuple[list[int], asyncio.Future[None]] | None = None
         self._stamp: int | None = None  # the settings stamp the jobs were built from
+        # One sweep of a kind at a time in this process: a sweep that finds its work claimed by
+        # the one still publishing waits for it, so when a sweep returns, every post due when it
+        # was called has gone out (the interval job and a console tick or a test's call overlap).
+        self._closing = asyncio.Lock()
+        self._advancing_live = asyncio.Lock()
 
     def _channels(self) -> list[ChannelSettings]:
         return self.quiz.rounds.platform_channels(self.platform)
@@ -285,6 +290,10 @@ class QuizScheduler:
 
     async def close_due(self) -> None:
         """Close rounds past their time and publish each reveal once."""
+        async with self._closing:
+            await self._close_due()
+
+    async def _close_due(self) -> None:
         reveals = await asyncio.to_thread(self.quiz.rounds.close_due_rounds, self.platform)
         for reveal in reveals:
             try:
@@ -298,6 +307,10 @@ class QuizScheduler:
 
     async def advance_live(self) -> None:
         """Post what live sessions are due to post: each question, reveal and final board once."""
+        async with self._advancing_live:
+            await self._advance_live()
+
+    async def _advance_live(self) -> None:
         posts = await asyncio.to_thread(self.quiz.live.advance, self.platform)
         for post in posts:
             try:

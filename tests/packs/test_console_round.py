@@ -29,8 +29,12 @@ def test_console_practice_draws_from_the_pack_and_grades_in_the_sandbox(
     def refuse(source, filename):
         raise AssertionError(f"trusted exec of {filename}")
 
+    # Only the code item takes the team's topic: practice then has one item to draw, whatever
+    # the day's seed.
+    code_item = "kind: code\n    topics: [tensors]"
+    assert code_item in SCAFFOLD
     file = tmp_path / "pack.yaml"
-    file.write_text(SCAFFOLD.replace("topics: [tensors]", "topics: [team-rows]"),
+    file.write_text(SCAFFOLD.replace(code_item, "kind: code\n    topics: [team-rows]"),
                     encoding="utf-8")
     assert main(["pack", "add", str(file), "--workspace", "console:local"]) == 0
     monkeypatch.setattr(challenges, "_exec_trusted", refuse)  # bank challenges untouched here

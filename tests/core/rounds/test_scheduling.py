@@ -271,6 +271,46 @@ def test_the_live_sweep_posts_a_sessions_due_question_once_across_replicas(quiz,
     assert second.live == []
 
 
+@dataclass
+class SlowPublisher(RecordingPublisher):
+    """A platform that takes a while to accept each post (Slack under load)."""
+
+    async def publish_live(self, channel, message):
+        await asyncio.sleep(0.2)
+        self.live.append((channel, message))
+
+    async def publish_reveal(self, reveal):
+        await asyncio.sleep(0.2)
+        self.reveals.append(reveal)
+
+
+def test_a_sweep_returns_only_once_what_was_due_has_gone_out(quiz, clock):
+    # The interval job and a tick of the console (or a test) sweep in one process at once:
+    # the sweep that finds the transition claimed must still not return before its post is out.
+    channel = quiz.rounds.channel("discord", "C1", "G1", ChannelDefaults(name="general"))
+    host = Actor(quiz.rounds.member("discord", "U1", "Ada"), is_admin=True)
+    quiz.live.start(channel, host, LiveOptions(questions=1, lobby=5))
+    publisher = SlowPublisher()
+    sched = QuizScheduler(quiz, publisher, "discord")
+    seen_after: dict[str, int] = {}
+
+    async def scenario():
+        await sched.post(channel.id)
+        clock.advance(days=1)
+        background = asyncio.create_task(sched.close_due())
+        await asyncio.sleep(0.05)  # the background sweep has claimed the reveal, still posting
+        await sched.close_due()
+        seen_after["reveals"] = len(publisher.reveals)
+        background = asyncio.create_task(sched.advance_live())
+        await asyncio.sleep(0.05)
+        await sched.advance_live()
+        seen_after["live"] = len(publisher.live)
+        await background
+
+    asyncio.run(scenario())
+    assert seen_after == {"reveals": 1, "live": 2}  # the lobby, then question 1
+
+
 def test_a_job_cut_short_by_the_stopping_process_ends_quietly(caplog):
     import asyncio
     import logging

@@ -153,10 +153,15 @@ import torch
 
 needle = "(wide * " + "wide).sum(dim=1)"
 found = []
-for obj in gc.get_objects():
-    for value in (obj.values() if isinstance(obj, dict) else ()):
-        if isinstance(value, str) and value is not needle and needle in value:
-            found.append("memory")
+# Walked inside a function: at module level the loop's own names would be new keys of the
+# globals dict it is walking.
+def strings_holding(text):
+    for obj in gc.get_objects():
+        for value in (list(obj.values()) if isinstance(obj, dict) else ()):
+            if isinstance(value, str) and value is not text and text in value:
+                yield value
+if any(True for _ in strings_holding(needle)):
+    found.append("memory")
 for root in ("/",):
     for dirpath, dirs, files in os.walk(root):
         dirs[:] = [d for d in dirs if d not in ("proc", "sys", "dev", "usr", "lib", "lib64",
