@@ -29,3 +29,13 @@ def test_the_score_caps_each_shape_before_the_geometric_mean():
 def test_unequal_call_counts_are_refused():
     with pytest.raises(ValueError, match="same"):
         stats.speedup_interval([1.0], [1.0, 2.0], seed=0)
+
+
+def test_the_cap_is_the_floor_or_ten_times_the_items_target():
+    from content.loader import load_bank
+    from executors.speed.grader import SpeedRules
+
+    items = {i.id: i for i in load_bank().speed_items()}
+    rules = SpeedRules()
+    assert rules.cap_for(items["speed.topk"]) == 50.0  # target 5x: the floor
+    assert rules.cap_for(items["speed.bucketize"]) == 500.0  # target 50x

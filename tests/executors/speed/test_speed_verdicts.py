@@ -40,7 +40,7 @@ def test_exec_prints_a_speed_verdict_with_intervals_per_shape(
 
 
 def test_a_speedup_above_the_cap_is_held_with_its_reason(speed_timer, row_norms):
-    grader = SpeedGrader(speed_timer, rules=SpeedRules(cap=1.2))
+    grader = SpeedGrader(speed_timer, rules=SpeedRules(cap=1.2, cap_over_target=0.1))
     verdict = grader.run(row_norms, row_norms.speed.solution, seed=3)
     assert verdict.speed is not None and verdict.speed["held"] is True
     assert "above the cap" in verdict.speed["reason"]
