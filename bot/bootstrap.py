@@ -176,8 +176,11 @@ def build_app(
         executor, problem, close_executor = build_executor(settings, bank)
         closers.append(close_executor)
     clock = clock or settings_clock(settings)
+    charts = MatplotlibCharts()
+    if settings.charts_preload:
+        charts.preload()
     quiz = build_quiz(SqlStore(engine, clock=clock), bank, clock, executor, on_settings_changed,
-                      charts=MatplotlibCharts(),
+                      charts=charts,
                       post_lease=dt.timedelta(seconds=settings.post_lease_s),
                       **web_options(settings))
     return App(quiz, bank, settings, executor, problem, closers, engine=engine,

@@ -47,6 +47,11 @@ class Settings(BaseSettings):
     # restarted) takes it over, after first looking for the post in the channel. Keep it above
     # the platform client's own timeout; tests shorten it to restart within seconds.
     post_lease_s: float = Field(default=120.0, gt=0)
+    # Import matplotlib and draw one chart in the background at start: a long-running process
+    # then holds what charts keep from its start (memory stays flat after it; the soak checks
+    # that) and its first weekly board does not wait for the import. Off by default so that
+    # short-lived commands and tests do not pay for it; the deployment files turn it on.
+    charts_preload: bool = False
     # "json": one object per line (time, level, logger, message and the ids a line carries).
     log_format: Literal["text", "json"] = "text"
     # Where a Discord or Socket Mode Slack process serves /healthz and /metrics (0: nowhere).

@@ -86,3 +86,32 @@ def test_a_solve_after_misses_draws_an_empty_bar_labelled_first_try():
     axes = figure.axes[0]
     assert [t.get_text() for t in axes.texts] == ["0% · 0/1 first try · 0 due"]
     assert axes.get_xlabel() == "Right on the first try (%)"
+
+
+def test_charts_asked_for_from_many_threads_are_drawn_on_one(monkeypatch):
+    # matplotlib keeps fonts per thread and each allocating thread gets its own malloc arena:
+    # charts drawn from the worker pool's threads grew a process without bound.
+    import threading
+    from concurrent.futures import ThreadPoolExecutor
+
+    import bot.charts as charts
+
+    drawn_on: set[str] = set()
+    real = charts.mastery_chart
+
+    def recording(*args, **kwargs):
+        drawn_on.add(threading.current_thread().name)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(charts, "mastery_chart", recording)
+    renderer = MatplotlibCharts()
+    with ThreadPoolExecutor(4) as pool:
+        pngs = list(pool.map(lambda i: renderer.mastery(
+            [TopicMastery("autograd", 1, 1, 0)], title=f"t{i}", locale="en"), range(8)))
+    assert all(p.png.startswith(b"\x89PNG") for p in pngs)
+    assert len(drawn_on) == 1 and next(iter(drawn_on)).startswith("charts")
+
+
+def test_preload_draws_a_chart_in_the_background():
+    chart = MatplotlibCharts().preload().result(timeout=60)
+    assert chart.png.startswith(b"\x89PNG")
