@@ -25,6 +25,17 @@ from content.topics import current_topics, topic_from_name
 WEEKDAYS = ("mon", "tue", "wed", "thu", "fri", "sat", "sun")
 KEYS = ("time", "tz", "lang", "topics", "difficulty", "enabled", "leaderboard", "packs",
         "live_hosts")
+# Other names an admin types for a setting (the settings block shows the short ones).
+KEY_ALIASES = {"language": "lang", "locale": "lang", "timezone": "tz", "zone": "tz",
+               "topic": "topics", "difficulties": "difficulty", "pack": "packs",
+               "board": "leaderboard"}
+# Languages by the names people type for them, folded to lower case.
+_LANGUAGE_NAMES = {"en": "en", "english": "en", "英文": "en", "英语": "en",
+                   "zh-cn": "zh-CN", "zh_cn": "zh-CN", "zh": "zh-CN", "chinese": "zh-CN",
+                   "中文": "zh-CN", "简体中文": "zh-CN", "汉语": "zh-CN"}
+# 周五 16, 星期五 16点, 礼拜天 9 (a Chinese keyboard's weekday, optionally the hour's 点/时).
+_CHINESE_SLOT = re.compile(r"(?:周|星期|礼拜)([一二三四五六日天])\s*([0-9]{1,2})\s*[点時时]?")
+_CHINESE_WEEKDAYS = "一二三四五六日"
 LIVE_HOSTS = ("admins", "anyone")  # who may host a live session in the channel
 MAX_PACKS = 20  # a channel's chosen packs: more is a paste gone wrong
 _PACK_ID = re.compile(r"[a-z0-9][a-z0-9-]{1,23}")  # content/packs.py's PACK_ID, or "bank"
@@ -138,6 +149,7 @@ def parse_topics(value: str, known_topics: Collection[str]) -> tuple[str, ...]:
 def parse_changes(changes: Mapping[str, str], known_topics: set[str],
                   known_packs: Collection[str] = ()) -> ChannelUpdate:
     """Turn admin input into a ChannelUpdate, or raise SettingError saying exactly what is wrong."""
+    changes = {KEY_ALIASES.get(key, key): value for key, value in changes.items()}
     unknown = sorted(set(changes) - set(KEYS))
     if unknown:
         raise SettingError("settings.error.unknown", setting=repr(unknown[0]), keys=", ".join(KEYS))
@@ -155,9 +167,10 @@ def parse_changes(changes: Mapping[str, str], known_topics: set[str],
             ZoneInfo(value)
             update = replace(update, timezone=value)
         elif key == "lang":
-            if value not in SUPPORTED_LOCALES:
+            locale = _LANGUAGE_NAMES.get(value.lower())
+            if locale is None:
                 raise SettingError("settings.error.lang", locales=", ".join(SUPPORTED_LOCALES))
-            update = replace(update, locale=value)
+            update = replace(update, locale=locale)
         elif key == "topics":
             update = replace(update, topics=parse_topics(value, known_topics))
         elif key == "difficulty":
@@ -170,13 +183,8 @@ def parse_changes(changes: Mapping[str, str], known_topics: set[str],
                 raise SettingError("settings.error.enabled")
             update = replace(update, enabled=value.lower() in ("on", "true", "yes"))
         elif key == "leaderboard":
-            day, _, hour = value.lower().partition(" ")
-            hour = hour.strip()
-            if day[:3] not in WEEKDAYS or _HOUR.fullmatch(hour) is None:
-                raise SettingError("settings.error.leaderboard")
-            update = replace(
-                update, leaderboard_weekday=WEEKDAYS.index(day[:3]), leaderboard_hour=int(hour)
-            )
+            weekday, hour = _leaderboard_slot(value)
+            update = replace(update, leaderboard_weekday=weekday, leaderboard_hour=hour)
         elif key == "packs":
             update = replace(update, packs=parse_packs(value, known_packs))
         elif key == "live_hosts":
@@ -184,6 +192,21 @@ def parse_changes(changes: Mapping[str, str], known_topics: set[str],
                 raise SettingError("settings.error.live_hosts")
             update = replace(update, live_anyone=value.lower() == "anyone")
     return update
+
+
+def _leaderboard_slot(value: str) -> tuple[int, int]:
+    """Return (weekday, hour) of ``fri 16``, ``Friday 16`` or ``周五 16``."""
+    chinese = _CHINESE_SLOT.fullmatch(value)
+    if chinese is not None:
+        day_index = _CHINESE_WEEKDAYS.index(chinese.group(1).replace("天", "日"))
+        hour = chinese.group(2)
+    else:
+        day, _, hour = value.lower().partition(" ")
+        hour = hour.strip()
+        day_index = WEEKDAYS.index(day[:3]) if day[:3] in WEEKDAYS else -1
+    if day_index < 0 or _HOUR.fullmatch(hour) is None:
+        raise SettingError("settings.error.leaderboard")
+    return day_index, int(hour)
 
 
 @functools.cache

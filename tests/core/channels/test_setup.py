@@ -188,3 +188,26 @@ def test_the_admin_sees_the_suggestion_in_the_channels_language(quiz, channel, a
 def test_topics_may_be_typed_by_their_chinese_names_and_separators():
     assert parse_topics("自动求导，张量", TOPICS) == ("autograd", "tensors")
     assert parse_topics("自动求导、tensors", TOPICS) == ("autograd", "tensors")
+
+
+@pytest.mark.parametrize(("typed", "slot"), [
+    ("周五 16", (4, 16)), ("星期一 9", (0, 9)), ("礼拜天 20点", (6, 20)), ("周日8", (6, 8)),
+    ("fri 16", (4, 16)), ("Sunday 0", (6, 0))])
+def test_the_board_slot_is_read_in_english_and_chinese(typed, slot):
+    update = parse_changes({"leaderboard": typed}, TOPICS)
+    assert (update.leaderboard_weekday, update.leaderboard_hour) == slot
+
+
+@pytest.mark.parametrize("typed", ["周八 16", "星期五 24", "周五", "fri ١٦"])
+def test_a_board_slot_that_is_no_weekday_and_hour_is_refused(typed):
+    with pytest.raises(SettingError, match="leaderboard"):
+        parse_changes({"leaderboard": typed}, TOPICS)
+
+
+def test_settings_go_by_the_names_people_type_for_them():
+    update = parse_changes(parse_setup_text("language=中文 timezone=Asia/Shanghai topic=autograd"),
+                           TOPICS)
+    assert (update.locale, update.timezone, update.topics) == ("zh-CN", "Asia/Shanghai",
+                                                               ("autograd",))
+    assert parse_changes({"lang": "English"}, TOPICS).locale == "en"
+    assert parse_changes({"lang": "zh"}, TOPICS).locale == "zh-CN"

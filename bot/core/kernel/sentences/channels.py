@@ -117,6 +117,6 @@ STRINGS: dict[str, dict[str, str]] = {
         "en": "leaderboard takes a weekday and an hour from 0 to 23 in digits 0-9: "
               "leaderboard=fri 16.",
         "zh-CN": "`leaderboard` 须为星期几加 0 到 23 的小时（数字 0-9），"
-                 "例如 `leaderboard=fri 16`。",
+                 "例如 `leaderboard=fri 16` 或 `leaderboard=周五 16`。",
     },
 }
