@@ -26,6 +26,8 @@ from zoneinfo import ZoneInfo
 
 import apscheduler.executors.base
 import apscheduler.schedulers.base
+import apscheduler.triggers.date
+import apscheduler.triggers.interval
 from apscheduler.schedulers.asyncio import AsyncIOScheduler
 from apscheduler.triggers.cron import CronTrigger
 from apscheduler.triggers.interval import IntervalTrigger
@@ -114,9 +116,13 @@ class _ScaledScheduler(AsyncIOScheduler):  # type: ignore[misc]
 def clocked_scheduler(clock: ScaledClock) -> AsyncIOScheduler:
     """Return a scheduler whose triggers, waits and misfire checks all read ``clock``.
 
-    For the soak run only (one scheduler per process): APScheduler 3 reads
-    ``datetime.now`` in two modules, which are pointed at the clock here. Cron triggers still
-    do their own time-zone arithmetic, so DST changes are APScheduler's as in production.
+    For the soak run only (one scheduler per process): APScheduler 3 reads ``datetime.now``
+    in four modules, which are pointed at the clock here. The interval and date triggers are
+    among them: an interval trigger starts at its own "now" plus the interval, so pointed at
+    the wall clock it would first fire months after the soak's simulated days (the minute's
+    sweep, reminders, late deliveries and live sweeps never ran in a soak process). Cron
+    triggers still do their own time-zone arithmetic, so DST changes are APScheduler's as in
+    production.
     """
     class ClockedDatetime(dt.datetime):
         @classmethod
@@ -124,8 +130,9 @@ def clocked_scheduler(clock: ScaledClock) -> AsyncIOScheduler:
             now = clock.now()
             return now.astimezone(tz) if tz is not None else now.replace(tzinfo=None)
 
-    apscheduler.schedulers.base.datetime = ClockedDatetime
-    apscheduler.executors.base.datetime = ClockedDatetime
+    for module in (apscheduler.schedulers.base, apscheduler.executors.base,
+                   apscheduler.triggers.interval, apscheduler.triggers.date):
+        module.datetime = ClockedDatetime
     return _ScaledScheduler(clock, timezone=dt.UTC)
 
 
@@ -160,24 +167,17 @@ class QuizScheduler:
         """Catch up on a post missed during downtime, schedule every channel, start ticking."""
         self._stamp = await asyncio.to_thread(self.quiz.setup.stamp)
         self.rebuild()
-        self.scheduler.add_job(_quiet_on_stop(self.tick),
-                               IntervalTrigger(seconds=CLOSE_CHECK_SECONDS),
-                               id="close", replace_existing=True, coalesce=True)
-        self.scheduler.add_job(_quiet_on_stop(self.remind),
-                               IntervalTrigger(seconds=REMIND_CHECK_SECONDS),
-                               id="remind", replace_existing=True, coalesce=True,
-                               max_instances=1)
-        self.scheduler.add_job(_quiet_on_stop(self.deliver_pending),
-                               IntervalTrigger(seconds=PENDING_CHECK_SECONDS), id="pending",
-                               replace_existing=True, coalesce=True, max_instances=1)
-        self.scheduler.add_job(_quiet_on_stop(self.advance_live),
-                               IntervalTrigger(seconds=LIVE_CHECK_SECONDS),
-                               id="live", replace_existing=True, coalesce=True,
-                               max_instances=1)
-        self.scheduler.add_job(_quiet_on_stop(self.follow_settings),
-                               IntervalTrigger(seconds=SETTINGS_CHECK_SECONDS),
-                               id="settings", replace_existing=True, coalesce=True,
-                               max_instances=1)
+        sweeps = (("close", self.tick, CLOSE_CHECK_SECONDS),
+                  ("remind", self.remind, REMIND_CHECK_SECONDS),
+                  ("pending", self.deliver_pending, PENDING_CHECK_SECONDS),
+                  ("live", self.advance_live, LIVE_CHECK_SECONDS),
+                  ("settings", self.follow_settings, SETTINGS_CHECK_SECONDS))
+        for job_id, sweep, seconds in sweeps:
+            # A sweep that starts late (a busy loop, a compressed clock) still runs, once:
+            # APScheduler's default would skip a run more than a second late.
+            self.scheduler.add_job(_quiet_on_stop(sweep), IntervalTrigger(seconds=seconds),
+                                   id=job_id, replace_existing=True, coalesce=True,
+                                   max_instances=1, misfire_grace_time=None)
         if not self.scheduler.running:
             self.scheduler.start()
         await self.close_due()

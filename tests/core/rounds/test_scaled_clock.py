@@ -7,8 +7,11 @@ import datetime as dt
 
 import apscheduler.executors.base
 import apscheduler.schedulers.base
+import apscheduler.triggers.date
+import apscheduler.triggers.interval
 import pytest
 from apscheduler.triggers.cron import CronTrigger
+from apscheduler.triggers.interval import IntervalTrigger
 
 from bot.bootstrap import settings_clock
 from bot.core.kernel.clock import BadClock, ScaledClock, SystemClock
@@ -61,8 +64,9 @@ def test_the_composition_root_reads_the_setting_and_defaults_to_the_system_clock
 
 def test_a_cron_job_an_hour_ahead_fires_in_compressed_time(monkeypatch):
     # The scheduler is pointed at the clock process-wide: put APScheduler back afterwards.
-    monkeypatch.setattr(apscheduler.schedulers.base, "datetime", dt.datetime)
-    monkeypatch.setattr(apscheduler.executors.base, "datetime", dt.datetime)
+    for module in (apscheduler.schedulers.base, apscheduler.executors.base,
+                   apscheduler.triggers.interval, apscheduler.triggers.date):
+        monkeypatch.setattr(module, "datetime", dt.datetime)
 
     async def run() -> list[dt.datetime]:
         import time
@@ -89,3 +93,36 @@ def test_a_cron_job_an_hour_ahead_fires_in_compressed_time(monkeypatch):
     # It fired at (or after) 07:00 of the compressed clock, within a minute of wall time where
     # the system clock would have taken an hour.
     assert len(fired) == 1 and START + dt.timedelta(hours=1) <= fired[0]
+
+
+def test_an_interval_job_fires_in_compressed_time(monkeypatch):
+    # The minute's sweep (and reminders, late deliveries, live) are interval jobs: their
+    # trigger starts at its own "now", which must be the clock's, not the wall clock's.
+    for module in (apscheduler.schedulers.base, apscheduler.executors.base,
+                   apscheduler.triggers.interval, apscheduler.triggers.date):
+        monkeypatch.setattr(module, "datetime", dt.datetime)
+
+    async def run() -> list[dt.datetime]:
+        import time
+
+        clock = ScaledClock(START, 7200.0, time.time())
+        scheduler = clocked_scheduler(clock)
+        fired: list[dt.datetime] = []
+        done = asyncio.Event()
+
+        async def job() -> None:
+            fired.append(clock.now())
+            if len(fired) == 3:
+                done.set()
+
+        scheduler.add_job(job, IntervalTrigger(seconds=600), coalesce=True,
+                          misfire_grace_time=None)
+        scheduler.start()
+        try:
+            await asyncio.wait_for(done.wait(), 60)
+        finally:
+            scheduler.shutdown(wait=False)
+        return fired
+
+    fired = asyncio.run(run())
+    assert len(fired) == 3 and fired[0] >= START + dt.timedelta(minutes=10)
