@@ -339,6 +339,7 @@ def chat_app(
     from bot.adapters.chat.limits import Limits
     from bot.adapters.chat.runtime import ChatRuntime
     from bot.scheduling import DEFAULT_GRACE, QuizScheduler, clocked_scheduler
+    from db.retry import is_disconnect
     from db.store_pending import count_pending
 
     runtimes: list[ChatRuntime] = []
@@ -357,7 +358,7 @@ def chat_app(
         scheduler=lambda publisher: QuizScheduler(
             app.quiz, publisher, platform, grace=grace or DEFAULT_GRACE,
             scheduler=clocked_scheduler(app.clock) if isinstance(app.clock, ScaledClock)
-            else None),
+            else None, is_outage=is_disconnect),
     )
     engine = app.engine
     if engine is not None:

@@ -146,8 +146,14 @@ class QuizScheduler:
         platform: str,
         scheduler: AsyncIOScheduler | None = None,
         grace: dt.timedelta = DEFAULT_GRACE,
+        is_outage: Callable[[BaseException], bool] = lambda _: False,
     ) -> None:
         self.quiz = quiz
+        # Whether an error says the database could not be reached (the composition root knows
+        # the driver; this module does not): a job it ends is one warning line, not a traceback,
+        # and the next sweep that reaches the database makes the posts missed meanwhile.
+        self._is_outage = is_outage
+        self._missed_during_outage = False
         self.publisher = publisher
         self.platform = platform
         self.scheduler = scheduler or AsyncIOScheduler(timezone=dt.UTC)
@@ -175,7 +181,7 @@ class QuizScheduler:
         for job_id, sweep, seconds in sweeps:
             # A sweep that starts late (a busy loop, a compressed clock) still runs, once:
             # APScheduler's default would skip a run more than a second late.
-            self.scheduler.add_job(_quiet_on_stop(sweep), IntervalTrigger(seconds=seconds),
+            self.scheduler.add_job(self._job(sweep), IntervalTrigger(seconds=seconds),
                                    id=job_id, replace_existing=True, coalesce=True,
                                    max_instances=1, misfire_grace_time=None)
         if not self.scheduler.running:
@@ -217,10 +223,10 @@ class QuizScheduler:
                 self.scheduler.remove_job(job_id)
         if channel.platform != self.platform or not channel.enabled:
             return
-        self.scheduler.add_job(_quiet_on_stop(self.post), post_trigger(channel), args=[channel.id],
+        self.scheduler.add_job(self._job(self.post), post_trigger(channel), args=[channel.id],
                                id=post_job_id(channel.id), coalesce=True,
                                misfire_grace_time=int(self.grace.total_seconds()))
-        self.scheduler.add_job(_quiet_on_stop(self.post_board), board_trigger(channel),
+        self.scheduler.add_job(self._job(self.post_board), board_trigger(channel),
                                args=[channel.id],
                                id=board_job_id(channel.id), coalesce=True,
                                misfire_grace_time=3600)
@@ -283,10 +289,34 @@ class QuizScheduler:
             return
         await asyncio.to_thread(self.quiz.rounds.round_posted, post.round.id, ref)
 
+    def _job(self, job: Callable[..., Awaitable[None]]) -> Callable[..., Awaitable[None]]:
+        """Return ``job`` as the scheduler runs it: quiet when cut short or the database is down.
+
+        A daily post that found the database down is made by the first minute's sweep after
+        it is back (``catch_up``, within the grace), as after a restart.
+        """
+        quiet = _quiet_on_stop(job)
+
+        @functools.wraps(job)
+        async def run(*args: object) -> None:
+            try:
+                await quiet(*args)
+            except Exception as exc:
+                if not self._is_outage(exc):
+                    raise
+                self._missed_during_outage = True
+                log.warning("job %s: the database is unreachable (%s); the next sweep tries "
+                            "again", job.__name__, str(exc).partition("\n")[0][:200])
+
+        return run
+
     async def tick(self) -> None:
         """Do the minute's housekeeping: close due rounds, retry posts that did not go out."""
         await self.close_due()
         await self.post_unposted()
+        if self._missed_during_outage:
+            self._missed_during_outage = False
+            await self.catch_up()
 
     async def close_due(self) -> None:
         """Close rounds past their time and publish each reveal once."""

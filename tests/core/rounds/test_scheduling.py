@@ -333,3 +333,45 @@ def test_a_job_cut_short_by_the_stopping_process_ends_quietly(caplog):
         asyncio.run(main())
     assert not [r for r in caplog.records if r.levelno >= logging.WARNING or r.exc_info]
     assert any("cut short" in r.getMessage() for r in caplog.records)
+
+
+def test_a_post_that_found_the_database_down_is_made_by_the_first_sweep_after(
+        quiz, clock, caplog, monkeypatch):
+    import logging
+
+    clock.set(dt.datetime(2026, 3, 2, 9, tzinfo=dt.UTC))
+    channel = quiz.rounds.channel("slack", "C1", "T1", ChannelDefaults(timezone="UTC"))
+    publisher = RecordingPublisher()
+    sched = QuizScheduler(quiz, publisher, "slack", AsyncIOScheduler(timezone=dt.UTC),
+                          is_outage=lambda exc: isinstance(exc, ConnectionRefusedError))
+    posting = sched._job(sched.post)
+    real = quiz.rounds.post_rounds
+
+    def down(*args, **kwargs):
+        raise ConnectionRefusedError("the database is restarting")
+
+    async def scenario():
+        monkeypatch.setattr(quiz.rounds, "post_rounds", down)
+        await posting(channel.id)  # the 09:00 job: one warning, no traceback
+        monkeypatch.setattr(quiz.rounds, "post_rounds", real)
+        clock.advance(minutes=2)
+        await sched.tick()  # the database is back: the missed post is made
+        await sched.tick()  # and only once
+
+    with caplog.at_level(logging.INFO):
+        asyncio.run(scenario())
+    assert len(publisher.rounds) == 1
+    warnings = [r for r in caplog.records if r.levelno >= logging.WARNING]
+    assert [r.getMessage().split(":")[0] for r in warnings] == ["job post"]
+    assert not any(r.exc_info for r in caplog.records)
+
+
+def test_an_error_that_is_no_outage_still_reaches_the_scheduler(quiz):
+    sched = QuizScheduler(quiz, RecordingPublisher(), "slack",
+                          is_outage=lambda exc: isinstance(exc, ConnectionRefusedError))
+
+    async def broken() -> None:
+        raise ValueError("a bug")
+
+    with pytest.raises(ValueError, match="a bug"):
+        asyncio.run(sched._job(broken)())
