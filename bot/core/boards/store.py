@@ -7,6 +7,7 @@ from collections.abc import Collection
 from typing import Protocol
 
 from bot.core.kernel.models import (
+    AnsweredTry,
     BoardRead,
     ChannelSettings,
     FirstTries,
@@ -127,6 +128,11 @@ class BoardStore(Protocol):
         What a stale stored streak is walked again from, in one statement (per few hundred
         members); members who solved none are absent. Both lists oldest first.
         """
+        ...
+
+    def answer_history(self, channel_id: int, user_id: int, offset: int,
+                       limit: int) -> list[AnsweredTry]:
+        """Return the member's tries at the channel's rounds, newest first, in one statement."""
         ...
 
     def item_results(self, user_id: int, channel_id: int | None = None) -> list[ItemResult]:
