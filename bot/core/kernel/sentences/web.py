@@ -175,7 +175,8 @@ STRINGS: dict[str, dict[str, str]] = {
     "web.progress.why": {"en": "Why it is wrong: {why}", "zh-CN": "错在哪里：{why}"},
     "web.progress.cards": {"en": "Concept cards:", "zh-CN": "概念卡片："},
     "web.progress.my_data": {"en": "My data", "zh-CN": "我的数据"},
-    "web.progress.export": {"en": "Download my data (JSON)", "zh-CN": "下载我的数据（`JSON` 文件）"},
+    "web.progress.export": {"en": "Download my data (JSON)",
+                            "zh-CN": "下载我的数据（`JSON` 文件）"},
     "web.progress.forget": {"en": "Delete my data…", "zh-CN": "删除我的数据……"},
     "web.forget.title": {"en": "Delete your quiz data", "zh-CN": "删除你的答题数据"},
     "web.forget.sessions": {
