@@ -28,6 +28,7 @@ CHANNEL = r"{channel:[0-9]{1,9}}"
 CARD = r"{card:[A-Za-z0-9][A-Za-z0-9._-]{0,127}}"
 ITEM = r"{item:[A-Za-z0-9][A-Za-z0-9._:/-]{0,127}}"
 TOKEN = r"{token:[0-9a-f.]{1,130}}"  # noqa: S105 - a route pattern
+PUBLIC = r"{public:[A-Za-z0-9_-]{43}}"  # a published board's token (token_urlsafe(32))
 MAX_FIELD = 1000  # a refused form's value shown back: /quiz-settings' line limit
 _PAGE = re.compile(r"[0-9]{1,4}")
 _LOCAL = re.compile(r"/(?![/\\])[A-Za-z0-9/_.?=&%-]{0,300}")
@@ -72,6 +73,9 @@ class Pages:
         router.add_post("/logout", self.logout)
         router.add_post("/language", self.language)
         router.add_get(f"/channels/{CHANNEL}/board", self.board)
+        router.add_post(f"/channels/{CHANNEL}/publish", self.publish)
+        router.add_post(f"/channels/{CHANNEL}/withdraw", self.withdraw)
+        router.add_get(f"/boards/{PUBLIC}", self.public_board)
         router.add_get(f"/channels/{CHANNEL}/me", self.progress)
         router.add_get(f"/channels/{CHANNEL}/me/mastery.png", self.mastery_chart)
         router.add_get("/me/export", self.export)
@@ -180,11 +184,50 @@ class Pages:
         front = self.front
         grant = grant_of(request)
         period = request.query.get("period", "week")
-        found = await front.call(front.web.board, grant, int(request.match_info["channel"]),
+        channel_id = int(request.match_info["channel"])
+        found = await front.call(front.web.board, grant, channel_id,
                                  period, _page(request.query.get("page", "1")))
         if found is None:
             raise web.HTTPNotFound
-        return front.render(request, "board.html", board=found)
+        shared = (await front.call(front.web.board_link, grant, channel_id)
+                  if grant.is_admin else None)
+        return front.render(request, "board.html", board=found,
+                            base=f"/channels/{channel_id}/board", public=False,
+                            shared_url=front.signin.base_url + shared if shared else "",
+                            shared=shared is not None)
+
+    async def public_board(self, request: web.Request) -> web.StreamResponse:
+        """Show a board an admin published, to anyone with its link (404 once withdrawn)."""
+        front = self.front
+        token = request.match_info["public"]
+        found = await front.call(front.web.public_board, token,
+                                 request.query.get("period", "week"),
+                                 _page(request.query.get("page", "1")))
+        if found is None:
+            raise web.HTTPNotFound
+        return front.render(request, "board.html", board=found, base=f"/boards/{token}",
+                            public=True, shared_url="", shared=False)
+
+    async def publish(self, request: web.Request) -> web.StreamResponse:
+        """Publish the board at a new link, or replace it (admins; the middleware checked CSRF)."""
+        return await self._share(request, publish=True)
+
+    async def withdraw(self, request: web.Request) -> web.StreamResponse:
+        """Withdraw the board's link (admins; the middleware checked CSRF)."""
+        return await self._share(request, publish=False)
+
+    async def _share(self, request: web.Request, *, publish: bool) -> web.StreamResponse:
+        front = self.front
+        grant = grant_of(request)
+        channel_id = int(request.match_info["channel"])
+        try:
+            done = await front.call(front.web.publish if publish else front.web.withdraw,
+                                    grant, channel_id)
+        except AdminOnly:
+            raise web.HTTPForbidden from None
+        if done is None:
+            raise web.HTTPNotFound
+        raise web.HTTPSeeOther(f"/channels/{channel_id}/board#share")
 
     async def progress(self, request: web.Request) -> web.StreamResponse:
         """Show the member's own numbers in a channel."""

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import datetime as dt
 import math
+import secrets
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
@@ -46,6 +47,8 @@ ITEMS_SHOWN = 500  # the item statistics page: the worst first, as /quiz-insight
 HISTORY_ROWS = 20  # tries a page of my answers' history lists
 HISTORY_PAGES = 500  # pages of history a link may ask for (older tries: the export has them)
 PROMPT_CHARS = 120
+PUBLIC_TOKEN_BYTES = 32  # a published board's link: 256 random bits, unguessable
+PUBLIC_PATH = "/boards/"
 REPORTS_SHOWN = 200  # the reports queue: the oldest open reports first
 
 
@@ -197,14 +200,17 @@ class WebDesk:
         channel = self.channel(grant, channel_id)
         if channel is None:
             return None
+        # Only to mark the viewer's row: a read (a page view registers nobody, takes no lock).
+        viewer = self.desk.store.find_member(grant.platform, grant.user)
+        return self._board_page(channel, period, page, viewer.id if viewer is not None else None)
+
+    def _board_page(self, channel: ChannelSettings, period: str, page: int,
+                    me: int | None) -> BoardPage:
         period = period if period in BOARD_PERIODS else "week"
         # Read down to this page's last row and one more (is there a next page?), never the
         # whole top 500: each row read costs its streak and rank, and page 1 is what people open.
         page = min(max(page, 1), BOARD_MAX_ROWS // BOARD_PAGE_ROWS)
         view: BoardView = self.quiz.board.board(channel, period, page * BOARD_PAGE_ROWS + 1)
-        # Only to mark the viewer's row: a read (a page view registers nobody, takes no lock).
-        viewer = self.desk.store.find_member(grant.platform, grant.user)
-        me = viewer.id if viewer is not None else None
         last = max(1, math.ceil(min(len(view.rows), BOARD_MAX_ROWS) / BOARD_PAGE_ROWS))
         page = min(page, last)  # past the end: the last page there is
         more = len(view.rows) > page * BOARD_PAGE_ROWS and page * BOARD_PAGE_ROWS < BOARD_MAX_ROWS
@@ -214,6 +220,68 @@ class WebDesk:
                                 row.user_id == me) for row in shown)
         updated = view.as_of.astimezone(ZoneInfo(channel.timezone))
         return BoardPage(channel, period, page, pages, lines, view.hidden, updated)
+
+    # ------------------------------------------------------------ the board at a public link
+    def board_link(self, grant: WebGrant, channel_id: int) -> str | None:
+        """Return the path the channel's board is published at ("" : not published), admins.
+
+        None for a member (they are not shown it) or a channel not in the workspace.
+        """
+        channel = self.channel(grant, channel_id)
+        if channel is None or not grant.is_admin:
+            return None
+        token = self.quiz.board.store.board_token(channel.id)
+        return "" if token is None else PUBLIC_PATH + token
+
+    def publish(self, grant: WebGrant, channel_id: int) -> str | None:
+        """Publish the channel's board at a new unguessable link (admins); return its path.
+
+        Publishing again replaces the link (the old one then finds nothing). The audit log
+        keeps who did it. None: no such channel in the workspace; AdminOnly for a member.
+        """
+        channel = self.channel(grant, channel_id)
+        if channel is None:
+            return None
+        if not grant.is_admin:
+            raise AdminOnly(channel_id)
+        token = secrets.token_urlsafe(PUBLIC_TOKEN_BYTES)
+        old = self.quiz.board.store.publish_board(channel.id, token, self.quiz.audit.clock.now())
+        self._audit(grant, channel, "publish_board", "private" if old is None else "published",
+                    "published" if old is None else "published at a new link")
+        return PUBLIC_PATH + token
+
+    def withdraw(self, grant: WebGrant, channel_id: int) -> bool | None:
+        """Withdraw the channel's published board (admins); its link then answers 404.
+
+        Returns whether one was published; None: no such channel in the workspace.
+        """
+        channel = self.channel(grant, channel_id)
+        if channel is None:
+            return None
+        if not grant.is_admin:
+            raise AdminOnly(channel_id)
+        old = self.quiz.board.store.withdraw_board(channel.id)
+        if old is not None:
+            self._audit(grant, channel, "withdraw_board", "published", "private")
+        return old is not None
+
+    def public_board(self, token: str, period: str, page: int) -> BoardPage | None:
+        """Return a page of the board published at ``token``; None for any other token.
+
+        No viewer: no row is anybody's. Hidden members never appear, as on every board.
+        """
+        channel_id = self.quiz.board.store.published_channel(token)
+        channel = None if channel_id is None else self.desk.store.get_channel(channel_id)
+        if channel is None:
+            return None
+        return self._board_page(channel, period, page, None)
+
+    def _audit(self, grant: WebGrant, channel: ChannelSettings, action: str, before: str,
+               after: str) -> None:
+        self.quiz.audit.record(platform=grant.platform, workspace=grant.workspace,
+                               actor=grant.user, actor_name=grant.display_name, action=action,
+                               target=channel.name or channel.external_id, before=before,
+                               after=after)
 
     def progress(self, grant: WebGrant, channel_id: int,
                  locale: str | None = None, page: int = 1) -> Progress | None:

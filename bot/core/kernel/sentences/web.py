@@ -214,6 +214,30 @@ STRINGS: dict[str, dict[str, str]] = {
         "en": "Nothing is stored about you.",
         "zh-CN": "没有保存任何关于你的数据。",
     },
+    "web.share.title": {"en": "Share the board", "zh-CN": "公开排行榜"},
+    "web.share.private": {
+        "en": "Only members of this workspace who sign in see this board. Publish it to give "
+              "anyone with the link a read-only view (members hidden from the boards stay "
+              "hidden).",
+        "zh-CN": "目前只有登录的工作区成员能看到此排行榜。公开后，任何拿到链接的人都能只读查看"
+                 "（已隐藏的成员仍然隐藏）。",
+    },
+    "web.share.published": {
+        "en": "Anyone with this link sees the board, read-only. Withdraw it and the link stops "
+              "working at once.",
+        "zh-CN": "任何拿到此链接的人都能只读查看排行榜。撤回后链接立即失效。",
+    },
+    "web.share.publish": {"en": "Publish at a link", "zh-CN": "生成公开链接"},
+    "web.share.again": {"en": "Replace the link", "zh-CN": "更换链接"},
+    "web.share.withdraw": {"en": "Withdraw the link", "zh-CN": "撤回链接"},
+    "web.share.public_note": {
+        "en": "A read-only board an admin of the workspace published.",
+        "zh-CN": "这是工作区管理员公开的只读排行榜。",
+    },
+    "web.audit.publish_board": {"en": "public link of #{target}'s board",
+                                "zh-CN": "#{target} 排行榜的公开链接"},
+    "web.audit.withdraw_board": {"en": "public link of #{target}'s board",
+                                 "zh-CN": "#{target} 排行榜的公开链接"},
     "web.items.title": {"en": "Item statistics", "zh-CN": "题目统计"},
     "web.items.explain": {
         "en": "The table behind {/insights}: p is the share right on the first try, "
