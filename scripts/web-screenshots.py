@@ -44,7 +44,8 @@ SOLVES = {
 }
 ROUNDS = ("t.text-detach", "t.text-number", "t.text-shape", "t.text-detach", "t.text-number")
 RIGHT = {"t.text-detach": "detach", "t.text-number": "3", "t.text-shape": "(2, 3)"}
-PUBLIC_TOKEN = "Xk3v9QmT2wLp8RzA5nHc7YdF1gJs4KbE6uVo0iWqNtM"  # the published board's link
+# The published board's link in the screenshots (a real one is token_urlsafe(32)).
+PUBLIC_TOKEN = "Xk3v9QmT2wLp8RzA5nHc7YdF1gJs4KbE6uVo0iWqNtM"  # noqa: S105
 
 
 def team(quiz: Quiz, clock: FakeClock) -> int:
@@ -80,7 +81,8 @@ def team(quiz: Quiz, clock: FakeClock) -> int:
                                          reviewed_at=due, last_correct=True))
     # Reports for the queue: one with a note in Chinese; and the board published at a link.
     where = Where("slack", "W1")
-    for name, note in (("Dana", "The accepted answer misses reshape()."), ("刘洋", "题目有点含糊。")):
+    notes = (("Dana", "The accepted answer misses reshape()."), ("刘洋", "题目有点含糊。"))
+    for name, note in notes:
         member = quiz.rounds.member("slack", name.lower().replace(" ", "-"), name)
         quiz.reports.file_for_round(member, where, posted.round.id, "ambiguous", note, "en")
     quiz.board.store.publish_board(channel.id, PUBLIC_TOKEN, clock.now())
