@@ -16,7 +16,6 @@ from bot.core.kernel.messages import Message, Tone, round_id_of
 from bot.core.kernel.models import Identity
 from bot.core.kernel.replies import Reply
 from bot.core.quality import Where
-from bot.core.quality.reports import CLOSE_REASON_CHARS, storable
 
 
 def reports(desk: DeskBase, who: Identity, argument: str, _whom: Identity | None) -> Reply:
@@ -43,7 +42,7 @@ def close_reports(desk: DeskBase, who: Identity, report_ids: Sequence[int], reas
     come here, so each closed report is in the audit log (who, which report, before, after).
     """
     where = Where(who.platform, who.workspace)
-    if not storable(" ".join(reason.split()), CLOSE_REASON_CHARS):
+    if not desk.reports.closing_reason(reason):
         return Message(body=t(locale, "report.close.usage"), tone=Tone.WARNING)
     ids = list(dict.fromkeys(report_ids))[:MAX_CLOSED_AT_ONCE]
     closed, missing = [], []
