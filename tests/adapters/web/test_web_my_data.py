@@ -235,3 +235,11 @@ def test_member_text_in_my_answers_is_escaped(quiz, channel):
     _, html, _ = _get(quiz, f"/channels/{channel.id}/me")
     assert "<script" not in html and "</script" not in html
     assert "alert(1)&lt;/script" in html
+
+
+def test_my_progress_speaks_chinese(quiz, channel):
+    _answer(quiz, channel, "Alice", "A")
+    _, html, _ = _get(quiz, f"/channels/{channel.id}/me", who("alice", locale="zh-CN"))
+    assert "连续打卡日历" in html and "<th scope=\"col\">周一</th>" in html
+    assert "2026-03-02：未答对" not in html and "2026-03-02: 未答对" in html
+    assert "我的作答记录" in html and "错误" in html and "删除我的数据" in html

@@ -134,3 +134,12 @@ def test_the_desk_links_the_queue_for_admins_only(quiz, channel):
     _, admin = _get(quiz, "/")
     _, member = _get(quiz, "/", who("alice"))
     assert 'href="/reports"' in admin and 'href="/reports"' not in member
+
+
+def test_closing_several_speaks_chinese_with_chinese_punctuation(quiz, channel):
+    first = _report(quiz, channel, "Alice")
+    second = _report(quiz, channel, "Bob")
+    status, html = _post(quiz, {"reason": "已修正"},
+                         identity=who("ada", admin=True, name="Ada", locale="zh-CN"),
+                         extra=[("report", str(first)), ("report", str(second))])
+    assert status == 200 and f"报告 #{first}、#{second} 已关闭。" in html
