@@ -295,7 +295,9 @@ class WebDesk:
         if channel is None:
             return None
         language = locale or grant.locale
-        member = self._member(grant)
+        # A read, as the board's viewer is: a page view takes no write lock. Signing in
+        # registered the member; one forgotten since (a race) is registered as chat would.
+        member = self.desk.store.find_member(grant.platform, grant.user) or self._member(grant)
         board = self.quiz.board
         stats = board.stats(channel, member)
         topics = tuple(TopicLine(topic_label(m.topic, language),
