@@ -12,14 +12,12 @@ argument.
 from __future__ import annotations
 
 import argparse
-import datetime as dt
 import json
 import re
 import sys
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from bot.core.kernel.models import MemberData
     from bot.settings import Settings
 
 PLATFORMS = ("discord", "slack", "console")
@@ -58,27 +56,6 @@ def add_parser(commands: Any) -> None:
     forget.add_argument("--yes", action="store_true", help="really delete (required)")
 
 
-def _plain(value: object) -> object:
-    if isinstance(value, dt.datetime | dt.date):
-        return value.isoformat()
-    return value
-
-
-def export_object(data: MemberData, platform: str) -> dict[str, Any]:
-    """Return the export's JSON object for ``data``."""
-    return {
-        "platform": platform,
-        "workspace": data.workspace,
-        "member": {"external_id": data.member.external_id,
-                   "display_name": data.member.display_name},
-        "sections": [
-            {"name": s.name, "scope": "workspace" if s.by_workspace else "member",
-             "rows": [{k: _plain(v) for k, v in row.items()} for row in s.rows]}
-            for s in data.sections
-        ],
-    }
-
-
 def _err(text: str) -> None:
     sys.stderr.write(text + "\n")
 
@@ -88,6 +65,7 @@ def run(settings: Settings, args: argparse.Namespace) -> int:
     from sqlalchemy.exc import SQLAlchemyError
 
     from bot.bootstrap import operator_app
+    from bot.core.people.service import export_object
 
     what = f"torchquiz member {args.member_command}"
     try:

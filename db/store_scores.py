@@ -26,6 +26,7 @@ from sqlalchemy import (
 from sqlalchemy.orm import aliased
 
 from bot.core.kernel.models import (
+    AnsweredTry,
     BoardRead,
     ItemResult,
     MemberRead,
@@ -291,6 +292,18 @@ class ScoreStore(StoreBase):
         return dates, found
 
     @retry_on_disconnect
+    def answer_history(self, channel_id: int, user_id: int, offset: int,
+                       limit: int) -> list[AnsweredTry]:
+        """Return the member's tries at the channel's rounds, newest first: one statement."""
+        params = {"channel_id": channel_id, "user_id": user_id, "offset": offset,
+                  "limit": limit}
+        with self._reading() as connection:
+            return [AnsweredTry(round_id=r[0], local_date=r[1], item_id=r[2], attempt=r[3],
+                                response=r[4], correct=bool(r[5]),
+                                round_open=r[6] == RoundStatus.OPEN.value, submitted_at=r[7])
+                    for r in connection.execute(_ANSWER_HISTORY, params)]
+
+    @retry_on_disconnect
     def item_results(self, user_id: int, channel_id: int | None = None) -> list[ItemResult]:
         """Return the member's final outcome per daily round and practice answer.
 
@@ -434,6 +447,16 @@ _STREAK_HISTORY = (
     .outerjoin(_SOLVES, _SOLVES.c.round_id == RoundRow.id)
     .where(RoundRow.channel_id == bindparam("channel_id"))
     .order_by(RoundRow.local_date, _SOLVES.c.user_id)
+)
+# A member's tries in a channel, newest first, a page at a time (the web page's history).
+_ANSWER_HISTORY = (
+    select(RoundRow.id, RoundRow.local_date, RoundRow.item_id, AnswerRow.attempt,
+           AnswerRow.response, AnswerRow.correct, RoundRow.status, AnswerRow.submitted_at)
+    .join(RoundRow, RoundRow.id == AnswerRow.round_id)
+    .where(AnswerRow.user_id == bindparam("user_id"),
+           RoundRow.channel_id == bindparam("channel_id"))
+    .order_by(AnswerRow.submitted_at.desc(), AnswerRow.id.desc())
+    .limit(bindparam("limit")).offset(bindparam("offset"))
 )
 _SOLVED_DATES_SINCE = _SOLVED_DATES.where(RoundRow.local_date >= bindparam("since"))
 # Right on the first try: attempt 1 was right (a member-round has one attempt 1 at most).

@@ -16,6 +16,7 @@ from db.retry import retry_on_disconnect
 from db.store_base import StoreBase, rowcount
 from db.tables import (
     ChannelRow,
+    PublishedBoardRow,
     ScoreTotalRow,
     UserRow,
     WebLinkRow,
@@ -150,3 +151,45 @@ def ping_web(engine: Engine) -> int:
     """Ask the database a trivial question on a table of ours (the web process's /healthz)."""
     with engine.connect() as connection:
         return connection.scalar(select(func.count()).select_from(WebSecretRow)) or 0
+
+
+class PublishedBoardStore(StoreBase):
+    """The boards port's published links: one per channel, replaced or withdrawn by an admin."""
+
+    @retry_on_disconnect
+    def publish_board(self, channel_id: int, token: str, at: dt.datetime) -> str | None:
+        """Publish the channel's board at ``token`` (replacing its link); return the old token."""
+        with self._transaction() as session:
+            old = session.scalar(select(PublishedBoardRow.token)
+                                 .where(PublishedBoardRow.channel_id == channel_id))
+            session.execute(delete(PublishedBoardRow)
+                            .where(PublishedBoardRow.channel_id == channel_id))
+            session.add(PublishedBoardRow(channel_id=channel_id, token=token, published_at=at))
+            return old
+
+    @retry_on_disconnect
+    def withdraw_board(self, channel_id: int) -> str | None:
+        """Withdraw the channel's published board; return the token it had (None: none)."""
+        with self._transaction() as session:
+            old = session.scalar(select(PublishedBoardRow.token)
+                                 .where(PublishedBoardRow.channel_id == channel_id))
+            if old is not None:
+                session.execute(delete(PublishedBoardRow)
+                                .where(PublishedBoardRow.channel_id == channel_id))
+            return old
+
+    @retry_on_disconnect
+    def board_token(self, channel_id: int) -> str | None:
+        """Return the token the channel's board is published at, None when it is not."""
+        with self._reading() as connection:
+            return connection.execute(
+                select(PublishedBoardRow.token)
+                .where(PublishedBoardRow.channel_id == channel_id)).scalar()
+
+    @retry_on_disconnect
+    def published_channel(self, token: str) -> int | None:
+        """Return the channel whose board is published at ``token``, None for any other."""
+        with self._reading() as connection:
+            return connection.execute(
+                select(PublishedBoardRow.channel_id)
+                .where(PublishedBoardRow.token == token)).scalar()

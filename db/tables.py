@@ -580,3 +580,18 @@ class BoardPostRow(Base):
     # Monday 00:00 in the channel's zone, as UTC (bot.core.kernel.models.week_start).
     week_start: Mapped[dt.datetime] = mapped_column(UtcDateTime, primary_key=True)
     claimed_at: Mapped[dt.datetime] = mapped_column(UtcDateTime)
+
+
+class PublishedBoardRow(Base):
+    """A channel's board published at an unguessable link by an admin (migration 0027).
+
+    One link per channel: publishing again replaces it, withdrawing deletes the row, and the
+    old link then finds nothing. The token is kept as it is, so the admin's desk can show the
+    link again: it opens a read-only page of what the board shows anyway, nothing more.
+    """
+
+    __tablename__ = "published_boards"
+
+    channel_id: Mapped[int] = mapped_column(ForeignKey("channels.id"), primary_key=True)
+    token: Mapped[str] = mapped_column(String(64), unique=True)
+    published_at: Mapped[dt.datetime] = mapped_column(UtcDateTime)

@@ -11,6 +11,7 @@ Look at every PNG before committing it.
 
 from __future__ import annotations
 
+import datetime as dt
 import sys
 import tempfile
 from pathlib import Path
@@ -22,7 +23,8 @@ from playwright.sync_api import Page, sync_playwright  # noqa: E402
 
 from bot.charts import MatplotlibCharts  # noqa: E402
 from bot.core.desk import Desk  # noqa: E402
-from bot.core.kernel.models import Actor, ChannelDefaults  # noqa: E402
+from bot.core.kernel.models import Actor, ChannelDefaults, Review  # noqa: E402
+from bot.core.quality import Where  # noqa: E402
 from bot.core.quiz import Quiz, build_quiz  # noqa: E402
 from content.loader import load_bank  # noqa: E402
 from db.engine import make_engine  # noqa: E402
@@ -42,6 +44,8 @@ SOLVES = {
 }
 ROUNDS = ("t.text-detach", "t.text-number", "t.text-shape", "t.text-detach", "t.text-number")
 RIGHT = {"t.text-detach": "detach", "t.text-number": "3", "t.text-shape": "(2, 3)"}
+# The published board's link in the screenshots (a real one is token_urlsafe(32)).
+PUBLIC_TOKEN = "Xk3v9QmT2wLp8RzA5nHc7YdF1gJs4KbE6uVo0iWqNtM"  # noqa: S105
 
 
 def team(quiz: Quiz, clock: FakeClock) -> int:
@@ -65,6 +69,23 @@ def team(quiz: Quiz, clock: FakeClock) -> int:
     desk.settings(who("alice", name="Alice", admin=True), "C1", "", {"time": "08:30"})
     # An item whose answer key looks wrong, paused until an admin lets it go.
     quiz.rounds.store.pause_items([("t.text-shape", 1)], "suspect_key", clock.now())
+    # A choice round Alice gets wrong (her answers show its why), and a review due for her.
+    only(quiz, channel, "t.choice-view")
+    posted = quiz.rounds.post_round(channel.id)
+    alice = quiz.rounds.member("slack", "alice", "Alice")
+    wrong = next(b.label for b in posted.message.buttons if b.action_id.endswith(":A"))
+    quiz.rounds.submit_answer(channel.id, Actor(alice), wrong)
+    due = clock.now() - dt.timedelta(hours=2)
+    quiz.rounds.store.save_review(Review(user_id=alice.id, item_id="t.text-detach", state=2,
+                                         step=None, stability=3.0, difficulty=5.0, due_at=due,
+                                         reviewed_at=due, last_correct=True))
+    # Reports for the queue: one with a note in Chinese; and the board published at a link.
+    where = Where("slack", "W1")
+    notes = (("Dana", "The accepted answer misses reshape()."), ("刘洋", "题目有点含糊。"))
+    for name, note in notes:
+        member = quiz.rounds.member("slack", name.lower().replace(" ", "-"), name)
+        quiz.reports.file_for_round(member, where, posted.round.id, "ambiguous", note, "en")
+    quiz.board.store.publish_board(channel.id, PUBLIC_TOKEN, clock.now())
     return channel.id
 
 
@@ -89,7 +110,8 @@ def main(out: Path) -> None:
                  "settings": f"/channels/{channel}/settings", "audit": "/audit", "items": "/items",
                  "cards": "/cards", "questions": "/questions",
                  "question": "/questions/t.choice-view",
-                 "card": "/cards/detach", "channels": "/", "not-found": "/channels/999/board"}
+                 "card": "/cards/detach", "channels": "/", "reports": "/reports",
+                 "forget": "/me/forget", "not-found": "/channels/999/board"}
         with live(quiz) as server, sync_playwright() as playwright:
             browser = playwright.chromium.launch(executable_path=chromium_path())
             for locale, shots in (("en", tuple(pages)), ("zh-CN", tuple(pages))):
@@ -104,6 +126,12 @@ def main(out: Path) -> None:
                     page.wait_for_load_state()
                     for name in shots:
                         shoot(page, server.url(pages[name]), out / f"{name}{tag}-{width}.png")
+                    context.close()
+                    # The published board, as anyone with its link sees it: no session.
+                    context = browser.new_context(viewport=size, device_scale_factor=1,
+                                                  locale=locale)
+                    shoot(context.new_page(), server.url(f"/boards/{PUBLIC_TOKEN}"),
+                          out / f"public-board{tag}-{width}.png")
                     context.close()
             browser.close()
 

@@ -41,6 +41,7 @@ MAX_BODY = 64 * 1024  # a form of the page is a few fields; nothing bigger is re
 BLOCK_CHARS = 8000  # a card's body or example: longer than any the bank or a pack holds
 LOGINS_PER_MINUTE = 30  # sign-in pages opened or posted per client address
 SIGN_IN_PATHS = ("/login/", "/signin/")
+PUBLIC_BOARD_PATH = "/boards/"  # never cached: a withdrawn link must stop at once
 
 T = TypeVar("T")
 # What the middleware keeps on a request: the session (None: signed out) and the posted form.
@@ -158,7 +159,7 @@ class WebFront:
         self.metrics.request(route.canonical if route is not None else "unmatched",
                              request.method, response.status, time.perf_counter() - started)
         security.harden(response, private=request.get(SESSION) is not None
-                        or request.path.startswith(SIGN_IN_PATHS))
+                        or request.path.startswith((*SIGN_IN_PATHS, PUBLIC_BOARD_PATH)))
         return response
 
     async def _guarded(self, request: web.Request, handler: Handler) -> web.StreamResponse:

@@ -7,8 +7,10 @@ desk does not find in the session's workspace is a 404.
 
 from __future__ import annotations
 
+import json
 import re
 import secrets
+from urllib.parse import quote, urlencode
 
 from aiohttp import web
 
@@ -17,21 +19,43 @@ from bot.adapters.web.app import HERE, MAX_BODY, SESSION, WebFront, grant_of
 from bot.adapters.web.question_pages import QuestionPages
 from bot.adapters.web.signin_pages import SignInPages
 from bot.core.desk.web import AdminOnly
+from bot.core.kernel.i18n import t
 from bot.core.kernel.messages import Message, Tone
-from bot.core.kernel.models import SUPPORTED_LOCALES
+from bot.core.kernel.models import SUPPORTED_LOCALES, WebGrant
 from bot.core.signin import LINK_TTL
 
 CHANNEL = r"{channel:[0-9]{1,9}}"
 CARD = r"{card:[A-Za-z0-9][A-Za-z0-9._-]{0,127}}"
 ITEM = r"{item:[A-Za-z0-9][A-Za-z0-9._:/-]{0,127}}"
 TOKEN = r"{token:[0-9a-f.]{1,130}}"  # noqa: S105 - a route pattern
+PUBLIC = r"{public:[A-Za-z0-9_-]{43}}"  # a published board's token (token_urlsafe(32))
 MAX_FIELD = 1000  # a refused form's value shown back: /quiz-settings' line limit
 _PAGE = re.compile(r"[0-9]{1,4}")
 _LOCAL = re.compile(r"/(?![/\\])[A-Za-z0-9/_.?=&%-]{0,300}")
+_ID = re.compile(r"[0-9]{1,9}")
+MAX_PICKED = 100  # reports one close may name: the desk's own limit
+MAX_REASON = 300  # a close reason: chat's limit (bot/core/quality/reports.py)
+# The chat a "reviews due" link opens: the channel itself, where the member types /quiz.
+_PLATFORM_NAMES = {"discord": "Discord", "slack": "Slack"}
 
 
 def _page(text: str) -> int:
     return int(text) if _PAGE.fullmatch(text) else 1
+
+
+def chat_link(grant: WebGrant, channel_external_id: str) -> str:
+    """Return a link that opens the channel in the member's chat app; "" on the console.
+
+    Discord opens a channel by its server and channel ids, Slack by app_redirect; neither lets a
+    link type a command, so the page says which one to type there.
+    """
+    if grant.platform == "discord":
+        return (f"https://discord.com/channels/{quote(grant.workspace, safe='')}/"
+                f"{quote(channel_external_id, safe='')}")
+    if grant.platform == "slack":
+        return "https://slack.com/app_redirect?" + urlencode(
+            {"team": grant.workspace, "channel": channel_external_id})
+    return ""
 
 
 class Pages:
@@ -49,8 +73,16 @@ class Pages:
         router.add_post("/logout", self.logout)
         router.add_post("/language", self.language)
         router.add_get(f"/channels/{CHANNEL}/board", self.board)
+        router.add_post(f"/channels/{CHANNEL}/publish", self.publish)
+        router.add_post(f"/channels/{CHANNEL}/withdraw", self.withdraw)
+        router.add_get(f"/boards/{PUBLIC}", self.public_board)
         router.add_get(f"/channels/{CHANNEL}/me", self.progress)
         router.add_get(f"/channels/{CHANNEL}/me/mastery.png", self.mastery_chart)
+        router.add_get("/me/export", self.export)
+        router.add_get("/me/forget", self.forget_form)
+        router.add_post("/me/forget", self.forget)
+        router.add_get("/reports", self.reports)
+        router.add_post("/reports/close", self.close_reports)
         router.add_get(f"/channels/{CHANNEL}/settings", self.settings)
         router.add_post(f"/channels/{CHANNEL}/settings", self.change_settings)
         router.add_get("/audit", self.audit)
@@ -152,22 +184,96 @@ class Pages:
         front = self.front
         grant = grant_of(request)
         period = request.query.get("period", "week")
-        found = await front.call(front.web.board, grant, int(request.match_info["channel"]),
+        channel_id = int(request.match_info["channel"])
+        found = await front.call(front.web.board, grant, channel_id,
                                  period, _page(request.query.get("page", "1")))
         if found is None:
             raise web.HTTPNotFound
-        return front.render(request, "board.html", board=found)
+        shared = (await front.call(front.web.board_link, grant, channel_id)
+                  if grant.is_admin else None)
+        return front.render(request, "board.html", board=found,
+                            base=f"/channels/{channel_id}/board", public=False,
+                            shared_url=front.signin.base_url + shared if shared else "",
+                            shared=shared is not None)
+
+    async def public_board(self, request: web.Request) -> web.StreamResponse:
+        """Show a board an admin published, to anyone with its link (404 once withdrawn)."""
+        front = self.front
+        token = request.match_info["public"]
+        found = await front.call(front.web.public_board, token,
+                                 request.query.get("period", "week"),
+                                 _page(request.query.get("page", "1")))
+        if found is None:
+            raise web.HTTPNotFound
+        return front.render(request, "board.html", board=found, base=f"/boards/{token}",
+                            public=True, shared_url="", shared=False)
+
+    async def publish(self, request: web.Request) -> web.StreamResponse:
+        """Publish the board at a new link, or replace it (admins; the middleware checked CSRF)."""
+        return await self._share(request, publish=True)
+
+    async def withdraw(self, request: web.Request) -> web.StreamResponse:
+        """Withdraw the board's link (admins; the middleware checked CSRF)."""
+        return await self._share(request, publish=False)
+
+    async def _share(self, request: web.Request, *, publish: bool) -> web.StreamResponse:
+        front = self.front
+        grant = grant_of(request)
+        channel_id = int(request.match_info["channel"])
+        try:
+            done = await front.call(front.web.publish if publish else front.web.withdraw,
+                                    grant, channel_id)
+        except AdminOnly:
+            raise web.HTTPForbidden from None
+        if done is None:
+            raise web.HTTPNotFound
+        raise web.HTTPSeeOther(f"/channels/{channel_id}/board#share")
 
     async def progress(self, request: web.Request) -> web.StreamResponse:
         """Show the member's own numbers in a channel."""
         front = self.front
         grant = grant_of(request)
         found = await front.call(front.web.progress, grant, int(request.match_info["channel"]),
-                                 front.language(request))
+                                 front.language(request), _page(request.query.get("page", "1")))
         if found is None:
             raise web.HTTPNotFound
         return front.render(request, "progress.html", progress=found,
-                            chart=front.quiz.board.charts is not None and bool(found.topics))
+                            chart=front.quiz.board.charts is not None and bool(found.topics),
+                            chat_url=chat_link(grant, found.channel.external_id),
+                            chat_name=_PLATFORM_NAMES.get(grant.platform, ""))
+
+    async def export(self, request: web.Request) -> web.StreamResponse:
+        """Download everything stored about the member as JSON (what forget-me deletes)."""
+        front = self.front
+        grant = grant_of(request)
+        found = await front.call(front.web.export, grant)
+        if found is None:
+            return front.render(request, "message.html", title_key="web.progress.my_data",
+                                message_key="web.export.nothing")
+        body = json.dumps(found, ensure_ascii=True, sort_keys=True, indent=2) + "\n"
+        return web.Response(body=body.encode(), content_type="application/json", headers={
+            "Content-Disposition": 'attachment; filename="torchquiz-my-data.json"'})
+
+    async def forget_form(self, request: web.Request) -> web.StreamResponse:
+        """Show what forgetting deletes, and the button that confirms it (a POST)."""
+        front = self.front
+        grant = grant_of(request)
+        preview = await front.call(front.web.forget_preview, grant, front.language(request))
+        return front.render(request, "forget.html", preview=preview)
+
+    async def forget(self, request: web.Request) -> web.StreamResponse:
+        """Forget the member as chat's confirm does (the middleware checked CSRF); sign out."""
+        front = self.front
+        grant = grant_of(request)
+        form = await front.form(request)
+        if form.get("confirm") != "yes":
+            raise web.HTTPBadRequest
+        result = await front.call(front.web.forget, grant)
+        request[SESSION] = None
+        response = front.render(request, "message.html", locale=front.language(request),
+                                title_key="web.forget.title", result=result)
+        response.del_cookie(security.SESSION_COOKIE, path="/")
+        return response
 
     async def settings(self, request: web.Request) -> web.StreamResponse:
         """Show a channel's settings form to an admin (403 for a member, checked every request)."""
@@ -245,6 +351,44 @@ class Pages:
         except AdminOnly:
             raise web.HTTPForbidden from None
         return front.render(request, "items.html", stats=stats, result=result)
+
+    async def reports(self, request: web.Request) -> web.StreamResponse:
+        """Show the open reports queue to an admin, each beside its item's numbers."""
+        return await self._reports_page(request, None)
+
+    async def close_reports(self, request: web.Request) -> web.StreamResponse:
+        """Close the ticked reports with one reason (the middleware checked CSRF)."""
+        front = self.front
+        grant = grant_of(request)
+        if not grant.is_admin:  # before reading anything else of the form
+            raise web.HTTPForbidden
+        form = await front.form(request)
+        posted = (await request.post()).getall("report", [])
+        picked = [v for v in posted if isinstance(v, str) and _ID.fullmatch(v)]
+        if len(posted) > MAX_PICKED or len(picked) != len(posted):
+            raise web.HTTPBadRequest
+        reason = form.get("reason", "").strip()[:MAX_REASON]
+        language = front.language(request)
+        if not picked or not reason:
+            key = "web.reports.none_chosen" if not picked else "web.reports.reason_needed"
+            return await self._reports_page(
+                request, Message(body=t(language, key), tone=Tone.WARNING), status=422)
+        try:
+            result = await front.call(front.web.close_reports, grant,
+                                      [int(v) for v in picked], reason, language)
+        except AdminOnly:
+            raise web.HTTPForbidden from None
+        return await self._reports_page(request, result)
+
+    async def _reports_page(self, request: web.Request, result: Message | None,
+                            status: int = 200) -> web.StreamResponse:
+        front = self.front
+        grant = grant_of(request)
+        try:
+            lines = await front.call(front.web.reports, grant)
+        except AdminOnly:
+            raise web.HTTPForbidden from None
+        return front.render(request, "reports.html", status=status, lines=lines, result=result)
 
     async def cards(self, request: web.Request) -> web.StreamResponse:
         """List the concept cards the workspace sees."""

@@ -14,6 +14,7 @@ from bot.core.kernel.errors import NotFound
 from bot.core.kernel.i18n import slash, t
 from bot.core.kernel.messages import Audience, Message, Tone
 from bot.core.kernel.models import (
+    AnsweredTry,
     BoardPost,
     ChannelSettings,
     LeaderboardRow,
@@ -26,6 +27,7 @@ from bot.core.kernel.models import (
     TopicMastery,
 )
 from bot.core.kernel.ports import ChartRenderer, Clock
+from bot.core.kernel.streaks import streak_step
 from bot.core.packs import channel_scope, library_of
 from bot.core.quality import week_extras
 from bot.core.questions import StreakState, rank, replay_streak, week_start
@@ -37,6 +39,10 @@ BOARD_ROWS = 20  # the rows a leaderboard message shows
 CHART_BARS = 10  # the members the weekly chart draws (and its alt text reads out)
 _NAME_WIDTH = 20
 TEAM_TOPICS = 20  # the topics the team chart draws, weakest first
+CALENDAR_WEEKS = 8  # the streak calendar: this week and the seven before
+# A day of the streak calendar: a round solved, missed but covered by a freeze, missed, still
+# open (it neither counts nor breaks yet), no round that day, or a day still to come.
+DAY_STATES = ("solved", "frozen", "missed", "open", "none", "future")
 
 
 def _width(text: str) -> int:
@@ -65,6 +71,14 @@ class BoardView:
     attempted: Mapping[int, int]  # per member id: rounds answered in the period
     hidden: int  # hidden members with points in the period (never listed)
     as_of: dt.datetime  # when it was read (UTC)
+
+
+@dataclass(frozen=True)
+class CalendarDay:
+    """One day of a member's streak calendar: the date and what the streak made of it."""
+
+    day: dt.date
+    state: str  # one of DAY_STATES
 
 
 def week_range(week_start: dt.date) -> str:
@@ -292,6 +306,44 @@ class BoardService:
             rank_week=Rank(*read.rank_week) if read.rank_week else None,
             rank_all=Rank(*read.rank_all) if read.rank_all else None,
         )
+
+    def streak_calendar(self, channel: ChannelSettings, member: Member,
+                        weeks: int = CALENDAR_WEEKS) -> tuple[tuple[CalendarDay, ...], ...]:
+        """Return the member's last ``weeks`` weeks (Monday first) as the streak saw each day.
+
+        The channel's rounds are walked by the streak rule from the first (two statements,
+        whatever the history): a missed round that a held freeze covered reads "frozen".
+        """
+        open_date = self._open_of(self.store.latest_round(channel.id))
+        dates, solved = self.store.streak_history(channel.id, [member.id])
+        mine = set(solved.get(member.id, ()))
+        states: dict[dt.date, str] = {}
+        state = StreakState()
+        for day in dates:
+            if day == open_date and day not in mine:
+                states[day] = "open"
+                continue
+            if day in mine:
+                states[day] = "solved"
+            else:
+                states[day] = "frozen" if state.freezes and state.current else "missed"
+            state = streak_step(state, day in mine)
+        today = self.clock.now().astimezone(ZoneInfo(channel.timezone)).date()
+        first = today - dt.timedelta(days=today.weekday() + 7 * (weeks - 1))
+        days = [first + dt.timedelta(days=n) for n in range(7 * weeks)]
+        return tuple(
+            tuple(CalendarDay(d, "future" if d > today else states.get(d, "none"))
+                  for d in days[w * 7:(w + 1) * 7])
+            for w in range(weeks))
+
+    def answer_history(self, channel: ChannelSettings, member: Member, page: int,
+                       rows: int) -> tuple[list[AnsweredTry], bool]:
+        """Return one page of the member's tries in the channel, newest first, and if more exist.
+
+        One statement: a row more than the page is read, to know whether a next page exists.
+        """
+        found = self.store.answer_history(channel.id, member.id, (page - 1) * rows, rows + 1)
+        return found[:rows], len(found) > rows
 
     def stats_message(self, channel: ChannelSettings, member: Member, locale: str,
                       viewer: Member | None = None, *, chart: bool = True) -> Message:

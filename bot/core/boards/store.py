@@ -7,6 +7,7 @@ from collections.abc import Collection
 from typing import Protocol
 
 from bot.core.kernel.models import (
+    AnsweredTry,
     BoardRead,
     ChannelSettings,
     FirstTries,
@@ -127,6 +128,27 @@ class BoardStore(Protocol):
         What a stale stored streak is walked again from, in one statement (per few hundred
         members); members who solved none are absent. Both lists oldest first.
         """
+        ...
+
+    def publish_board(self, channel_id: int, token: str, at: dt.datetime) -> str | None:
+        """Publish the channel's board at ``token``, replacing its link; return the old token."""
+        ...
+
+    def withdraw_board(self, channel_id: int) -> str | None:
+        """Withdraw the channel's published board; return the token it had (None: none)."""
+        ...
+
+    def board_token(self, channel_id: int) -> str | None:
+        """Return the token the channel's board is published at, None when it is not."""
+        ...
+
+    def published_channel(self, token: str) -> int | None:
+        """Return the channel whose board is published at ``token``, None for any other."""
+        ...
+
+    def answer_history(self, channel_id: int, user_id: int, offset: int,
+                       limit: int) -> list[AnsweredTry]:
+        """Return the member's tries at the channel's rounds, newest first, in one statement."""
         ...
 
     def item_results(self, user_id: int, channel_id: int | None = None) -> list[ItemResult]:

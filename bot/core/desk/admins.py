@@ -6,10 +6,13 @@ Every admin request is checked here against what the platform's server said of t
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from bot.core.channels import WEEKDAYS
 from bot.core.desk.base import DeskBase
 from bot.core.kernel.commands import Action, Command, Option
-from bot.core.kernel.messages import Tone, round_id_of
+from bot.core.kernel.i18n import t
+from bot.core.kernel.messages import Message, Tone, round_id_of
 from bot.core.kernel.models import Identity
 from bot.core.kernel.replies import Reply
 from bot.core.quality import Where
@@ -25,7 +28,48 @@ def reports(desk: DeskBase, who: Identity, argument: str, _whom: Identity | None
     if words[0].lower() != "close" or len(words) < 3 or not words[1].lstrip("#").isdigit():
         return desk.warning(locale, "report.close.usage")
     report_id = int(words[1].lstrip("#")[:10])
-    return Reply(locale, desk.reports.close(where, report_id, words[2], locale))
+    return Reply(locale, close_reports(desk, who, (report_id,), words[2], locale))
+
+
+MAX_CLOSED_AT_ONCE = 100  # reports one close (the web page's queue) closes at most
+
+
+def close_reports(desk: DeskBase, who: Identity, report_ids: Sequence[int], reason: str,
+                  locale: str) -> Message:
+    """Close the workspace's open reports ``report_ids`` with one reason; log each closed one.
+
+    Chat's ``/quiz-reports close ID REASON`` closes one, the web page's queue several; both
+    come here, so each closed report is in the audit log (who, which report, before, after).
+    """
+    where = Where(who.platform, who.workspace)
+    if not desk.reports.closing_reason(reason):
+        return Message(body=t(locale, "report.close.usage"), tone=Tone.WARNING)
+    ids = list(dict.fromkeys(report_ids))[:MAX_CLOSED_AT_ONCE]
+    closed, missing = [], []
+    for report_id in ids:
+        report = desk.reports.close_report(report_id, reason, where)
+        if report is None:
+            missing.append(report_id)
+            continue
+        closed.append(report_id)
+        desk.quiz.audit.record(platform=who.platform, workspace=who.workspace, actor=who.user,
+                               actor_name=who.display_name, action="close_report",
+                               target=f"#{report.id} {report.item_id} v{report.item_version}",
+                               before="open", after=f"closed: {report.close_reason}")
+    if len(ids) == 1:
+        key = "report.close.done" if closed else "report.close.none"
+        return Message(body=t(locale, key, id=ids[0]),
+                       tone=Tone.SUCCESS if closed else Tone.WARNING)
+    lines = []
+    if closed:
+        lines.append(t(locale, "report.close.many", ids=_ids(closed, locale)))
+    if missing:
+        lines.append(t(locale, "report.close.none", id=_ids(missing, locale)))
+    return Message(body="\n".join(lines), tone=Tone.WARNING if missing else Tone.SUCCESS)
+
+
+def _ids(ids: Sequence[int], locale: str) -> str:
+    return ("、#" if locale.startswith("zh") else ", #").join(str(n) for n in ids)
 
 
 def insights(desk: DeskBase, who: Identity, _argument: str, _whom: Identity | None) -> Reply:

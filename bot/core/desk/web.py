@@ -9,15 +9,18 @@ from __future__ import annotations
 
 import datetime as dt
 import math
-from collections.abc import Mapping
+import secrets
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
+from typing import Any
 from zoneinfo import ZoneInfo
 
 from bot.core.audit import AdminChange
-from bot.core.boards import BoardView
+from bot.core.boards import BoardView, CalendarDay
 from bot.core.channels import KEYS, MAX_SETUP_CHARS, typed_values
-from bot.core.desk.admins import unpause_clicked
+from bot.core.desk.admins import close_reports, unpause_clicked
 from bot.core.desk.base import DeskBase
+from bot.core.desk.members import forget_me
 from bot.core.kernel.commands import Command
 from bot.core.kernel.i18n import t
 from bot.core.kernel.messages import Message, Tone
@@ -27,18 +30,26 @@ from bot.core.kernel.models import (
     Identity,
     LeaderboardRow,
     Member,
+    Report,
     Stats,
     WebGrant,
 )
 from bot.core.kernel.replies import Reply
 from bot.core.quality import ItemStats, worst_first
 from bot.core.signin import LINK_TTL, LINK_WINDOW, LINKS_PER_WINDOW, SESSION_TTL
+from content.schema import ChoiceItem
 from content.topics import topic_label
 
 BOARD_PAGE_ROWS = 50
 BOARD_MAX_ROWS = 500  # the top of the board the page lists, 50 rows a page
 BOARD_PERIODS = ("week", "all")
 ITEMS_SHOWN = 500  # the item statistics page: the worst first, as /quiz-insights orders them
+HISTORY_ROWS = 20  # tries a page of my answers' history lists
+HISTORY_PAGES = 500  # pages of history a link may ask for (older tries: the export has them)
+PROMPT_CHARS = 120
+PUBLIC_TOKEN_BYTES = 32  # a published board's link: 256 random bits, unguessable
+PUBLIC_PATH = "/boards/"
+REPORTS_SHOWN = 200  # the reports queue: the oldest open reports first
 
 
 def web(desk: DeskBase, who: Identity, _argument: str, _whom: Identity | None) -> Reply:
@@ -110,6 +121,25 @@ class TopicLine:
 
 
 @dataclass(frozen=True)
+class HistoryLine:
+    """One of my tries: the round's date, the item, what I answered and why it was wrong.
+
+    ``why`` is the chosen wrong option's own explanation, as chat's verdict gave it; the concept
+    cards are linked once the round closed (``in_play``: still open), as the reveal links them.
+    """
+
+    day: dt.date
+    item_id: str
+    prompt: str
+    attempt: int
+    answer: str
+    correct: bool
+    in_play: bool
+    why: str
+    cards: tuple[str, ...]  # the concept cards the item links to (/explain's ids)
+
+
+@dataclass(frozen=True)
 class Progress:
     """A member's own numbers in one channel, for the page only they see."""
 
@@ -117,6 +147,18 @@ class Progress:
     member: Member
     stats: Stats
     topics: tuple[TopicLine, ...]
+    calendar: tuple[tuple[CalendarDay, ...], ...] = ()
+    history: tuple[HistoryLine, ...] = ()
+    page: int = 1
+    more: bool = False  # a next page of history exists
+
+
+@dataclass(frozen=True)
+class ReportLine:
+    """One open report of the queue with its item version's numbers (None: none yet)."""
+
+    report: Report
+    stats: ItemStats | None
 
 
 def identity(grant: WebGrant) -> Identity:
@@ -158,14 +200,17 @@ class WebDesk:
         channel = self.channel(grant, channel_id)
         if channel is None:
             return None
+        # Only to mark the viewer's row: a read (a page view registers nobody, takes no lock).
+        viewer = self.desk.store.find_member(grant.platform, grant.user)
+        return self._board_page(channel, period, page, viewer.id if viewer is not None else None)
+
+    def _board_page(self, channel: ChannelSettings, period: str, page: int,
+                    me: int | None) -> BoardPage:
         period = period if period in BOARD_PERIODS else "week"
         # Read down to this page's last row and one more (is there a next page?), never the
         # whole top 500: each row read costs its streak and rank, and page 1 is what people open.
         page = min(max(page, 1), BOARD_MAX_ROWS // BOARD_PAGE_ROWS)
         view: BoardView = self.quiz.board.board(channel, period, page * BOARD_PAGE_ROWS + 1)
-        # Only to mark the viewer's row: a read (a page view registers nobody, takes no lock).
-        viewer = self.desk.store.find_member(grant.platform, grant.user)
-        me = viewer.id if viewer is not None else None
         last = max(1, math.ceil(min(len(view.rows), BOARD_MAX_ROWS) / BOARD_PAGE_ROWS))
         page = min(page, last)  # past the end: the last page there is
         more = len(view.rows) > page * BOARD_PAGE_ROWS and page * BOARD_PAGE_ROWS < BOARD_MAX_ROWS
@@ -176,22 +221,136 @@ class WebDesk:
         updated = view.as_of.astimezone(ZoneInfo(channel.timezone))
         return BoardPage(channel, period, page, pages, lines, view.hidden, updated)
 
-    def progress(self, grant: WebGrant, channel_id: int,
-                 locale: str | None = None) -> Progress | None:
-        """Return the member's own numbers in the channel (None: not in the workspace).
+    # ------------------------------------------------------------ the board at a public link
+    def board_link(self, grant: WebGrant, channel_id: int) -> str | None:
+        """Return the path the channel's board is published at ("" : not published), admins.
 
-        ``locale``: the page's language (the session's by default), for the topics' labels.
+        None for a member (they are not shown it) or a channel not in the workspace.
+        """
+        channel = self.channel(grant, channel_id)
+        if channel is None or not grant.is_admin:
+            return None
+        token = self.quiz.board.store.board_token(channel.id)
+        return "" if token is None else PUBLIC_PATH + token
+
+    def publish(self, grant: WebGrant, channel_id: int) -> str | None:
+        """Publish the channel's board at a new unguessable link (admins); return its path.
+
+        Publishing again replaces the link (the old one then finds nothing). The audit log
+        keeps who did it. None: no such channel in the workspace; AdminOnly for a member.
         """
         channel = self.channel(grant, channel_id)
         if channel is None:
             return None
-        member = self._member(grant)
-        stats = self.quiz.board.stats(channel, member)
-        topics = tuple(TopicLine(topic_label(m.topic, locale or grant.locale),
+        if not grant.is_admin:
+            raise AdminOnly(channel_id)
+        token = secrets.token_urlsafe(PUBLIC_TOKEN_BYTES)
+        old = self.quiz.board.store.publish_board(channel.id, token, self.quiz.audit.clock.now())
+        self._audit(grant, channel, "publish_board", "private" if old is None else "published",
+                    "published" if old is None else "published at a new link")
+        return PUBLIC_PATH + token
+
+    def withdraw(self, grant: WebGrant, channel_id: int) -> bool | None:
+        """Withdraw the channel's published board (admins); its link then answers 404.
+
+        Returns whether one was published; None: no such channel in the workspace.
+        """
+        channel = self.channel(grant, channel_id)
+        if channel is None:
+            return None
+        if not grant.is_admin:
+            raise AdminOnly(channel_id)
+        old = self.quiz.board.store.withdraw_board(channel.id)
+        if old is not None:
+            self._audit(grant, channel, "withdraw_board", "published", "private")
+        return old is not None
+
+    def public_board(self, token: str, period: str, page: int) -> BoardPage | None:
+        """Return a page of the board published at ``token``; None for any other token.
+
+        No viewer: no row is anybody's. Hidden members never appear, as on every board.
+        """
+        channel_id = self.quiz.board.store.published_channel(token)
+        channel = None if channel_id is None else self.desk.store.get_channel(channel_id)
+        if channel is None:
+            return None
+        return self._board_page(channel, period, page, None)
+
+    def _audit(self, grant: WebGrant, channel: ChannelSettings, action: str, before: str,
+               after: str) -> None:
+        self.quiz.audit.record(platform=grant.platform, workspace=grant.workspace,
+                               actor=grant.user, actor_name=grant.display_name, action=action,
+                               target=channel.name or channel.external_id, before=before,
+                               after=after)
+
+    def progress(self, grant: WebGrant, channel_id: int,
+                 locale: str | None = None, page: int = 1) -> Progress | None:
+        """Return the member's own numbers in the channel (None: not in the workspace).
+
+        ``locale``: the page's language (the session's by default), for the topics' labels;
+        ``page``: the page of the history of my answers (clamped to 1..HISTORY_PAGES).
+        The streak calendar and the history are read in a constant number of statements.
+        """
+        channel = self.channel(grant, channel_id)
+        if channel is None:
+            return None
+        language = locale or grant.locale
+        # A read, as the board's viewer is: a page view takes no write lock. Signing in
+        # registered the member; one forgotten since (a race) is registered as chat would.
+        member = self.desk.store.find_member(grant.platform, grant.user) or self._member(grant)
+        board = self.quiz.board
+        stats = board.stats(channel, member)
+        topics = tuple(TopicLine(topic_label(m.topic, language),
                                  round(m.ratio * 100),
                                  m.first_try, m.solved, m.attempted, m.due)
                        for m in stats.mastery)
-        return Progress(channel, member, stats, topics)
+        calendar = board.streak_calendar(channel, member)
+        page = min(max(page, 1), HISTORY_PAGES)
+        tries, more = board.answer_history(channel, member, page, HISTORY_ROWS)
+        history = tuple(self._history_line(a.local_date, a.item_id, a.attempt, a.response,
+                                           a.correct, a.round_open, language) for a in tries)
+        return Progress(channel, member, stats, topics, calendar, history, page, more)
+
+    def _history_line(self, day: dt.date, item_id: str, attempt: int, response: str,
+                      correct: bool, in_play: bool, locale: str) -> HistoryLine:
+        item = self.quiz.insights.bank.questions.get(item_id)
+        if item is None:  # a pack since removed: the try stays, its words are gone
+            return HistoryLine(day, item_id, "", attempt, response, correct, in_play, "", ())
+        prompt = " ".join(item.prompt.get(locale).split())
+        if len(prompt) > PROMPT_CHARS:
+            prompt = prompt[:PROMPT_CHARS - 1].rstrip() + "…"
+        answer, why = response, ""
+        if isinstance(item, ChoiceItem):
+            chosen = next((c for c in item.choices if c.key == response), None)
+            if chosen is not None:
+                answer = f"{chosen.key}. {chosen.text.get(locale)}"
+                # A choice is final: chat's verdict gave this why at once, open round or not.
+                if not chosen.correct and chosen.why is not None:
+                    why = chosen.why.get(locale)
+        return HistoryLine(day, item_id, prompt, attempt, answer, correct, in_play, why,
+                           tuple(item.explain_links))
+
+    # ------------------------------------------------------------ my data: export, forget
+    def export(self, grant: WebGrant) -> dict[str, Any] | None:
+        """Return everything stored about the member, as the export's JSON object.
+
+        The same data /quiz-forget-me deletes (every workspace); None when nothing is kept.
+        """
+        return self.desk.people.export(identity(grant))
+
+    def forget_preview(self, grant: WebGrant, locale: str) -> Message:
+        """Return what forgetting the member would delete, as /quiz-forget-me shows it."""
+        return replace(self.desk.people.preview(identity(grant), locale), buttons=())
+
+    def forget(self, grant: WebGrant) -> Message:
+        """Forget the member exactly as chat's confirm button does, then end their sessions.
+
+        Through the registry's own handler (``forget_me``, confirmed): the same deletion, the
+        same reply; then every web session of the member ends, this one with them.
+        """
+        reply = forget_me(self.desk, identity(grant), confirmed=True)
+        self.quiz.signin.end_all(grant.platform, grant.user)
+        return reply.message or Message(body="")  # forget_me always says what went
 
     def settings(self, grant: WebGrant, channel_id: int,
                  locale: str | None = None) -> Message | None:
@@ -272,6 +431,32 @@ class WebDesk:
             return None
         # The registry's own handler of chat's unpause button.
         return unpause_clicked(self.desk, who, "unpause", item_id, "item").message
+
+    def reports(self, grant: WebGrant) -> list[ReportLine]:
+        """Return the workspace's open reports, oldest first, with their item's numbers.
+
+        Admins only (AdminOnly otherwise); the numbers are /quiz-insights' for the reported
+        version. A constant number of reads: the reports, then the insights' three.
+        """
+        if not grant.is_admin:
+            raise AdminOnly(0)
+        found = self.quiz.reports.store.reports(platform=grant.platform,
+                                                workspace=grant.workspace,
+                                                limit=REPORTS_SHOWN)
+        if not found:
+            return []
+        stats = {(s.item_id, s.version): s for s in self.quiz.insights.stats()}
+        return [ReportLine(r, stats.get((r.item_id, r.item_version))) for r in found]
+
+    def close_reports(self, grant: WebGrant, report_ids: Sequence[int], reason: str,
+                      locale: str) -> Message:
+        """Close open reports of the workspace with one reason, as chat closes one (admins).
+
+        Each closed report is written to the audit log; another workspace's ids close nothing.
+        """
+        if not grant.is_admin:
+            raise AdminOnly(0)
+        return close_reports(self.desk, identity(grant), report_ids, reason, locale)
 
     def cards(self, grant: WebGrant, locale: str) -> list[tuple[str, str]]:
         """Return (id, title) of every concept card the workspace sees: shipped and its packs'."""

@@ -251,3 +251,17 @@ class WebSession:
     csrf: str
     created_at: dt.datetime
     expires_at: dt.datetime
+
+
+@dataclass(frozen=True)
+class AnsweredTry:
+    """One of a member's tries at a channel's round, as their history on the web page lists it."""
+
+    round_id: int
+    local_date: dt.date
+    item_id: str
+    attempt: int
+    response: str
+    correct: bool
+    round_open: bool  # the round is still open: its answer and whys are not shown yet
+    submitted_at: dt.datetime

@@ -10,9 +10,10 @@ operator's export on a workspace's behalf.
 
 from __future__ import annotations
 
+import datetime as dt
 import hashlib
 from collections.abc import Mapping
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from bot.core.kernel.i18n import t
 from bot.core.kernel.messages import Button, Message, Tone, forget_action
@@ -50,6 +51,31 @@ def _phrase(locale: str, counts: Mapping[str, int]) -> str:
     return t(locale, "data.separator").join(parts)
 
 
+def _plain(value: object) -> object:
+    if isinstance(value, dt.datetime | dt.date):
+        return value.isoformat()
+    return value
+
+
+def export_object(data: MemberData, platform: str) -> dict[str, Any]:
+    """Return a member's data as the export's JSON object (ISO 8601 times, a documented shape).
+
+    The operator's `torchquiz member export --json` and the member's own download on the web
+    page both write this object.
+    """
+    return {
+        "platform": platform,
+        "workspace": data.workspace,
+        "member": {"external_id": data.member.external_id,
+                   "display_name": data.member.display_name},
+        "sections": [
+            {"name": s.name, "scope": "workspace" if s.by_workspace else "member",
+             "rows": [{k: _plain(v) for k, v in row.items()} for row in s.rows]}
+            for s in data.sections
+        ],
+    }
+
+
 def _then(locale: str, first: str, second: str) -> str:
     """Return two sentences as one text: Chinese sets no space between them."""
     return f"{first}{'' if locale.startswith('zh') else ' '}{second}"
@@ -84,6 +110,14 @@ class PeopleService:
     def member_data(self, platform: str, user: str, workspace: str) -> MemberData | None:
         """Return everything stored about a member, channel sections of ``workspace`` only."""
         return self.store.member_data(platform, user, workspace)
+
+    def export(self, who: Identity) -> dict[str, Any] | None:
+        """Return everything stored about the member, every workspace (what forget-me deletes).
+
+        None when nothing is stored about them.
+        """
+        found = self.store.member_data(who.platform, who.user)
+        return None if found is None else export_object(found, who.platform)
 
     def forget_member(self, platform: str, user: str) -> ForgetReport | None:
         """Delete a member on ``platform`` in every workspace; None when there is none."""

@@ -174,9 +174,14 @@ class ReportService:
                  version=report.item_version, reason=reason_label(locale, report.reason),
                  date=report.created_at.date().isoformat())
 
+    @staticmethod
+    def closing_reason(reason: str) -> str:
+        """Return a close reason as it is stored: one line, capped; "" when none was given."""
+        return storable(" ".join(reason.split()), CLOSE_REASON_CHARS)
+
     def close(self, where: Where | None, report_id: int, reason: str, locale: str) -> Message:
         """Close an open report with a reason (of the admin's workspace; None: any)."""
-        if not storable(" ".join(reason.split()), CLOSE_REASON_CHARS):
+        if not self.closing_reason(reason):
             return Message(body=t(locale, "report.close.usage"), tone=Tone.WARNING)
         closed = self.close_report(report_id, reason, where)
         if closed is None:

@@ -18,6 +18,7 @@ from playwright.sync_api import Browser, sync_playwright
 
 from bot.core.desk import Desk
 from bot.core.kernel.models import ChannelDefaults
+from bot.core.quality import Where
 from bot.core.quiz import build_quiz
 from bot.scheduling import QuizScheduler
 from content.loader import load_bank
@@ -177,9 +178,13 @@ def test_an_admin_changes_the_post_time_and_the_chat_side_sees_it(browser, quiz,
     assert (fields["hour"], fields["minute"]) == ("7", "30")
 
 
+PUBLIC_TOKEN = "p" * 43  # a published board's link in the axe check
+
+
 def _every_page(channel_id: int) -> list[str]:
     return ["/", f"/channels/{channel_id}/board", f"/channels/{channel_id}/board?period=all",
             f"/channels/{channel_id}/me", f"/channels/{channel_id}/settings", "/audit", "/items",
+            "/reports", "/me/forget", f"/boards/{PUBLIC_TOKEN}",
             "/cards", "/cards/detach", "/questions", "/questions?kind=text",
             "/questions/t.text-detach", "/questions/t.choice-view"]
 
@@ -187,6 +192,8 @@ def _every_page(channel_id: int) -> list[str]:
 @pytest.mark.parametrize("locale", ["en", "zh-CN"])
 def test_axe_finds_no_serious_violation_on_any_page(browser, quiz, channel, locale):
     solve(quiz, channel, "Alice", "Bob", "Mallory", hidden=("Mallory",))
+    _report(quiz, channel, "Bob")
+    quiz.board.store.publish_board(channel.id, PUBLIC_TOKEN, quiz.audit.clock.now())
     source = axe_source()
     found: dict[str, list[str]] = {}
     page = new_page(browser, axe=True)
@@ -222,3 +229,76 @@ def test_the_axe_check_finds_what_it_is_there_to_find(browser):
     page.context.close()
     for rule in ("image-alt", "label", "html-has-lang", "document-title"):
         assert rule in found
+
+
+def _report(quiz, channel, name: str) -> int:
+    """``name`` reports the question of the channel's latest round; return the report's id."""
+    rnd = quiz.rounds.store.latest_round(channel.id)
+    member = quiz.rounds.member("slack", name.lower(), name)
+    quiz.reports.file_for_round(member, Where("slack", "W1"), rnd.id, "ambiguous",
+                                "<b>unclear</b>", "en")
+    return max(r.id for r in quiz.reports.every_report())
+
+
+def test_an_admin_closes_two_reports_and_the_log_shows_it(browser, quiz, channel):
+    solve(quiz, channel, "Alice", "Bob", "Carol")
+    first, second = _report(quiz, channel, "Bob"), _report(quiz, channel, "Carol")
+    page = new_page(browser)
+    with live(quiz) as server:
+        sign_in(page, server, quiz, who("ada", admin=True, name="Ada"))
+        page.goto(server.url("/reports"))
+        assert page.get_by_text("<b>unclear</b>").first.is_visible()  # shown, never markup
+        page.get_by_label(f"Close report #{first}").check()
+        page.get_by_label(f"Close report #{second}").check()
+        page.get_by_label("Why they are closed").fill("reworded in v2")
+        page.get_by_role("button", name="Close the ticked reports").click()
+        page.wait_for_load_state()
+        assert page.get_by_role("status").inner_text() == \
+            f"Reports #{first}, #{second} are closed."
+        assert page.get_by_text("No open report.").is_visible()
+        page.goto(server.url("/audit"))
+        assert page.get_by_role("row", name=f"report #{first}").count() == 1
+    page.context.close()
+    assert quiz.reports.every_report() == []
+
+
+def test_a_published_board_opens_without_a_session_until_withdrawn(browser, quiz, channel):
+    solve(quiz, channel, "Alice", "Mallory", hidden=("Mallory",))
+    page = new_page(browser)
+    stranger = new_page(browser)
+    with live(quiz) as server:
+        sign_in(page, server, quiz, who("ada", admin=True, name="Ada"))
+        page.get_by_role("button", name="Publish at a link").click()
+        page.wait_for_load_state()
+        shared = page.locator("a.shared-link").get_attribute("href")
+        assert shared is not None
+        public = server.url(shared.removeprefix("http://quiz.test"))
+        response = stranger.goto(public)
+        assert response is not None and response.status == 200
+        assert stranger.get_by_role("row", name="Alice").count() == 1
+        assert "Mallory" not in stranger.content()
+        page.get_by_role("button", name="Withdraw the link").click()
+        page.wait_for_load_state()
+        response = stranger.goto(public)
+        assert response is not None and response.status == 404
+    page.context.close()
+    stranger.context.close()
+
+
+def test_forget_me_asks_first_then_deletes_and_signs_out(browser, quiz, channel):
+    solve(quiz, channel, "Alice")
+    page = new_page(browser)
+    with live(quiz) as server:
+        sign_in(page, server, quiz, who("alice"))
+        page.goto(server.url(f"/channels/{channel.id}/me"))
+        page.get_by_role("link", name="Delete my data…").click()
+        page.wait_for_load_state()
+        assert quiz.people.export(who("alice")) is not None  # opening the page deletes nothing
+        page.get_by_role("button", name="Yes, delete my data").click()
+        page.wait_for_load_state()
+        assert page.get_by_role("heading", level=1).inner_text() == "Your quiz data is deleted"
+        assert page.get_by_role("button", name="Sign out").count() == 0
+        response = page.goto(server.url(f"/channels/{channel.id}/me"))
+        assert response is not None and response.url.endswith("/")  # signed out: sent home
+    page.context.close()
+    assert quiz.people.export(who("alice")) is None

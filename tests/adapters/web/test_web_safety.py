@@ -29,7 +29,8 @@ def test_pages_have_no_script_and_no_inline_style(quiz, channel):
     async def scenario(client):
         await sign_in(client, link(quiz))
         return [await (await client.get(p)).text()
-                for p in ("/", f"/channels/{channel.id}/board", f"/channels/{channel.id}/me")]
+                for p in ("/", f"/channels/{channel.id}/board", f"/channels/{channel.id}/me",
+                          "/me/forget")]
 
     for html in serve(quiz, scenario):
         assert "<script" not in html and "style=" not in html and "<style" not in html
@@ -93,6 +94,10 @@ FUZZ_GETS = [
     "/logout", "/channels//board", "/" + "x" * 3000, "/channels/1/settings?x=<",
     "/channels/0/settings", "/channels/1/me/mastery.png?size=%00", "/cards/%00", "/cards/" +
     "a" * 500, "/cards/detach?x=%ff", "/cards/a%2f..%2fb",
+    "/channels/1/me?page=%00", "/channels/1/me?page=99999999", "/channels/1/me?page=1&page=x",
+    "/me/export?x=%ff", "/me/forget?confirm=yes", "/reports?x=<script>", "/reports/close",
+    "/boards/" + "a" * 43, "/boards/" + "%00" * 20, "/boards/..%2f..%2fapp.py",
+    "/boards/" + "a" * 43 + "?page=%ff&period=<", "/channels/1/publish", "/channels/1/withdraw",
 ]
 FUZZ_POSTS = [
     ("/logout", b"csrf=%ZZ%", "application/x-www-form-urlencoded"),
@@ -122,6 +127,37 @@ def test_no_malformed_path_query_or_form_gets_a_500(quiz, channel):
         return statuses
 
     assert [(p, s) for p, s in serve(quiz, scenario) if s >= 500] == []
+
+
+# Posted with the session's own token, by an admin: the handlers themselves read these.
+ADMIN_FUZZ_POSTS = [
+    ("/reports/close", [("report", "1"), ("report", "x"), ("reason", "r")]),
+    ("/reports/close", [("report", "9" * 30), ("reason", "r")]),
+    ("/reports/close", [("report", str(n)) for n in range(500)] + [("reason", "r")]),
+    ("/reports/close", [("report", "1"), ("reason", "\x00\u202e" * 400)]),
+    ("/reports/close", [("report", "1"), ("report", "1"), ("reason", "twice")]),
+    ("/me/forget", [("confirm", "YES")]),
+    ("/me/forget", [("confirm", "yes\x00")]),
+    ("/channels/abc/publish", []),
+    ("/channels/99999999999999999999/withdraw", []),
+    ("/channels/0/publish", []),
+]
+
+
+def test_no_malformed_form_of_an_admin_gets_a_500(quiz, channel):
+    async def scenario(client):
+        await sign_in(client, link(quiz, who("ada", admin=True)))
+        token = csrf_of(await (await client.get("/")).text())
+        statuses = []
+        for path, fields in ADMIN_FUZZ_POSTS:
+            response = await client.post(path, data=[*fields, ("csrf", token)],
+                                         allow_redirects=False)
+            statuses.append((path, response.status))
+        return statuses
+
+    statuses = serve(quiz, scenario)
+    assert [(p, s) for p, s in statuses if s >= 500] == []
+    assert [s for _, s in statuses] == [400, 400, 400, 200, 200, 400, 400, 404, 404, 404]
 
 
 def test_no_template_turns_escaping_off():

@@ -59,6 +59,7 @@ STRINGS: dict[str, dict[str, str]] = {
         "en": "There is no open report #{id} here.", "zh-CN": "这里没有编号为 #{id} 的待处理报告。",
     },
     "report.close.done": {"en": "Report #{id} is closed.", "zh-CN": "报告 #{id} 已关闭。"},
+    "report.close.many": {"en": "Reports #{ids} are closed.", "zh-CN": "报告 #{ids} 已关闭。"},
     "insights.title": {"en": "Question quality", "zh-CN": "题目质量"},
     "insights.summary": {
         "en": "{answered} question versions answered; {enough} with enough answerers "
