@@ -21,7 +21,7 @@ from sqlalchemy import Engine
 from bot.charts import MatplotlibCharts
 from bot.core.kernel.clock import ScaledClock, SystemClock
 from bot.core.kernel.models import ChannelSettings
-from bot.core.kernel.ports import Clock, Executor, PackTools
+from bot.core.kernel.ports import Clock, Executor, PackTools, SpeedExecutor
 from bot.core.packs.library import CHECK_INTERVAL_S, Library
 from bot.core.quiz import Quiz, build_quiz
 from bot.settings import Settings
@@ -117,6 +117,23 @@ def build_executor(
     return executor, "", executor.close
 
 
+def build_speed_executor(settings: Settings, bank: Bank
+                         ) -> tuple[SpeedExecutor | None, Callable[[], Any]]:
+    """Return the speed timer's executor where code runs in this machine's sandbox.
+
+    Its timer starts on the first speed answer. None where code is graded elsewhere (the
+    executor service times no speed challenge yet) or not at all.
+    """
+    if settings.executor == "none" or settings.executor_urls.strip():
+        return None, lambda: None
+    try:
+        from executors.speed.executor import LocalSpeedExecutor
+    except ImportError:
+        return None, lambda: None
+    speed = LocalSpeedExecutor(bank, insecure=settings.insecure_no_sandbox)
+    return speed, speed.close
+
+
 def build_remote_executor(
     settings: Settings, bank: Bank
 ) -> tuple[Executor | None, str, Callable[[], Any]]:
@@ -157,6 +174,7 @@ def build_app(
     executor: Executor | None = None,
     migrate: bool = True,
     on_settings_changed: Callable[[ChannelSettings], None] | None = None,
+    speed_executor: SpeedExecutor | None = None,
 ) -> App:
     """Wire the whole bot from settings; tests pass their own clock or executor.
 
@@ -175,11 +193,14 @@ def build_app(
     if executor is None:
         executor, problem, close_executor = build_executor(settings, bank)
         closers.append(close_executor)
+        if executor is not None and speed_executor is None:
+            speed_executor, close_speed = build_speed_executor(settings, bank)
+            closers.append(close_speed)
     clock = clock or settings_clock(settings)
     quiz = build_quiz(SqlStore(engine, clock=clock), bank, clock, executor, on_settings_changed,
                       charts=MatplotlibCharts(),
                       post_lease=dt.timedelta(seconds=settings.post_lease_s),
-                      **web_options(settings))
+                      speed_executor=speed_executor, **web_options(settings))
     return App(quiz, bank, settings, executor, problem, closers, engine=engine,
                packs=pack_tools(shipped, engine, executor), clock=clock)
 
