@@ -349,6 +349,7 @@ def chat_app(
     clock: Clock | None = None,
     executor: Executor | None = None,
     grace: dt.timedelta | None = None,
+    speed_executor: SpeedExecutor | None = None,
 ) -> tuple[ChatRuntime, App]:
     """Build the core and the chat runtime of one platform's process (scheduler included).
 
@@ -366,7 +367,7 @@ def chat_app(
             runtime.settings_changed(channel)
 
     app = build_app(settings, clock=clock, executor=executor,
-                    on_settings_changed=settings_changed)
+                    on_settings_changed=settings_changed, speed_executor=speed_executor)
     runtime = ChatRuntime(
         app.quiz, platform, close=app.close, packs=app.packs,
         limits=Limits(code_per_minute=settings.rate_code_per_minute,
@@ -392,9 +393,11 @@ def chat_runtime(
     clock: Clock | None = None,
     executor: Executor | None = None,
     grace: dt.timedelta | None = None,
+    speed_executor: SpeedExecutor | None = None,
 ) -> ChatRuntime:
     """Build the core and the chat runtime of one platform's process (scheduler included)."""
-    return chat_app(settings, platform, clock=clock, executor=executor, grace=grace)[0]
+    return chat_app(settings, platform, clock=clock, executor=executor, grace=grace,
+                    speed_executor=speed_executor)[0]
 
 
 def discord_bot(settings: Settings, runtime: ChatRuntime | None = None,
@@ -414,11 +417,12 @@ def discord_bot(settings: Settings, runtime: ChatRuntime | None = None,
 
 def slack_bot(settings: Settings, *, clock: Clock | None = None,
               executor: Executor | None = None, grace: dt.timedelta | None = None,
-              **options: Any) -> SlackBot:
+              speed_executor: SpeedExecutor | None = None, **options: Any) -> SlackBot:
     """Build the Slack app over a new chat runtime; with OAuth, the installation stores too."""
     from bot.adapters.slack.bot import SlackBot
 
-    runtime, app = chat_app(settings, "slack", clock=clock, executor=executor, grace=grace)
+    runtime, app = chat_app(settings, "slack", clock=clock, executor=executor, grace=grace,
+                            speed_executor=speed_executor)
     installations = None
     if settings.slack_client_id and app.engine is not None:
         installations = slack_installations(settings.slack_client_id, app.engine)
