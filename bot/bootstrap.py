@@ -121,17 +121,36 @@ def build_speed_executor(settings: Settings, bank: Bank
                          ) -> tuple[SpeedExecutor | None, Callable[[], Any]]:
     """Return the speed timer's executor where code runs in this machine's sandbox.
 
-    Its timer starts on the first speed answer. None where code is graded elsewhere (the
-    executor service times no speed challenge yet) or not at all.
+    Its timer starts on the first speed answer. Behind ``TORCHQUIZ_EXECUTOR_URLS`` the
+    replicas time them (``POST /v1/speed``); None where code is not graded at all.
     """
-    if settings.executor == "none" or settings.executor_urls.strip():
+    if settings.executor == "none":
         return None, lambda: None
+    if settings.executor_urls.strip():
+        return build_remote_speed_executor(settings)
     try:
         from executors.speed.executor import LocalSpeedExecutor
     except ImportError:
         return None, lambda: None
     speed = LocalSpeedExecutor(bank, insecure=settings.insecure_no_sandbox)
     return speed, speed.close
+
+
+def build_remote_speed_executor(settings: Settings
+                                ) -> tuple[SpeedExecutor | None, Callable[[], Any]]:
+    """Time speed answers on the executor service's replicas (None: not configured right)."""
+    from bot.remote_executor import RemoteSpeedExecutor
+    from executors.service.client import ExecutorClient, parse_urls
+
+    token = settings.executor_token.get_secret_value() if settings.executor_token else ""
+    try:
+        urls = parse_urls(settings.executor_urls)
+    except ValueError:
+        return None, lambda: None
+    if not token:
+        return None, lambda: None
+    client = ExecutorClient(urls, token, read_timeout_s=settings.executor_timeout_s)
+    return RemoteSpeedExecutor(client), client.close
 
 
 def build_remote_executor(

@@ -36,11 +36,12 @@ class LocalSpeedExecutor:
     """Time speed answers in this machine's sandbox, one at a time (the timer is one CPU)."""
 
     def __init__(self, bank: SpeedItems, *, insecure: bool = False,
-                 timer: SpeedTimer | None = None) -> None:
+                 timer: SpeedTimer | None = None, owns_timer: bool | None = None) -> None:
+        # A timer passed in is the caller's (tests share one) unless ``owns_timer`` says so.
         self.bank = bank
         self.insecure = insecure
         self._timer = timer
-        self._owned = timer is None
+        self._owned = timer is None if owns_timer is None else owns_timer
         self._lock = threading.Lock()
 
     def _started(self) -> SpeedTimer:
@@ -49,6 +50,10 @@ class LocalSpeedExecutor:
             timer.start()
             self._timer = timer
         return self._timer
+
+    def knows(self, challenge_id: str) -> bool:
+        """Say whether ``challenge_id`` is one of this executor's speed challenges."""
+        return challenge_id in self.bank.speed
 
     def speed(self, challenge_id: str, code: str, *, seed: int | None = None) -> Verdict:
         """Return the speed verdict of ``code``; only a timer that cannot start gives a fault."""
