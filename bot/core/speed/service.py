@@ -10,6 +10,7 @@ releases or rejects them (written to the audit log).
 from __future__ import annotations
 
 import logging
+import threading
 import zlib
 from dataclasses import dataclass
 
@@ -46,6 +47,9 @@ BOARD_ROWS = 15
 HELD_ROWS = 10  # two buttons each: within a message's limits on both platforms
 _NAME_WIDTH = 18
 _DECISIONS = {"release": RELEASED, "reject": REJECTED}
+# The timer takes one verdict at a time, seconds each: one timing and one waiting per process
+# at most, so speed answers never hold every worker thread of a chat process.
+IN_FLIGHT = 2
 
 
 @dataclass(frozen=True)
@@ -73,6 +77,7 @@ class SpeedService:
         self.clock = clock
         self.executor = executor
         self.audit = audit
+        self._slots = threading.BoundedSemaphore(IN_FLIGHT)
 
     # ------------------------------------------------------------ the challenges
     def items(self) -> list[SpeedItem]:
@@ -163,6 +168,8 @@ class SpeedService:
             return Message(body=t(locale, "speed.empty"), tone=Tone.WARNING)
         if self.executor is None:
             return Message(body=t(locale, "speed.unavailable"), tone=Tone.WARNING)
+        if not self._slots.acquire(blocking=False):
+            return Message(body=t(locale, "speed.busy"), tone=Tone.WARNING)
         try:
             verdict = self.executor.speed(item.id, code)
         except GradingUnavailable:
@@ -170,6 +177,8 @@ class SpeedService:
         except Exception:
             log.exception("speed timing failed user=%s item=%s", member.id, item.id)
             return Message(body=t(locale, "error.internal"), tone=Tone.ERROR)
+        finally:
+            self._slots.release()
         return self._verdict(member, where, item, verdict, locale)
 
     def _verdict(self, member: Member, where: Where, item: SpeedItem,

@@ -3,10 +3,14 @@
 from __future__ import annotations
 
 import datetime as dt
+import threading
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any
 
 import pytest
 
 from bot.core.desk import Desk
+from bot.core.kernel.errors import GradingUnavailable
 from bot.core.kernel.messages import parse_action, speed_review_action, submit_id
 from bot.core.kernel.models import (
     AnswerMode,
@@ -15,9 +19,10 @@ from bot.core.kernel.models import (
     SpeedShapeFigure,
     SpeedVerdictRecord,
 )
-from bot.core.quiz import Quiz
+from bot.core.quiz import Quiz, build_quiz
 from bot.core.speed import MAX_CODE_CHARS
 from db.store import SqlStore
+from tests.support.core import RecordingExecutor
 from tests.support.prose import english_words
 from tests.support.speed import FASTER, ROW_NORMS, WRONG
 
@@ -171,3 +176,34 @@ def test_oversize_and_forged_submissions_are_refused_before_timing(desk: Desk):
 def test_the_list_names_every_challenge(desk: Desk):
     listing = desk.command(who(), "speed", "").message
     assert listing is not None and f"`{ROW_NORMS}`" in listing.body
+
+
+class _Gate:
+    """A speed executor that holds every call until the test opens the gate."""
+
+    def __init__(self) -> None:
+        self.entered = threading.Semaphore(0)
+        self.gate = threading.Event()
+
+    def speed(self, challenge_id: str, code: str, *, seed: int | None = None) -> Any:
+        self.entered.release()
+        self.gate.wait(10)
+        raise GradingUnavailable("closed")
+
+
+def test_a_third_speed_answer_in_flight_is_told_busy_not_queued(store: SqlStore, sbank: Any,
+                                                                 clock: Any):
+    gate = _Gate()
+    quiz = build_quiz(store, sbank, clock, RecordingExecutor(), speed_executor=gate)
+    quiz.rounds.channel("console", "general", "ws", ChannelDefaults(name="general"))
+    desk = Desk(quiz)
+    submit = f"tq:ssubmit:{ROW_NORMS}:code"
+    with ThreadPoolExecutor(2) as pool:
+        held = [pool.submit(desk.submit, who(name), submit, FASTER) for name in ("a", "b")]
+        assert gate.entered.acquire(timeout=30) and gate.entered.acquire(timeout=30)
+        third = desk.submit(who("c"), submit, FASTER).message
+        never_timed = not gate.entered.acquire(timeout=0)  # it never reached the executor
+        gate.gate.set()
+        for future in held:
+            future.result(30)
+    assert never_timed and third is not None and "timer is busy" in third.body
