@@ -20,8 +20,10 @@ from tests.support.core import BANK
 
 SPEED_YAML = Path(__file__).resolve().parents[1] / "fixtures" / "speed" / "questions.yaml"
 ROW_NORMS = "speed.test-row-norms"
-# Faster than the reference (one float32 reduction instead of a float64 round trip).
-FASTER = "import torch\n\ndef row_norms(x):\n    return torch.linalg.vector_norm(x, dim=1)\n"
+# Faster than the reference (float32 throughout, no float64 round trip): about 3-4x here, far
+# from both the 1.1x bar and the 50x cap (the item's own solution can near the cap under load,
+# and a held verdict is not ranked).
+FASTER = "import torch\n\ndef row_norms(x):\n    return x.pow(2).sum(dim=1).sqrt()\n"
 # Wrong: a sum, not a norm (found at the first call; cheap to time).
 WRONG = "import torch\n\ndef row_norms(x):\n    return x.sum(dim=1)\n"
 
