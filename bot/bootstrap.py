@@ -21,7 +21,7 @@ from sqlalchemy import Engine
 from bot.charts import MatplotlibCharts
 from bot.core.kernel.clock import ScaledClock, SystemClock
 from bot.core.kernel.models import ChannelSettings
-from bot.core.kernel.ports import Clock, Executor, PackTools
+from bot.core.kernel.ports import Clock, Executor, PackTools, SpeedExecutor
 from bot.core.packs.library import CHECK_INTERVAL_S, Library
 from bot.core.quiz import Quiz, build_quiz
 from bot.settings import Settings
@@ -117,6 +117,42 @@ def build_executor(
     return executor, "", executor.close
 
 
+def build_speed_executor(settings: Settings, bank: Bank
+                         ) -> tuple[SpeedExecutor | None, Callable[[], Any]]:
+    """Return the speed timer's executor where code runs in this machine's sandbox.
+
+    Its timer starts on the first speed answer. Behind ``TORCHQUIZ_EXECUTOR_URLS`` the
+    replicas time them (``POST /v1/speed``); None where code is not graded at all.
+    """
+    if settings.executor == "none":
+        return None, lambda: None
+    if settings.executor_urls.strip():
+        return build_remote_speed_executor(settings)
+    try:
+        from executors.speed.executor import LocalSpeedExecutor
+    except ImportError:
+        return None, lambda: None
+    speed = LocalSpeedExecutor(bank, insecure=settings.insecure_no_sandbox)
+    return speed, speed.close
+
+
+def build_remote_speed_executor(settings: Settings
+                                ) -> tuple[SpeedExecutor | None, Callable[[], Any]]:
+    """Time speed answers on the executor service's replicas (None: not configured right)."""
+    from bot.remote_executor import RemoteSpeedExecutor
+    from executors.service.client import ExecutorClient, parse_urls
+
+    token = settings.executor_token.get_secret_value() if settings.executor_token else ""
+    try:
+        urls = parse_urls(settings.executor_urls)
+    except ValueError:
+        return None, lambda: None
+    if not token:
+        return None, lambda: None
+    client = ExecutorClient(urls, token, read_timeout_s=settings.executor_timeout_s)
+    return RemoteSpeedExecutor(client), client.close
+
+
 def build_remote_executor(
     settings: Settings, bank: Bank
 ) -> tuple[Executor | None, str, Callable[[], Any]]:
@@ -157,6 +193,7 @@ def build_app(
     executor: Executor | None = None,
     migrate: bool = True,
     on_settings_changed: Callable[[ChannelSettings], None] | None = None,
+    speed_executor: SpeedExecutor | None = None,
 ) -> App:
     """Wire the whole bot from settings; tests pass their own clock or executor.
 
@@ -175,6 +212,9 @@ def build_app(
     if executor is None:
         executor, problem, close_executor = build_executor(settings, bank)
         closers.append(close_executor)
+        if executor is not None and speed_executor is None:
+            speed_executor, close_speed = build_speed_executor(settings, bank)
+            closers.append(close_speed)
     clock = clock or settings_clock(settings)
     charts = MatplotlibCharts()
     if settings.charts_preload:
@@ -182,7 +222,7 @@ def build_app(
     quiz = build_quiz(SqlStore(engine, clock=clock), bank, clock, executor, on_settings_changed,
                       charts=charts,
                       post_lease=dt.timedelta(seconds=settings.post_lease_s),
-                      **web_options(settings))
+                      speed_executor=speed_executor, **web_options(settings))
     return App(quiz, bank, settings, executor, problem, closers, engine=engine,
                packs=pack_tools(shipped, engine, executor), clock=clock)
 
@@ -331,6 +371,7 @@ def chat_app(
     clock: Clock | None = None,
     executor: Executor | None = None,
     grace: dt.timedelta | None = None,
+    speed_executor: SpeedExecutor | None = None,
 ) -> tuple[ChatRuntime, App]:
     """Build the core and the chat runtime of one platform's process (scheduler included).
 
@@ -349,7 +390,7 @@ def chat_app(
             runtime.settings_changed(channel)
 
     app = build_app(settings, clock=clock, executor=executor,
-                    on_settings_changed=settings_changed)
+                    on_settings_changed=settings_changed, speed_executor=speed_executor)
     runtime = ChatRuntime(
         app.quiz, platform, close=app.close, packs=app.packs,
         limits=Limits(code_per_minute=settings.rate_code_per_minute,
@@ -375,9 +416,11 @@ def chat_runtime(
     clock: Clock | None = None,
     executor: Executor | None = None,
     grace: dt.timedelta | None = None,
+    speed_executor: SpeedExecutor | None = None,
 ) -> ChatRuntime:
     """Build the core and the chat runtime of one platform's process (scheduler included)."""
-    return chat_app(settings, platform, clock=clock, executor=executor, grace=grace)[0]
+    return chat_app(settings, platform, clock=clock, executor=executor, grace=grace,
+                    speed_executor=speed_executor)[0]
 
 
 def discord_bot(settings: Settings, runtime: ChatRuntime | None = None,
@@ -397,11 +440,12 @@ def discord_bot(settings: Settings, runtime: ChatRuntime | None = None,
 
 def slack_bot(settings: Settings, *, clock: Clock | None = None,
               executor: Executor | None = None, grace: dt.timedelta | None = None,
-              **options: Any) -> SlackBot:
+              speed_executor: SpeedExecutor | None = None, **options: Any) -> SlackBot:
     """Build the Slack app over a new chat runtime; with OAuth, the installation stores too."""
     from bot.adapters.slack.bot import SlackBot
 
-    runtime, app = chat_app(settings, "slack", clock=clock, executor=executor, grace=grace)
+    runtime, app = chat_app(settings, "slack", clock=clock, executor=executor, grace=grace,
+                            speed_executor=speed_executor)
     installations = None
     if settings.slack_client_id and app.engine is not None:
         installations = slack_installations(settings.slack_client_id, app.engine)

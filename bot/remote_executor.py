@@ -18,7 +18,7 @@ import time
 from collections.abc import Callable
 
 from bot.core.kernel.errors import GradingUnavailable
-from bot.core.kernel.ports import VerdictView
+from bot.core.kernel.ports import SpeedVerdictView, VerdictView
 from content.loader import Bank
 from content.schema import CodeItem
 from executors.grading.reasons import MAX_QUOTE_CHARS, Reason
@@ -139,3 +139,24 @@ class RemoteExecutor:
     def close(self) -> None:
         """Close the calling thread's connections."""
         self.client.close()
+
+
+class RemoteSpeedExecutor:
+    """Time speed answers on the executor service's replicas: the SpeedExecutor port over HTTP.
+
+    The verdict is read once by the client (its timing report checked by
+    ``Verdict.from_json``); a refusal by every replica is ``GradingUnavailable``.
+    """
+
+    def __init__(self, client: ExecutorClient) -> None:
+        self.client = client
+
+    def speed(self, challenge_id: str, code: str, *, seed: int | None = None
+              ) -> SpeedVerdictView:
+        """Return the replicas' speed verdict; GradingUnavailable when none can take it."""
+        try:
+            return self.client.speed(challenge_id, code, seed=seed)
+        except (NoReplicaAvailable, RunRefused) as exc:
+            log.warning("speed timing unavailable challenge=%s: %s", challenge_id,
+                        inert(str(exc), Surface.LOG))
+            raise GradingUnavailable(str(exc)) from exc

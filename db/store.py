@@ -18,6 +18,7 @@ from db.store_reports import ReportStore
 from db.store_requests import RequestStore
 from db.store_rounds import RoundStore
 from db.store_scores import ScoreStore
+from db.store_speed import SpeedStore
 from db.store_web import PublishedBoardStore, WebStore
 
 if TYPE_CHECKING:
@@ -29,7 +30,7 @@ if TYPE_CHECKING:
 class SqlStore(
     RequestStore, ChannelStore, RoundStore, PendingStore, AnswerStore, ScoreStore, PracticeStore,
     MemberStore, ReportStore, InsightStore, ReminderStore, WebStore, LiveStore, BrowserStore,
-    AuditStore, PublishedBoardStore,
+    AuditStore, PublishedBoardStore, SpeedStore,
 ):
     """Persist the quiz's state; every method is one transaction, claims are race-safe.
 

@@ -47,6 +47,8 @@ from db.tables import (
     ReviewRow,
     RoundRow,
     ScoreTotalRow,
+    SpeedOpenRow,
+    SpeedVerdictRow,
     UserRow,
     WeekTotalRow,
     WorkspaceRow,
@@ -177,6 +179,23 @@ def _reminders(session: Session, user_id: int, _workspace_id: int | None) -> lis
     return [{**row, "local_time": str(row["local_time"])} for row in _rows(session, stmt)]
 
 
+def _speed_verdicts(session: Session, user_id: int, _workspace_id: int | None) -> list[Row]:
+    stmt = (
+        select(SpeedVerdictRow.item_id, SpeedVerdictRow.item_version, SpeedVerdictRow.workspace,
+               SpeedVerdictRow.status, SpeedVerdictRow.faster, SpeedVerdictRow.held,
+               SpeedVerdictRow.score, SpeedVerdictRow.shapes, SpeedVerdictRow.created_at)
+        .where(SpeedVerdictRow.user_id == user_id)
+        .order_by(SpeedVerdictRow.created_at, SpeedVerdictRow.id)
+    )
+    return _rows(session, stmt)
+
+
+def _speed_challenge(session: Session, user_id: int, _workspace_id: int | None) -> list[Row]:
+    stmt = select(SpeedOpenRow.item_id, SpeedOpenRow.item_version,
+                  SpeedOpenRow.started_at).where(SpeedOpenRow.user_id == user_id)
+    return _rows(session, stmt)
+
+
 # Every table that holds rows about a member, in the order an export lists them. A table added
 # later (reports, reminders, privacy settings) joins with one reader and one line here.
 SECTIONS: tuple[Section, ...] = (
@@ -193,6 +212,9 @@ SECTIONS: tuple[Section, ...] = (
     # Live sessions' answers and joins (db/store_live.py); the session itself names nobody.
     Section("live_answers", LiveAnswerRow, live_answer_rows),
     Section("live_players", LivePlayerRow, live_player_rows),
+    # Speed challenges in chat (db/store_speed.py): every verdict, and the one open challenge.
+    Section("speed_verdicts", SpeedVerdictRow, _speed_verdicts),
+    Section("speed_challenge", SpeedOpenRow, _speed_challenge),
 )
 
 

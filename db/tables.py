@@ -595,3 +595,44 @@ class PublishedBoardRow(Base):
     channel_id: Mapped[int] = mapped_column(ForeignKey("channels.id"), primary_key=True)
     token: Mapped[str] = mapped_column(String(64), unique=True)
     published_at: Mapped[dt.datetime] = mapped_column(UtcDateTime)
+
+
+class SpeedOpenRow(Base):
+    """The speed challenge a member was last served (``/quiz speed``), one per member (0026)."""
+
+    __tablename__ = "speed_open"
+
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id"), primary_key=True)
+    item_id: Mapped[str] = mapped_column(String(128))
+    item_version: Mapped[int] = mapped_column(Integer)
+    started_at: Mapped[dt.datetime] = mapped_column(UtcDateTime)
+
+
+class SpeedVerdictRow(Base):
+    """One speed verdict of a member (migration 0026): what a board ranks, once released.
+
+    ``status``: released (ranked when faster), pending (held for an admin), rejected.
+    ``workspace`` is the asking workspace's scope (``PLATFORM:ID``); ``channel_id`` the quiz
+    channel it was asked in (NULL outside one). ``shapes``: the per-shape figures as JSON
+    (shape, speedup, low, high), read whole, never queried inside.
+    """
+
+    __tablename__ = "speed_verdicts"
+    __table_args__ = (
+        Index("ix_speed_verdicts_item_id_channel_id", "item_id", "channel_id"),
+        Index("ix_speed_verdicts_workspace_status", "workspace", "status"),
+    )
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id"), index=True)
+    channel_id: Mapped[int | None] = mapped_column(ForeignKey("channels.id"), nullable=True)
+    workspace: Mapped[str] = mapped_column(String(200))
+    item_id: Mapped[str] = mapped_column(String(128))
+    item_version: Mapped[int] = mapped_column(Integer)
+    status: Mapped[str] = mapped_column(String(16))
+    faster: Mapped[bool] = mapped_column(Boolean)
+    held: Mapped[bool] = mapped_column(Boolean)
+    score: Mapped[float] = mapped_column(Float)
+    shapes: Mapped[list[dict[str, Any]]] = mapped_column(JSON)
+    reason: Mapped[str] = mapped_column(Text)
+    created_at: Mapped[dt.datetime] = mapped_column(UtcDateTime)

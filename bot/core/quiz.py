@@ -11,7 +11,7 @@ from bot.core.boards import BoardService
 from bot.core.browser import QuestionBrowser
 from bot.core.channels import SetupService
 from bot.core.kernel.models import ChannelSettings
-from bot.core.kernel.ports import ChartRenderer, Clock, Executor
+from bot.core.kernel.ports import ChartRenderer, Clock, Executor, SpeedExecutor
 from bot.core.learning import ExplainService, PracticeService, ReminderService
 from bot.core.live import LiveService
 from bot.core.packs import Library, library_of
@@ -20,6 +20,7 @@ from bot.core.quality import InsightsService, ReportService
 from bot.core.questions import ReviewScheduler
 from bot.core.rounds import POST_LEASE, QuizService
 from bot.core.signin import DEFAULT_WEB_URL, SignInService
+from bot.core.speed import SpeedService
 from bot.core.store import QuizStore
 from content.loader import Bank
 
@@ -41,6 +42,7 @@ class Quiz:
     live: LiveService  # live sessions: a timed quiz for the team meeting
     browser: QuestionBrowser  # the web page's question browser
     audit: AuditService  # the log of every admin change
+    speed: SpeedService  # speed challenges: practice, verdicts, boards, held verdicts
 
     @property
     def library(self) -> Library:
@@ -58,6 +60,7 @@ def build_quiz(
     post_lease: dt.timedelta = POST_LEASE,
     web_url: str = DEFAULT_WEB_URL,
     web_secret: str | None = None,
+    speed_executor: SpeedExecutor | None = None,
 ) -> Quiz:
     """Assemble the core from its ports (called by the composition root and by tests).
 
@@ -84,4 +87,5 @@ def build_quiz(
         live=LiveService(store, library, clock, reviews),
         browser=QuestionBrowser(store, library),
         audit=audit,
+        speed=SpeedService(store, library, clock, speed_executor, audit),
     )

@@ -25,6 +25,7 @@ from bot.core.people.store import PeopleStore
 from bot.core.quality.store import InsightStore, ReportStore
 from bot.core.rounds.store import RoundStore
 from bot.core.signin.store import SignInStore
+from bot.core.speed.store import SpeedStore
 
 
 class QuizStore(
@@ -40,6 +41,7 @@ class QuizStore(
     LiveStore,
     BrowserStore,
     AuditStore,
+    SpeedStore,
     Protocol,
 ):
     """Persist channels, members, rounds, answers and practice state.

@@ -15,7 +15,7 @@ from typing import TextIO
 
 from aiohttp import web
 
-from content.loader import ContentError, load_bank
+from content.loader import Bank, ContentError, load_bank
 from content.schema import CodeItem
 from executors.cli.exec_command import EXIT_NO_SANDBOX, EXIT_USAGE, content_root, layer_table
 from executors.cli.health_command import default_port
@@ -24,8 +24,10 @@ from executors.engine import LocalExecutor, detect_cuda
 from executors.grading.pack_challenges import PackReport, build_pack_challenge, validate_pack
 from executors.service.protocol import TOKEN_ENV
 from executors.service.server import ExecutorService, ServiceLimits
+from executors.speed.executor import LocalSpeedExecutor
+from executors.speed.supervisor import SpeedTimer
 from executors.zygote.reports import LayerStatus
-from executors.zygote.supervisor import SandboxUnavailable, Zygote
+from executors.zygote.supervisor import SandboxUnavailable, Zygote, ZygoteError
 
 # The simplest shipped challenge (no gradient check): the warm-up run and the bench use it.
 VERDICT_CHALLENGE = "code.one-hot"
@@ -45,6 +47,8 @@ class Warm:
     layers: dict[str, LayerStatus]
     cuda: bool
     challenges: int
+    speed: LocalSpeedExecutor | None = None  # POST /v1/speed; None: no timer on this host
+
 
 
 class WarmUpFailed(Exception):
@@ -69,11 +73,25 @@ def _parser() -> argparse.ArgumentParser:
                        help="runs waiting for a slot before new ones get 503")
     serve.add_argument("--user", metavar="NAME",
                        help="once the sandbox is up, serve HTTP as this unprivileged user")
+    serve.add_argument("--speed", action="store_true",
+                       help="also time speed challenges (POST /v1/speed): one warm timer, "
+                            "one CPU, one verdict at a time")
     serve.add_argument("--drain-s", type=float, default=30.0,
                        help="on SIGTERM, how long admitted runs may take to finish")
     commands.add_parser("health", help="exit 0 when a replica is ready (HEALTHCHECK)",
                         add_help=False)
     return parser
+
+
+def start_speed(bank: Bank) -> LocalSpeedExecutor | None:
+    """Start the speed timer for ``POST /v1/speed``; None (logged) where it cannot start."""
+    timer = SpeedTimer()
+    try:
+        timer.start()
+    except (SandboxUnavailable, ZygoteError) as exc:
+        logging.getLogger(__name__).warning("no speed timer on this replica: %s", exc)
+        return None
+    return LocalSpeedExecutor(bank, timer=timer, owns_timer=True)
 
 
 def drop_privileges(user: str) -> None:
@@ -88,7 +106,7 @@ def drop_privileges(user: str) -> None:
         raise OSError(f"could not become {user}")
 
 
-def warm_up(max_parallel: int, user: str | None) -> Warm:
+def warm_up(max_parallel: int, user: str | None, speed_timer: bool = False) -> Warm:
     """Load the bank, start the sandbox, check every layer, and grade one reference solution."""
     try:
         bank = load_bank(content_root())
@@ -108,6 +126,8 @@ def warm_up(max_parallel: int, user: str | None) -> Warm:
     # Every layer is on (the service has no insecure mode), so team packs' challenges sent
     # with their runs are built here too: their code only ever runs in the sandbox.
     executor = LocalExecutor(bank, zygote, cuda_available=cuda, pack_builder=build_pack_challenge)
+    # The speed timer makes cgroups as root: started now, before privileges are dropped.
+    speed = start_speed(bank) if speed_timer and bank.speed else None
     if user:
         # The zygote stays root (its children need it to build their sandboxes); everything
         # that parses requests and grades what comes back runs unprivileged from here on.
@@ -119,6 +139,8 @@ def warm_up(max_parallel: int, user: str | None) -> Warm:
         verdict = executor.run(probe.id, probe.code.solution)
         if not verdict.passed:
             executor.close()
+            if speed is not None:
+                speed.close()
             raise WarmUpFailed(f"the reference solution of {probe.id} did not pass: "
                                f"{verdict.status} {verdict.message}", EXIT_WARM_UP_FAILED)
 
@@ -126,7 +148,7 @@ def warm_up(max_parallel: int, user: str | None) -> Warm:
         # The replica's own bank: a pack's ids and links are checked against what it serves.
         return validate_pack(data, bank, zygote, workers=max_parallel)
 
-    return Warm(executor, zygote, check_pack, layers, cuda, len(items))
+    return Warm(executor, zygote, check_pack, layers, cuda, len(items), speed)
 
 
 async def serve(args: argparse.Namespace, token: str, out: TextIO) -> int:
@@ -145,7 +167,8 @@ async def serve(args: argparse.Namespace, token: str, out: TextIO) -> int:
         loop.add_signal_handler(signum, stop.set)
     warm: Warm | None = None
     try:
-        warming = asyncio.ensure_future(asyncio.to_thread(warm_up, args.max_parallel, args.user))
+        warming = asyncio.ensure_future(asyncio.to_thread(warm_up, args.max_parallel, args.user,
+                                                      args.speed))
         stopping = asyncio.ensure_future(stop.wait())
         await asyncio.wait({warming, stopping}, return_when=asyncio.FIRST_COMPLETED)
         if not warming.done():
@@ -158,7 +181,8 @@ async def serve(args: argparse.Namespace, token: str, out: TextIO) -> int:
             return exc.exit_code
         service.metrics.watch_warm_children(lambda: _warm_children(warm, service))
         service.attach(warm.executor, warm.layers, cuda=warm.cuda, challenges=warm.challenges,
-                       alive=lambda: warm.zygote.pid is not None, check_pack=warm.check_pack)
+                       alive=lambda: warm.zygote.pid is not None, check_pack=warm.check_pack,
+                       speed=warm.speed)
         out.write(f"torchquiz executor: ready ({warm.challenges} challenges, "
                   f"cuda {warm.cuda}, every isolation layer on)\n")
         out.flush()
@@ -169,6 +193,8 @@ async def serve(args: argparse.Namespace, token: str, out: TextIO) -> int:
         await runner.cleanup()
         if warm is not None:
             warm.executor.close()
+            if warm.speed is not None:
+                warm.speed.close()
 
 
 def _warm_children(warm: Warm, service: ExecutorService) -> float:

@@ -43,6 +43,7 @@ from executors.service.protocol import (
     MAX_PACK_BYTES,
     PACKS_VALIDATE_PATH,
     RUNS_PATH,
+    SPEED_PATH,
     PackCheck,
     PackDefinition,
     RunRequest,
@@ -59,6 +60,7 @@ INVALID_REPORT_MESSAGE = ("the executor sent back something that is not a pack r
                           "pack was not checked, try again")
 # A pack's checks share a budget of 180 s on the replica (validate_pack); wait a little longer.
 PACK_READ_TIMEOUT_S = 240.0
+SPEED_READ_TIMEOUT_S = 300.0  # a speed verdict waits behind up to four others on a replica
 _RETRY_STATUSES = {401, 403, 404, 500, 502, 503, 504}
 
 
@@ -199,6 +201,19 @@ class ExecutorClient:
         body = _encode(run.to_json())
         replica, answer = self._exchange(RUNS_PATH, body, f"run {run.request_id}")
         self._local.engine_ms = answer.engine_ms
+        return self._verdict(replica, run, answer.body)
+
+    def speed(self, challenge_id: str, code: str, *, seed: int | None = None,
+              request_id: str | None = None) -> Verdict:
+        """Return the speed verdict of ``code`` (``POST /v1/speed``).
+
+        NoReplicaAvailable when no replica could take it. The verdict is read once, here
+        (``Verdict.from_json`` checks its timing report); one that does not read is a fault.
+        """
+        run = RunRequest(challenge_id, code, request_id or uuid.uuid4().hex, seed, None)
+        replica, answer = self._exchange(
+            SPEED_PATH, _encode(run.to_json()), f"speed run {run.request_id}",
+            read_timeout_s=max(self._read_timeout_s, SPEED_READ_TIMEOUT_S))
         return self._verdict(replica, run, answer.body)
 
     def check_pack(self, data: bytes) -> PackCheck:

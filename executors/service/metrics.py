@@ -14,7 +14,7 @@ CONTENT_TYPE = CONTENT_TYPE_LATEST
 LATENCY_BUCKETS = (0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0, 30.0)
 REFUSAL_REASONS = ("unauthorized", "too_large", "bad_request", "busy", "not_ready", "conflict",
                    "unknown_challenge")  # fmt: skip
-FAULT_KINDS = ("grading", "sandbox")
+FAULT_KINDS = ("grading", "sandbox", "speed")
 
 
 class ServiceMetrics:

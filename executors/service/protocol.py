@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from typing import Any
 
 RUNS_PATH = "/v1/runs"
+SPEED_PATH = "/v1/speed"  # a speed challenge timed against its reference (same body)
 PACKS_VALIDATE_PATH = "/v1/packs/validate"
 HEALTH_PATH = "/healthz"
 METRICS_PATH = "/metrics"

@@ -41,6 +41,7 @@ from executors.service.protocol import (
     PACKS_VALIDATE_PATH,
     REPLAYED_HEADER,
     RUNS_PATH,
+    SPEED_PATH,
     BadRunRequest,
     RunRequest,
     pack_of,
@@ -65,6 +66,23 @@ class Engine(Protocol):
     def challenge_item(self, challenge_id: str) -> CodeItem:
         """Return the bank item of a challenge (UnknownChallenge when there is none)."""
         ...
+
+
+class SpeedEngine(Protocol):
+    """What the service needs of the speed timer (``LocalSpeedExecutor`` satisfies it)."""
+
+    def knows(self, challenge_id: str) -> bool:
+        """Say whether ``challenge_id`` is a speed challenge this replica times."""
+        ...
+
+    def speed(self, challenge_id: str, code: str, *, seed: int | None = None) -> Verdict:
+        """Time ``code`` against the challenge's reference; a user failure is a verdict."""
+        ...
+
+
+# The timer is one CPU: one speed verdict at a time per replica, a few waiting behind it.
+SPEED_QUEUE = 4
+SPEED_ESTIMATE_S = 8.0  # a verdict's usual time, for Retry-After
 
 
 @dataclass(frozen=True)
@@ -135,22 +153,27 @@ class ExecutorService:
         self._idle = asyncio.Event()
         self._idle.set()
         self._packs = PackValidations()
+        self._speed: SpeedEngine | None = None
+        self._speed_pool = ThreadPoolExecutor(1, thread_name_prefix="speed")
+        self._speed_admitted = 0
 
     # ---------------------------------------------------------------- lifecycle
     def attach(self, engine: Engine, layers: dict[str, LayerStatus], *, cuda: bool,
                challenges: int, alive: Callable[[], bool] | None = None,
-               check_pack: PackChecker | None = None) -> None:
+               check_pack: PackChecker | None = None, speed: SpeedEngine | None = None) -> None:
         """Start admitting runs on a warm engine whose every layer passed.
 
         ``alive`` says whether the sandbox process still runs; when a run fails and it does
         not, the replica reports itself down so that its orchestrator replaces it.
-        ``check_pack`` validates pack files (without it, validations get 404).
+        ``check_pack`` validates pack files (without it, validations get 404); ``speed`` times
+        speed challenges (without it, ``POST /v1/speed`` gets 404).
         """
         off = sorted(name for name, s in layers.items() if not s.active)
         if off:
             raise ValueError(f"refusing to serve with isolation layers off: {', '.join(off)}")
         self._engine = engine
         self._check_pack = check_pack
+        self._speed = speed
         self._alive = alive or (lambda: True)
         self.readiness = Readiness("ready", "", dict(layers), cuda, challenges)
         self.metrics.ready.set(1)
@@ -173,6 +196,7 @@ class ExecutorService:
         with contextlib.suppress(TimeoutError):
             await asyncio.wait_for(self._idle.wait(), timeout_s)
         self._pool.shutdown(wait=False, cancel_futures=True)
+        self._speed_pool.shutdown(wait=False, cancel_futures=True)
         self._packs.shutdown()
 
     def app(self) -> web.Application:
@@ -183,6 +207,7 @@ class ExecutorService:
                                                   self.limits.max_pack_bytes))
         app.router.add_post(RUNS_PATH, self._runs)
         app.router.add_post(PACKS_VALIDATE_PATH, self._validate_pack)
+        app.router.add_post(SPEED_PATH, self._speed_runs)
         app.router.add_get(HEALTH_PATH, self._health)
         app.router.add_get(METRICS_PATH, self._metrics)
         return app
@@ -367,6 +392,62 @@ class ExecutorService:
                 self.fail("down", "the sandbox process died")
             message = "the sandbox failed; try another replica"
             raise _NoVerdict(503, message, retry_after=1) from None
+
+    # ---------------------------------------------------------------- speed
+    async def _speed_runs(self, request: web.Request) -> web.Response:
+        """Time a speed answer: the run body of /v1/runs (no definition), one at a time."""
+        body = await self._admitted_body(request, self.limits.max_body_bytes)
+        if isinstance(body, web.Response):
+            return body
+        speed = self._speed
+        if speed is None:
+            return self._refuse("bad_request", 404, "this replica times no speed challenge")
+        try:
+            run = RunRequest.from_json(json.loads(body))
+        except (ValueError, UnicodeDecodeError, RecursionError) as exc:
+            message = str(exc) if isinstance(exc, BadRunRequest) else "the body is not JSON"
+            return self._refuse("bad_request", 400, message)
+        if run.definition is not None:
+            return self._refuse("bad_request", 400, "a speed run carries no definition")
+        if not speed.knows(run.challenge_id):
+            self.metrics.refused.labels(reason="unknown_challenge").inc()
+            return self._refuse("unknown_challenge", 404, "no speed challenge "
+                                f"{inert(run.challenge_id, one_line=True, limit=120)}")
+        lookup = self.ledger.claim(run.request_id, run.fingerprint())
+        if lookup.seen is Seen.CONFLICT:
+            return self._refuse("conflict", 409, "this request_id was used for another run")
+        if lookup.seen is Seen.DONE:
+            return self._replay(lookup.verdict)
+        if lookup.seen is Seen.RUNNING and lookup.pending is not None:
+            try:
+                return self._replay(await asyncio.shield(lookup.pending))
+            except _NoVerdict as exc:
+                return exc.response()
+        if self._speed_admitted >= 1 + SPEED_QUEUE:
+            message = "the speed timer's queue is full; try another replica or retry later"
+            self.ledger.abandon(run.request_id, _NoVerdict(503, message, retry_after=1))
+            wait = math.ceil(SPEED_ESTIMATE_S * self._speed_admitted)
+            return self._refuse("busy", 503, message,
+                                {"Retry-After": str(min(MAX_RETRY_AFTER_S, wait))})
+        self._speed_admitted += 1
+        self._idle.clear()
+        try:
+            verdict = await asyncio.get_running_loop().run_in_executor(
+                self._speed_pool, functools.partial(speed.speed, run.challenge_id, run.code,
+                                                    seed=run.seed))
+        except BaseException:
+            self.ledger.abandon(run.request_id, _NoVerdict(500, "internal error"))
+            raise
+        finally:
+            self._speed_admitted -= 1
+            if self._admitted == 0 and self._speed_admitted == 0 and not self._packs.busy:
+                self._idle.set()
+        self.metrics.runs.labels(status=str(verdict.status)).inc()
+        if verdict.fault:
+            self.metrics.faults.labels(kind="speed").inc()
+        encoded = json.dumps(verdict.to_json(), ensure_ascii=False).encode()
+        self.ledger.finish(run.request_id, encoded)
+        return _verdict_response(encoded)
 
     # ---------------------------------------------------------------- packs
     async def _validate_pack(self, request: web.Request) -> web.Response:

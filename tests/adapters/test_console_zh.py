@@ -127,6 +127,13 @@ hello
 /pack remove nosuch
 /pack export nosuch
 /pack frobnicate
+/speed
+/speed nosuch
+/speed held
+/speed release 1
+/speed release nosuch
+/quiz speed
+/quiz speed nosuch
 /weekly
 /forget-me
 /forget-me no

@@ -24,6 +24,8 @@ from bot.core.kernel.models import (
     Reminder,
     ReportDraft,
     Review,
+    SpeedShapeFigure,
+    SpeedVerdictRecord,
 )
 from bot.core.kernel.models import week_start as week_of
 from db.engine import make_engine
@@ -67,6 +69,11 @@ def _play(store, member, channel, rnd, tag, *, day_offset=0):
     store.open_live_question(live.id, 0, at, at + HOUR)
     store.join_live(live.id, member.id, at)
     store.record_live_answer(LiveAnswer(live.id, 0, member.id, "B", True, 10, at, 1500))
+    # A speed challenge served and answered (db/store_speed.py).
+    store.open_speed(member.id, "speed.test-row-norms", 1, at)
+    store.add_speed_verdict(SpeedVerdictRecord(
+        member.id, channel.id, "slack:W1", "speed.test-row-norms", 1, "released", True, False,
+        2.5, (SpeedShapeFigure("small", 2.5, 2.1, 2.9),), "", at))
 
 
 @pytest.fixture
@@ -112,7 +119,8 @@ def test_export_holds_every_section_with_the_members_rows(store, world):
     counts = data.counts()
     assert counts == {"answers": 4, "pending_answers": 2, "score_totals": 2, "week_totals": 2,
                       "practice_session": 1, "practice_results": 2, "review_cards": 1,
-                      "reports": 2, "reminders": 1, "live_answers": 2, "live_players": 2}
+                      "reports": 2, "reminders": 1, "live_answers": 2, "live_players": 2,
+                      "speed_verdicts": 2, "speed_challenge": 1}
     tables = _counts(store, world["ada"].id)
     assert counts == {s.name: tables[s.table.__tablename__] for s in SECTIONS}
     answers = {s.name: s for s in data.sections}["answers"].rows

@@ -13,7 +13,7 @@ from typing import Any
 from aiohttp import web
 
 from executors.service.pack_validations import PackChecker
-from executors.service.server import Engine, ExecutorService, ServiceLimits
+from executors.service.server import Engine, ExecutorService, ServiceLimits, SpeedEngine
 from executors.zygote.reports import LayerStatus
 
 TOKEN = "test-token-0123456789"
@@ -24,12 +24,13 @@ class InProcessService:
 
     def __init__(self, engine: Engine | None, layers: dict[str, LayerStatus] | None = None,
                  *, token: str = TOKEN, limits: ServiceLimits | None = None,
-                 check_pack: PackChecker | None = None) -> None:
+                 check_pack: PackChecker | None = None, speed: SpeedEngine | None = None) -> None:
         self.service = ExecutorService(token, limits or ServiceLimits(max_parallel=4))
         self.engine = engine
         self.layers = layers or {"all": LayerStatus(True, "checked by the caller")}
         self.token = token
         self.check_pack = check_pack
+        self.speed = speed
         self.url = ""
         self._loop = asyncio.new_event_loop()
         self._started = threading.Event()
@@ -60,7 +61,7 @@ class InProcessService:
         self.url = f"http://{host}:{port}"
         if self.engine is not None:
             self.service.attach(self.engine, self.layers, cuda=False, challenges=1,
-                                check_pack=self.check_pack)
+                                check_pack=self.check_pack, speed=self.speed)
         self._started.set()
         await self._stop.wait()
         await runner.cleanup()

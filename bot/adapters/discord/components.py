@@ -49,7 +49,7 @@ class ActionButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=_ACT
         # core, which answers it with a clear line instead of a failed interaction.
         self.action_id = action_id
         self.kind, _, key = (parse_action(action_id) or ("unknown", "", "?"))
-        style = discord.ButtonStyle.primary if self.kind in ("form", "pform") else (
+        style = discord.ButtonStyle.primary if self.kind in ("form", "pform", "sform") else (
             discord.ButtonStyle.secondary)
         if self.kind == "forget" and key == "yes":
             style = discord.ButtonStyle.danger

@@ -119,7 +119,7 @@ class Handlers:
         """Handle a click on one of our buttons (its custom id is the core's action id)."""
         async def work() -> None:
             # A modal must be the first response, and a shared card a public one: no defer.
-            if kind not in ("form", "pform", "lform", "share", "report", "preport"):
+            if kind not in ("form", "pform", "lform", "sform", "share", "report", "preport"):
                 await interaction.response.defer(ephemeral=True, thinking=True)
             await self.show(interaction, await self.front.click(identity(interaction), action_id))
 

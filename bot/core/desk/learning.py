@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from bot.core.desk import speed
 from bot.core.desk.base import DeskBase
 from bot.core.kernel.commands import Action, Command, Option
 from bot.core.kernel.models import Identity
@@ -16,7 +17,10 @@ def explain(desk: DeskBase, who: Identity, topic: str, _whom: Identity | None) -
 
 
 def practice(desk: DeskBase, who: Identity, topic: str, _whom: Identity | None) -> Reply:
-    """Serve a private practice question (of ``topic``, if named)."""
+    """Serve a private practice question (of ``topic``, if named); ``speed [ID]``: a speed one."""
+    word, _, rest = topic.strip().partition(" ")
+    if word.lower() == speed.SPEED_WORD:
+        return speed.serve(desk, who, rest.strip())
     return desk.start_practice(who, topic)
 
 
@@ -49,4 +53,5 @@ QUIZ = Command(
     describe={"discord": "A private practice question, from what you missed",
               "slack": "A private practice question, from what you missed"},
     options=(Option("topic", "text", "only questions on this topic", autocomplete="topics"),),
-    usage={"slack": "[topic]", "home": "[TOPIC]", "console": "[TOPIC|skip]"})
+    usage={"slack": "[topic | speed]", "home": "[TOPIC|speed]",
+           "console": "[TOPIC|skip|speed [ID]]"})

@@ -19,7 +19,7 @@ import logging
 from collections.abc import Mapping
 
 from bot.core.channels import matching_zones
-from bot.core.desk import answers
+from bot.core.desk import answers, speed
 from bot.core.desk.admins import file_report
 from bot.core.desk.base import COMMAND_CHARS, DeskBase, Home, SettingsView
 from bot.core.desk.catalog import REGISTRY
@@ -76,6 +76,8 @@ class Desk(DeskBase):
         mode = AnswerMode.CODE if mode_name == "code" else AnswerMode.TEXT
         if kind == "lsubmit":
             return answer_live(self, who, target, text, mode)
+        if kind == "ssubmit":
+            return speed.submit(self, who, target, text)
         if kind == "submit":
             return answers.answer_round(self, who, target, text, mode)
         return answers.answer_practice(self, who, target, text, mode)
@@ -85,8 +87,22 @@ class Desk(DeskBase):
         return answers.answer_today(self, who, response, mode)
 
     def practice_answer(self, who: Identity, response: str, mode: AnswerMode) -> Reply:
-        """Answer the member's current practice question (a typed answer)."""
+        """Answer the member's current practice question (a typed answer).
+
+        Code goes to the member's open speed challenge when it was served after the open
+        practice question (or there is none): the console's one way to send code to either.
+        """
+        if mode is AnswerMode.CODE and self._speed_is_newer(who):
+            return speed.submit(self, who, None, response)
         return answers.answer_practice(self, who, None, response, mode)
+
+    def _speed_is_newer(self, who: Identity) -> bool:
+        member = self.member(who)
+        opened = self.store.current_speed(member.id)
+        if opened is None:
+            return False
+        session = self.store.current_practice(member.id)
+        return session is None or session.started_at <= opened.started_at
 
     def forget_me(self, who: Identity, confirmed: bool) -> Reply:
         """Say what forgetting the member deletes (with a confirm button), or delete it."""

@@ -26,6 +26,7 @@ from bot.core.kernel.sentences import (
     quality,
     rounds,
     signin,
+    speed,
     verdicts,
     web,
 )
@@ -48,6 +49,7 @@ COMMAND_NAMES: dict[str, dict[str, str]] = {
     "pack": {"discord": "quiz-pack", "slack": "quiz-pack", "console": "pack"},
     "web": {"discord": "quiz-web", "slack": "quiz-web", "console": "web"},
     "live": {"discord": "quiz-live", "slack": "quiz-live", "console": "live"},
+    "speed": {"discord": "quiz-speed", "slack": "quiz-speed", "console": "speed"},
 }
 # Outside a request (the scheduler's posts and reminders) no front end is set: Discord's names
 # are used, which are Slack's too except for stats, and no scheduled sentence names /stats.
@@ -88,6 +90,7 @@ _PARTS = (
     quality,
     rounds,
     signin,
+    speed,
     verdicts,
     web,
 )

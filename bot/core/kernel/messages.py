@@ -163,16 +163,26 @@ def live_form_action(session_id: int, position: int) -> str:
     return f"tq:lform:{session_id}-{position}:open"
 
 
+def speed_form_action(item_id: str) -> str:
+    """Return the action id that opens the code form of a speed challenge (``/quiz speed``)."""
+    return f"tq:sform:{item_id}:open"
+
+
+def speed_review_action(verdict_id: int, key: str) -> str:
+    """Return the action id of an admin's ``release`` or ``reject`` button on a held verdict."""
+    return f"tq:sheld:{verdict_id}:{key}"
+
+
 ACTION_KINDS = (
     "answer", "practice", "pskip", "form", "pform", "share", "forget", "report", "preport",
-    "unpause", "remind", "live", "ljoin", "lform", "lrank",
+    "unpause", "remind", "live", "ljoin", "lform", "lrank", "sform", "sheld",
 )
-SUBMIT_KINDS = ("submit", "psubmit", "reported", "preported", "lsubmit")
+SUBMIT_KINDS = ("submit", "psubmit", "reported", "preported", "lsubmit", "ssubmit")
 # Their target is a round id; the others an item's (or, for forget, an owner tag).
 ROUND_KINDS = ("answer", "form", "submit", "report", "reported")
 # What a form opened by each kind comes back as when submitted.
 _SUBMIT_OF = {"form": "submit", "pform": "psubmit", "report": "reported", "preport": "preported",
-              "lform": "lsubmit"}
+              "lform": "lsubmit", "sform": "ssubmit"}
 # Their target is a live session's question, SESSION-POSITION; ljoin's and lrank's a session.
 LIVE_KINDS = ("live", "lform", "lsubmit")
 MAX_ROUND_ID = 2**31 - 1  # the rounds table's integer key
@@ -182,6 +192,7 @@ _KEY = re.compile(r"[A-Za-z]{1,16}")
 _OWNER_TAG = re.compile(r"[0-9a-f]{16}")
 _LIVE_TARGET = re.compile(r"([1-9][0-9]{0,9})-(0|[1-9][0-9]?)")
 _FORGET_KEYS = ("yes", "no")
+SPEED_REVIEW_KEYS = ("release", "reject")
 _FIXED_KEYS = {"ljoin": "join", "lrank": "rank"}  # kinds whose key is always the same word
 _MAX_ID_CHARS = 255  # Slack's action_id limit; Discord's custom_id is 100
 
@@ -205,7 +216,7 @@ def live_target_of(target: str) -> tuple[int, int] | None:
 def _target_ok(kind: str, target: str) -> bool:
     if kind in LIVE_KINDS:
         return live_target_of(target) is not None
-    if kind in ("ljoin", "lrank"):
+    if kind in ("ljoin", "lrank", "sheld"):  # a session's id, or a speed verdict's
         return round_id_of(target) is not None
     if kind == "forget":
         return _OWNER_TAG.fullmatch(target) is not None
@@ -230,6 +241,8 @@ def parse_action(action_id: str) -> tuple[str, str, str] | None:
         return None
     if kind == "forget" and key not in _FORGET_KEYS:
         return None
+    if kind == "sheld" and key not in SPEED_REVIEW_KEYS:
+        return None
     if _FIXED_KEYS.get(kind, key) != key:
         return None
     return kind, target, key
@@ -252,6 +265,8 @@ def parse_submit(submit: str) -> tuple[str, str, str] | None:
     if parts[3] not in ("text", "code") or not _target_ok(parts[1], parts[2]):
         return None
     if parts[1] in ("reported", "preported", "lsubmit") and parts[3] != "text":
+        return None
+    if parts[1] == "ssubmit" and parts[3] != "code":
         return None
     return parts[1], parts[2], parts[3]
 

@@ -85,6 +85,30 @@ from bot.core.kernel.records import (
 from bot.core.kernel.records import (
     WebSession as WebSession,
 )
+from bot.core.kernel.speed_records import (
+    PENDING as PENDING,
+)
+from bot.core.kernel.speed_records import (
+    REJECTED as REJECTED,
+)
+from bot.core.kernel.speed_records import (
+    RELEASED as RELEASED,
+)
+from bot.core.kernel.speed_records import (
+    HeldSpeed as HeldSpeed,
+)
+from bot.core.kernel.speed_records import (
+    OpenSpeed as OpenSpeed,
+)
+from bot.core.kernel.speed_records import (
+    SpeedBoardEntry as SpeedBoardEntry,
+)
+from bot.core.kernel.speed_records import (
+    SpeedShapeFigure as SpeedShapeFigure,
+)
+from bot.core.kernel.speed_records import (
+    SpeedVerdictRecord as SpeedVerdictRecord,
+)
 
 # The streak rule and the stored streak (storage keeps it by the same rule), re-exported here.
 from bot.core.kernel.streaks import (

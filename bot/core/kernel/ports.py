@@ -196,6 +196,31 @@ class Executor(Protocol):
         ...
 
 
+class SpeedVerdictView(VerdictView, Protocol):
+    """A speed verdict (the executor's Verdict satisfies it): a verdict plus its timing report.
+
+    ``speed`` is the grader's report as plain data (faster, held, reason, score, shapes with
+    speedup, low, high): untrusted until bot.core.speed reads it, once, where it enters.
+    """
+
+    @property
+    def speed(self) -> Mapping[str, Any] | None:
+        """Return the timing report, or None when the code never got timed (wrong, error)."""
+        ...
+
+
+class SpeedExecutor(Protocol):
+    """Time a submission against a speed challenge's reference in the sandbox."""
+
+    def speed(self, challenge_id: str, code: str, *, seed: int | None = None
+              ) -> SpeedVerdictView:
+        """Return the speed verdict of ``code`` (a user failure is a verdict, never raised).
+
+        Raise bot.core.kernel.errors.GradingUnavailable when no timer can take it now.
+        """
+        ...
+
+
 @dataclass(frozen=True)
 class ScopedPack:
     """A stored pack as the library holds it: its newest version's entries, and its scope.

@@ -28,7 +28,7 @@ from bot.core.kernel.models import ChannelSettings
 from bot.core.kernel.ports import PackSource, ScopedPack
 from content.loader import Bank, Question
 from content.packs import SHIPPED_BANK
-from content.schema import ExplainCard
+from content.schema import ExplainCard, SpeedItem
 
 log = logging.getLogger(__name__)
 
@@ -203,6 +203,11 @@ class Library(Bank):
     def cards(self) -> dict[str, ExplainCard]:
         """Return every card by id, of every pack."""
         return self._current().bank.cards
+
+    @property
+    def speed(self) -> dict[str, SpeedItem]:
+        """Return the shipped bank's speed challenges by id (chat serves no pack's yet)."""
+        return self._shipped.speed
 
     def __eq__(self, other: object) -> bool:
         return self is other

@@ -3,7 +3,7 @@
 Shared by the daily rounds and private practice.
 """
 
-from bot.core.questions import posts
+from bot.core.questions import diagnostics, posts
 from bot.core.questions.answers import Judgement, gradable, hidden_test_seed, judge, round_seed
 from bot.core.questions.reviews import ReviewScheduler
 from bot.core.questions.scoring import (
@@ -23,6 +23,7 @@ __all__ = [
     "Judgement",
     "ReviewScheduler",
     "StreakState",
+    "diagnostics",
     "gradable",
     "hidden_test_seed",
     "judge",

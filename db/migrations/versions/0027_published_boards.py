@@ -6,7 +6,7 @@ answers 404. One row per channel; its unique token is the link's last part.
 Written by hand and checked against db/tables.py (tests/db/test_migrations.py compares them).
 
 Revision ID: 0027
-Revises: 0025
+Revises: 0026
 Create Date: 2026-12-03
 """
 
@@ -18,7 +18,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision: str = "0027"
-down_revision: str | None = "0025"
+down_revision: str | None = "0026"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 

@@ -49,13 +49,14 @@ SETTING_OPTIONS = {"time": "time", "timezone": "timezone", "language": "language
 COMMANDS = {"explain": "explain", "quiz": "quiz", "leaderboard": "leaderboard",
             "stats": "stats", "settings": "quiz-settings", "forget_me": "quiz-forget-me",
             "reports": "quiz-reports", "privacy": "quiz-privacy", "insights": "quiz-insights",
-            "web": "quiz-web", "live": "quiz-live"}
+            "web": "quiz-web", "live": "quiz-live", "speed": "quiz-speed"}
 
 
 def build(harness: DiscordDriver, *, guild_id: int | None = None) -> tuple[Any, QuizBot]:
     """Build the runtime and the bot as `torchquiz discord` does (the one place to repoint)."""
     runtime = chat_runtime(harness.config, "discord", clock=harness.clock,
-                           executor=harness.new_executor())
+                           executor=harness.new_executor(),
+                           speed_executor=harness.speed_executor)
     bot = QuizBot(runtime, guild_id=guild_id, guild_ready_timeout=0.05,
                   tally_delay_s=TALLY_DELAY_S)
     return runtime, bot

@@ -303,6 +303,7 @@ class Harness(Generic[FakeT]):
         self.runtime: Any = None
         self.bot: Any = None
         self.executor: Switchable | None = None
+        self.speed_executor: Any = None  # the app's SpeedExecutor (a scenario sets one)
         self._fake: FakeT | None = None
         self._options: dict[str, Any] = {}  # how the app was last started
 

@@ -59,7 +59,7 @@ def build(harness: SlackDriver, *, oauth: bool = False) -> tuple[Any, SlackBot]:
     if oauth:
         settings = settings.model_copy(update={"slack_client_id": CLIENT_ID})
     bot = slack_bot(settings, clock=harness.clock, executor=harness.new_executor(),
-                    tally_delay_s=TALLY_DELAY_S)
+                    speed_executor=harness.speed_executor, tally_delay_s=TALLY_DELAY_S)
     return bot.runtime, bot
 
 
@@ -262,6 +262,8 @@ class SlackDriver(Harness[FakeSlack]):
             text, slash = "", "/quiz-insights"
         elif name == "web":
             text, slash = "", "/quiz-web"
+        elif name == "speed":
+            text, slash = str(args.get("challenge") or ""), "/quiz-speed"
         elif name == "live":
             text = f"{args.get('action') or ''} {args.get('options') or ''}".strip()
             slash = "/quiz-live"

@@ -250,6 +250,12 @@ async def _walk(d: Any, ran: set[str]) -> tuple[int, frozenset[str]]:
     await d.advance_live()
     await d.click(question, live[0], "bob")  # after the close
     await command("live", "alice", action="end")
+    # Speed challenges: this bank has none; the list, a board, held verdicts, a forged review.
+    await command("speed", "alice")
+    await command("speed", "alice", challenge="zzzzqqq")
+    await command("speed", "admin", challenge="held")
+    await command("speed", "bob", challenge="held")
+    await command("quiz", "alice", topic="speed")
     await d.settle()
     if d.platform == "slack":  # a member whose Slack speaks Chinese opens the home tab
         d.acked(await d.send.open_home("mei"))

@@ -19,7 +19,7 @@ def test_commands_are_registered_with_their_options_and_admin_default(discord_ru
         assert names == {"explain", "quiz", "leaderboard", "stats", "quiz-settings",
                          "quiz-forget-me", "quiz-reports", "quiz-insights",
                          "quiz-privacy", "quiz-remind", "quiz-pack", "quiz-web",
-                         "quiz-live"}
+                         "quiz-live", "quiz-speed"}
         for admin_only in ("quiz-settings", "quiz-reports", "quiz-insights", "quiz-pack"):
             command = next(c for c in h.fake.commands if c["name"] == admin_only)
             assert int(command["default_member_permissions"]) == 1 << 5  # Manage Server
@@ -48,7 +48,7 @@ def _described(options, path):
 
 def test_every_command_option_and_choice_is_described_in_chinese(discord_run):
     async def scenario(h):
-        assert len(h.fake.commands) == 13
+        assert len(h.fake.commands) == 14
         missing, english, seen = [], [], 0
         for command in h.fake.commands:
             for where, part in [(command["name"], command),

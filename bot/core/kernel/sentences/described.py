@@ -13,7 +13,7 @@ English and Simplified Chinese.
 # What members type as it is, left so in the Chinese descriptions: Discord shows them as plain
 # text, where code font cannot be marked.
 TYPED = ("detach", "view-vs-reshape", "no_grad", "HH", "MM", "Asia/Shanghai", "all", "bank",
-         "list", "questions", "seconds", "lobby", "topics", "N", "S", "a", "b", "yaml")
+         "list", "questions", "seconds", "lobby", "topics", "N", "S", "a", "b", "yaml", "held")
 
 STRINGS: dict[str, dict[str, str]] = {
     "discord.describe.explain": {"en": "Explain a PyTorch concept, with an example",
@@ -113,6 +113,12 @@ STRINGS: dict[str, dict[str, str]] = {
                                           "zh-CN": "题包 ID，即 {/pack} list 显示的那个"},
     "discord.describe.web": {"en": "A private sign-in link to the team's web page",
                              "zh-CN": "一个私人登录链接，打开团队网页"},
+    "discord.describe.speed": {
+        "en": "A speed challenge's board; alone, the list of challenges",
+        "zh-CN": "某个速度挑战的排行榜；不填则列出所有挑战",
+    },
+    "discord.describe.speed.challenge": {"en": "a challenge id, or held (admins)",
+                                         "zh-CN": "挑战编号，或 held（管理员）"},
     "discord.describe.live": {
         "en": "A live quiz for the team meeting: start, join, skip, pause, end",
         "zh-CN": "团队会议上的实时测验：开始、加入、跳过、暂停、结束",

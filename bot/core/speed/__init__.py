@@ -1,0 +1,6 @@
+"""Speed challenges in chat: practice, verdicts, a board per challenge, held verdicts."""
+
+from bot.core.speed.report import SpeedReading, read_report
+from bot.core.speed.service import MAX_CODE_CHARS, SpeedService, Where
+
+__all__ = ["MAX_CODE_CHARS", "SpeedReading", "SpeedService", "Where", "read_report"]
