@@ -61,10 +61,13 @@ def test_a_speed_verdict_crosses_http_and_reads_once(replica: InProcessService):
         verdict = RemoteSpeedExecutor(client).speed(ROW_NORMS, FASTER)
     finally:
         client.close()
-    assert verdict.status == "passed" and not verdict.fault, verdict.message
+    # What crossed is pinned, not how fast the answer was (the desk's tests rank faster ones).
+    assert not verdict.fault, verdict.message
     reading = read_report(verdict.speed)
-    assert reading is not None and reading.faster
+    assert reading is not None, verdict.speed
+    assert (verdict.status == "passed") == reading.faster, verdict.message
     assert [s.shape for s in reading.shapes] == ["small", "tall", "drawn"]
+    assert all(0 < s.low <= s.high for s in reading.shapes)
 
 
 def test_an_unknown_speed_challenge_is_a_404_and_the_bot_hears_unavailable(
