@@ -22,7 +22,7 @@ class AuditStore(StoreBase):
 
     def admin_changes(self, platform: str, workspace: str, limit: int) -> list[AdminChange]:
         """Return the workspace's latest changes, newest first, at most ``limit``."""
-        with self._transaction() as session:
+        with self._read() as session:
             rows = session.scalars(
                 select(AdminChangeRow)
                 .where(AdminChangeRow.platform == platform,

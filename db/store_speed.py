@@ -55,7 +55,7 @@ class SpeedStore(StoreBase):
 
     def current_speed(self, user_id: int) -> OpenSpeed | None:
         """Return the member's open speed challenge, if any."""
-        with self._transaction() as session:
+        with self._read() as session:
             row = session.get(SpeedOpenRow, user_id)
             if row is None:
                 return None
@@ -79,7 +79,8 @@ class SpeedStore(StoreBase):
         """Return each visible member's best released faster verdict in the channel.
 
         Best score first, ties by who got there first (the earlier verdict, then its id);
-        hidden members never appear. One query; the best per member is taken here.
+        hidden members never appear. One query, read only (a board shown never holds up an
+        answer's write); the best per member is taken here.
         """
         stmt = (
             select(SpeedVerdictRow.id, SpeedVerdictRow.user_id, SpeedVerdictRow.score,
@@ -94,7 +95,7 @@ class SpeedStore(StoreBase):
             .order_by(SpeedVerdictRow.score.desc(), SpeedVerdictRow.created_at,
                       SpeedVerdictRow.id)
         )
-        with self._transaction() as session:
+        with self._read() as session:
             rows = session.execute(stmt).all()
         seen: set[int] = set()
         board: list[SpeedBoardEntry] = []
@@ -117,7 +118,7 @@ class SpeedStore(StoreBase):
             .order_by(SpeedVerdictRow.created_at, SpeedVerdictRow.id)
             .limit(limit)
         )
-        with self._transaction() as session:
+        with self._read() as session:
             return [HeldSpeed(row.id, row.item_id, row.item_version, name, row.score,
                               row.reason, _shapes_in(row.shapes), row.created_at)
                     for row, name in session.execute(stmt).all()]
