@@ -626,7 +626,10 @@ class FakeDiscord:
         if record is None:
             return 404, {"message": "Unknown interaction", "code": 10062}
         if time.monotonic() - record.sent_at > ACK_DEADLINE_S:
+            # Discord has dropped it: nothing more will come, so a waiting test learns now.
             record.late = True
+            record.answered_at = record.answered_at or time.monotonic()
+            record.finished.set()
             return 404, {"message": "Unknown interaction", "code": 10062}
         if record.callbacks:
             record.doubled = True

@@ -130,8 +130,16 @@ class DiscordDriver(Harness[FakeDiscord]):
 
     async def done(self, record: Interaction, timeout: float = REPLY_TIMEOUT_S) -> Interaction:
         """Wait until the bot has finished answering an interaction, in time and once."""
-        await asyncio.wait_for(record.finished.wait(), timeout)
-        assert not record.late, "the bot answered after Discord's three seconds"
+        try:
+            await asyncio.wait_for(record.finished.wait(), timeout)
+        except TimeoutError:
+            raise AssertionError(
+                f"no reply to {record.user}'s interaction within {timeout:g} s: "
+                f"{len(record.callbacks)} callback(s) {[c.get('type') for c in record.callbacks]}"
+                f", {len(record.followups)} follow-up(s)") from None
+        assert not record.late, (
+            f"the bot answered {record.user} after Discord's three seconds "
+            f"({(record.answered_at or 0) - record.sent_at:.1f} s)")
         assert not record.doubled, "the bot answered the interaction twice"
         return record
 
