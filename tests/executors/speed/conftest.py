@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 import shutil
 from collections.abc import Iterator
 from pathlib import Path
@@ -12,6 +11,7 @@ import pytest
 from content.loader import load_bank
 from content.schema import SpeedItem
 from executors.speed.supervisor import SpeedTimer
+from tests.support.speed import running_timer
 
 FIXTURES = Path(__file__).resolve().parents[2] / "fixtures" / "speed"
 
@@ -31,13 +31,5 @@ def row_norms(speed_bank_dir: Path) -> SpeedItem:
 
 @pytest.fixture(scope="session")
 def speed_timer() -> Iterator[SpeedTimer]:
-    if os.geteuid() != 0:
-        if os.environ.get("CI"):
-            pytest.fail("CI must run the speed tests, as root")
-        pytest.skip("the speed tests need root (CI runs as root)")
-    timer = SpeedTimer()
-    try:
-        timer.start()
+    with running_timer() as timer:
         yield timer
-    finally:
-        timer.close()
