@@ -38,7 +38,7 @@ from bot.core.kernel.models import ChannelSettings, RoundPost
 from bot.core.kernel.ports import Publisher
 from bot.core.learning.reminders import MemberUnreachable
 from bot.core.quiz import Quiz
-from bot.core.rounds.schedule import DEFAULT_GRACE
+from bot.core.rounds.schedule import BOARD_GRACE, DEFAULT_GRACE, missed_board
 
 __all__ = ["DEFAULT_GRACE", "Publisher", "QuizScheduler", "board_job_id", "board_trigger",
            "clocked_scheduler", "post_job_id", "post_trigger"]
@@ -229,12 +229,21 @@ class QuizScheduler:
         self.scheduler.add_job(self._job(self.post_board), board_trigger(channel),
                                args=[channel.id],
                                id=board_job_id(channel.id), coalesce=True,
-                               misfire_grace_time=3600)
+                               misfire_grace_time=int(BOARD_GRACE.total_seconds()))
 
     async def catch_up(self) -> None:
-        """Post today's question once if the bot was down at post time, within the grace."""
+        """Make what came due while the bot (or its database) was down, each once.
+
+        Today's question within the grace; this week's board within BOARD_GRACE (its claim
+        keeps a board already posted, by this replica or another, from going out twice).
+        """
         posts = await asyncio.to_thread(self.quiz.rounds.catch_up, self.platform, self.grace)
         await asyncio.gather(*(self._publish(post) for post in posts))
+        channels = await asyncio.to_thread(self._channels)
+        now = self.quiz.rounds.clock.now()
+        for channel in channels:
+            if channel.enabled and missed_board(channel, now):
+                await self.post_board(channel.id)
 
     async def post(self, channel_id: int) -> None:
         """Claim and publish today's round; a lost claim means another replica posted it.

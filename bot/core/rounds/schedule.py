@@ -1,4 +1,4 @@
-"""When a channel's daily post is due: the rule the start-up catch-up follows."""
+"""When a channel's daily post and weekly board are due: the rules the catch-up follows."""
 
 from __future__ import annotations
 
@@ -11,6 +11,9 @@ from bot.core.kernel.models import ChannelSettings
 # After downtime, a post missed by at most this long is still posted once; a later one is
 # skipped (a question at 18:00 for a 09:00 channel would land in the wrong part of the day).
 DEFAULT_GRACE = dt.timedelta(hours=3)
+# A weekly board missed while no bot ran (or the database was down) is still posted this late
+# within its week: the standings read the same a few hours on.
+BOARD_GRACE = dt.timedelta(hours=6)
 
 
 class Missed(StrEnum):
@@ -29,3 +32,18 @@ def missed_post(channel: ChannelSettings, now: dt.datetime, grace: dt.timedelta)
     if local < due:
         return Missed.WAIT
     return Missed.POST if local - due <= grace else Missed.SKIP
+
+
+def missed_board(channel: ChannelSettings, now: dt.datetime,
+                 grace: dt.timedelta = BOARD_GRACE) -> bool:
+    """Say whether the channel's weekly board was due at most ``grace`` ago, this week.
+
+    A board due before the channel's week turned (Sunday night, caught up on Monday) is not
+    made: it would read the new week, which has barely begun.
+    """
+    zone = ZoneInfo(channel.timezone)
+    local = now.astimezone(zone)
+    monday = local.date() - dt.timedelta(days=local.weekday())
+    due = dt.datetime.combine(monday + dt.timedelta(days=channel.leaderboard_weekday),
+                              dt.time(channel.leaderboard_hour), tzinfo=zone)
+    return due <= local and local - due <= grace

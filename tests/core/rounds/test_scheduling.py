@@ -2,7 +2,7 @@
 
 import asyncio
 import datetime as dt
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import pytest
 from apscheduler.schedulers.asyncio import AsyncIOScheduler
@@ -11,7 +11,7 @@ from apscheduler.triggers.date import DateTrigger
 from bot.core.kernel.models import Actor, ChannelDefaults, ChannelUpdate
 from bot.core.live import LiveOptions
 from bot.core.quiz import build_quiz
-from bot.core.rounds.schedule import missed_post
+from bot.core.rounds.schedule import missed_board, missed_post
 from bot.scheduling import QuizScheduler, post_trigger
 
 
@@ -375,3 +375,67 @@ def test_an_error_that_is_no_outage_still_reaches_the_scheduler(quiz):
 
     with pytest.raises(ValueError, match="a bug"):
         asyncio.run(sched._job(broken)())
+
+
+def _board_due(channel, week_monday=dt.date(2026, 3, 2)):
+    """Return when ``channel``'s board was due in the week of ``week_monday`` (UTC channel)."""
+    day = week_monday + dt.timedelta(days=channel.leaderboard_weekday)
+    return dt.datetime.combine(day, dt.time(channel.leaderboard_hour), tzinfo=dt.UTC)
+
+
+@pytest.mark.parametrize(("weekday", "hour", "now", "made"), [
+    (4, 16, dt.datetime(2026, 3, 6, 15, 59, tzinfo=dt.UTC), False),  # not due yet: its job fires
+    (4, 16, dt.datetime(2026, 3, 6, 16, 0, tzinfo=dt.UTC), True),
+    (4, 16, dt.datetime(2026, 3, 6, 21, 30, tzinfo=dt.UTC), True),  # 5.5 h late: within the grace
+    (4, 16, dt.datetime(2026, 3, 6, 22, 1, tzinfo=dt.UTC), False),  # past the grace
+    (6, 21, dt.datetime(2026, 3, 9, 1, 0, tzinfo=dt.UTC), False),  # Sunday 21h on Monday: new week
+    (0, 9, dt.datetime(2026, 3, 8, 12, 0, tzinfo=dt.UTC), False),  # Monday's board, six days on
+])
+def test_a_missed_weekly_board_is_made_within_its_grace_and_its_week(
+        quiz, weekday, hour, now, made):
+    channel = quiz.rounds.channel("slack", "C1", "T1", ChannelDefaults(timezone="UTC"))
+    channel = replace(channel, leaderboard_weekday=weekday, leaderboard_hour=hour)
+    assert missed_board(channel, now) is made
+
+
+def test_a_board_missed_in_a_database_outage_is_posted_by_the_next_sweep_once(
+        quiz, clock, caplog, monkeypatch):
+    import logging
+
+    channel = quiz.rounds.channel("slack", "C1", "T1", ChannelDefaults(timezone="UTC"))
+    clock.set(_board_due(channel))
+    publisher = RecordingPublisher()
+    sched = QuizScheduler(quiz, publisher, "slack", AsyncIOScheduler(timezone=dt.UTC),
+                          is_outage=lambda exc: isinstance(exc, ConnectionRefusedError))
+    real = quiz.board.claim_weekly
+
+    def down(*args, **kwargs):
+        raise ConnectionRefusedError("the database is restarting")
+
+    async def scenario():
+        monkeypatch.setattr(quiz.board, "claim_weekly", down)
+        await sched._job(sched.post_board)(channel.id)  # the board's job: one warning
+        monkeypatch.setattr(quiz.board, "claim_weekly", real)
+        clock.advance(minutes=3)
+        await sched.tick()  # the database is back: the board goes out
+        await sched.tick()  # and only once
+
+    with caplog.at_level(logging.INFO):
+        asyncio.run(scenario())
+    assert len(publisher.boards) == 1
+    assert not any(r.exc_info for r in caplog.records)
+
+
+def test_two_replicas_started_after_the_boards_hour_post_it_once(quiz, clock):
+    channel = quiz.rounds.channel("slack", "C1", "T1", ChannelDefaults(timezone="UTC"))
+    clock.set(_board_due(channel) + dt.timedelta(hours=2))
+    first, second = RecordingPublisher(), RecordingPublisher()
+
+    async def scenario():
+        for publisher in (first, second):
+            sched = QuizScheduler(quiz, publisher, "slack", AsyncIOScheduler(timezone=dt.UTC))
+            await sched.start()
+            sched.scheduler.shutdown(wait=False)
+
+    asyncio.run(scenario())
+    assert len(first.boards) + len(second.boards) == 1
