@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from bot.core.kernel.models import Actor, ChannelDefaults
@@ -165,3 +167,17 @@ def test_the_chosen_language_reaches_what_the_core_words(quiz, channel):
 
     html = serve(quiz, scenario)
     assert "频道设置" in html and "Channel settings" not in html
+
+
+def test_a_pages_title_is_its_name_alone(quiz, channel):
+    # The board's title block once swallowed the share section: its forms were the tab's text.
+    _solve(quiz, channel, "Alice")
+    admin = who(admin=True)
+    for path in (f"/channels/{channel.id}/board", f"/channels/{channel.id}/me"):
+        status, html, _ = _page(quiz, path, admin)
+        assert status == 200
+        title = re.search(r"<title>(.*?)</title>", html, re.S)
+        assert title is not None
+        assert "&lt;" not in title.group(1) and "<" not in title.group(1), title.group(1)
+        assert title.group(1).endswith(" · torchquiz") and len(title.group(1)) < 80
+        assert html.count('aria-labelledby="share"') <= 1
