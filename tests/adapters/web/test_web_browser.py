@@ -23,6 +23,7 @@ from bot.core.quiz import build_quiz
 from bot.scheduling import QuizScheduler
 from content.loader import load_bank
 from tests.adapters.web.browser import (
+    PHONE,
     axe_source,
     chromium_path,
     live,
@@ -302,3 +303,19 @@ def test_forget_me_asks_first_then_deletes_and_signs_out(browser, quiz, channel)
         assert response is not None and response.url.endswith("/")  # signed out: sent home
     page.context.close()
     assert quiz.people.export(who("alice")) is None
+
+
+@pytest.mark.parametrize("path", ["/reports", "/channels/{channel}/board", "/items"])
+def test_an_admins_tables_fit_a_phone_without_scrolling_sideways(browser, quiz, channel, path):
+    solve(quiz, channel, "Alice", "Bob", "Carol")
+    _report(quiz, channel, "Bob")
+    page = new_page(browser, width=PHONE["width"], height=PHONE["height"])
+    with live(quiz) as server:
+        sign_in(page, server, quiz, who("ada", admin=True, name="Ada"))
+        page.goto(server.url(path.format(channel=channel.id)))
+        overflow = page.evaluate(
+            "() => [...document.querySelectorAll('.scroll')]"
+            ".map(s => s.scrollWidth - s.clientWidth)")
+        assert overflow, "the page shows no table"
+        assert max(overflow) <= 0, f"a table is {max(overflow)} px wider than the phone"
+    page.context.close()
