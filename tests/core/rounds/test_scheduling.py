@@ -47,6 +47,20 @@ class RecordingPublisher:
         self.live.append((channel, message))
 
 
+def start_two_replicas(quiz):
+    """Start two replicas' schedulers one after the other; return what each published."""
+    publishers = RecordingPublisher(), RecordingPublisher()
+
+    async def scenario():
+        for publisher in publishers:
+            sched = QuizScheduler(quiz, publisher, "slack", AsyncIOScheduler(timezone=dt.UTC))
+            await sched.start()
+            sched.scheduler.shutdown(wait=False)
+
+    asyncio.run(scenario())
+    return publishers
+
+
 def test_daily_trigger_keeps_local_time_across_the_dst_change(quiz):
     channel = quiz.rounds.channel("slack", "C1", "T1",
                                   ChannelDefaults(timezone="Europe/Berlin"))
@@ -68,15 +82,7 @@ def test_missed_post_is_made_within_grace_and_skipped_after(quiz, utc_hour, deci
 def test_start_catches_up_once_and_two_replicas_post_once(quiz, clock):
     clock.set(dt.datetime(2026, 3, 2, 10, tzinfo=dt.UTC))
     channel = quiz.rounds.channel("slack", "C1", "T1", ChannelDefaults(timezone="UTC"))
-    first, second = RecordingPublisher(), RecordingPublisher()
-
-    async def scenario():
-        for publisher in (first, second):
-            sched = QuizScheduler(quiz, publisher, "slack", AsyncIOScheduler(timezone=dt.UTC))
-            await sched.start()
-            sched.scheduler.shutdown(wait=False)
-
-    asyncio.run(scenario())
+    first, second = start_two_replicas(quiz)
     assert len(first.rounds) + len(second.rounds) == 1
     posted = (first.rounds or second.rounds)[0]
     assert quiz.rounds.store.get_round(posted.round.id).message_ref == f"msg-{posted.round.id}"
@@ -429,13 +435,5 @@ def test_a_board_missed_in_a_database_outage_is_posted_by_the_next_sweep_once(
 def test_two_replicas_started_after_the_boards_hour_post_it_once(quiz, clock):
     channel = quiz.rounds.channel("slack", "C1", "T1", ChannelDefaults(timezone="UTC"))
     clock.set(_board_due(channel) + dt.timedelta(hours=2))
-    first, second = RecordingPublisher(), RecordingPublisher()
-
-    async def scenario():
-        for publisher in (first, second):
-            sched = QuizScheduler(quiz, publisher, "slack", AsyncIOScheduler(timezone=dt.UTC))
-            await sched.start()
-            sched.scheduler.shutdown(wait=False)
-
-    asyncio.run(scenario())
+    first, second = start_two_replicas(quiz)
     assert len(first.boards) + len(second.boards) == 1
