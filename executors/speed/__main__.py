@@ -1,5 +1,6 @@
 """Run the speed timer: ``python -m executors.speed --fd N``."""
 
 from executors.speed.timer import main
+from executors.zygote.process import exit_without_teardown
 
-raise SystemExit(main())
+exit_without_teardown(main())

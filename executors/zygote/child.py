@@ -193,6 +193,9 @@ def enter_sandbox(
 class _Template:
     def __init__(self, sock: socket.socket) -> None:
         self.sock = sock
+        # Forked and not yet reaped: only the template may reap them, so none of these pids
+        # can have been reused, and a signal to one reaches our own child.
+        self.kids: set[int] = set()
 
     def reap(self, _signum: int, _frame: Any) -> None:
         # Runs between bytecodes of the main loop; the I/O loop learns each exit status here.
@@ -203,25 +206,33 @@ class _Template:
                 return
             if pid == 0:
                 return
+            self.kids.discard(pid)
             with contextlib.suppress(OSError):
                 self.sock.send(json.dumps({"exit": pid, "status": status}).encode())
 
+    def exit_after_reaping(self, timeout_s: float = 2.0) -> NoReturn:
+        """Kill every child still alive, exit once all are reaped, or after ``timeout_s``.
 
-def _exit_after_reaping(timeout_s: float = 2.0) -> NoReturn:
-    """Exit once every child is reaped (the zygote killed them), or after ``timeout_s``.
-
-    A child left unreaped is handed to the host's init, which may take seconds to reap it on
-    a busy machine: meanwhile it is a sandbox process that nobody owns.
-    """
-    deadline = time.monotonic() + timeout_s
-    while time.monotonic() < deadline:
-        try:
-            pid, _ = os.waitpid(-1, os.WNOHANG)
-        except ChildProcessError:
-            break
-        if pid == 0:
-            time.sleep(0.005)
-    os._exit(0)
+        The I/O loop is gone. It kills the children it knows of, but not one whose pid it
+        had not read yet: a child forked just before a stop, which waits for its request
+        until the zygote's end of the socket closes, and the zygote waited for us (every
+        stop after a run took 2 s more). A child left unreaped is handed to the host's init,
+        which may take seconds to reap it on a busy machine: meanwhile it is a sandbox
+        process that nobody owns.
+        """
+        signal.signal(signal.SIGCHLD, signal.SIG_DFL)  # reaped below, no report to send
+        for pid in list(self.kids):
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(pid, signal.SIGKILL)
+        deadline = time.monotonic() + timeout_s
+        while time.monotonic() < deadline:
+            try:
+                pid, _ = os.waitpid(-1, os.WNOHANG)
+            except ChildProcessError:
+                break
+            if pid == 0:
+                time.sleep(0.005)
+        os._exit(0)
 
 
 def template_loop(sock: socket.socket, config: layers.SandboxConfig, seccomp: Any,
@@ -239,9 +250,9 @@ def template_loop(sock: socket.socket, config: layers.SandboxConfig, seccomp: An
         try:
             msg, fds, _, _ = socket.recv_fds(sock, 65536, 8)
         except OSError:
-            _exit_after_reaping()
+            template.exit_after_reaping()
         if not msg:
-            _exit_after_reaping()
+            template.exit_after_reaping()
         spec = ForkSpec.loads(msg)
         # Block SIGCHLD so the child cannot be reaped before we hold a pidfd for it.
         signal.pthread_sigmask(signal.SIG_BLOCK, [signal.SIGCHLD])
@@ -254,6 +265,7 @@ def template_loop(sock: socket.socket, config: layers.SandboxConfig, seccomp: An
             os.close(host_pid_ns)
             run_child(spec, fds, config, seccomp, runner=runner,
                       born_in_cgroup=bool(spec.cgroups) and current == spec.cgroups)  # fmt: skip
+        template.kids.add(pid)  # SIGCHLD is blocked: it cannot have been reaped yet
         if config.use_namespaces:
             layers.reset_pid_namespace(host_pid_ns)
         pidfd = os.pidfd_open(pid)
@@ -265,7 +277,7 @@ def template_loop(sock: socket.socket, config: layers.SandboxConfig, seccomp: An
         except OSError:
             # The I/O loop is gone (the zygote is shutting down): so is the child's request
             # socket, and the child exits on its own when it reads the end of it.
-            _exit_after_reaping()
+            template.exit_after_reaping()
         os.close(pidfd)
         signal.pthread_sigmask(signal.SIG_UNBLOCK, [signal.SIGCHLD])
         current = ()

@@ -13,7 +13,7 @@ import logging
 import os
 import socket
 import sys
-from typing import Any
+from typing import Any, NoReturn
 
 from executors.isolation import layers
 from executors.isolation.cgroups import CgroupManager
@@ -65,6 +65,19 @@ def warm_imports() -> None:
     for key, value in before.items():
         if os.environ.get(key) != value:
             os.environ[key] = value
+
+
+def exit_without_teardown(code: int) -> NoReturn:
+    """Exit once the server has shut down, skipping the interpreter's teardown.
+
+    By then every child is killed and every cgroup removed; what is left is tearing down the
+    warm heap (torch, torch._dynamo and their modules), which took 1.9 s of a 1.95-s close
+    on an idle machine: every restart, replica stop and rolling deploy waited for it.
+    """
+    logging.shutdown()
+    for stream in (sys.stdout, sys.stderr):
+        stream.flush()
+    os._exit(code)
 
 
 def _probe_namespaces(uid: int, gid: int, use_uid: bool) -> bool:

@@ -29,6 +29,7 @@ def test_bench_prints_a_table_and_one_json_line_with_every_figure(capsys):
     assert figures["speedup_p50"] == pytest.approx(
         figures["baseline_ms"]["p50"] / figures["warm_ms"]["p50"])
     assert figures["all_layers_active"] is True
+    assert figures["zygote_start_s"] > 0 and figures["zygote_stop_s"] > 0
     small = figures["small_pages"]
     assert small["burst"]["ok"] == 6 and small["warm_ms"]["n"] == 3
     service = figures["service"]
@@ -40,7 +41,8 @@ def test_bench_prints_a_table_and_one_json_line_with_every_figure(capsys):
                   "sandbox run alone", "huge pages", "4 KiB pages: burst of 6", "baseline",
                   "speedup", "burst of 6",
                   "zygote RSS", "HTTP overhead per verdict", "burst of 6, 2 replicas",
-                  "first verdict (built on the replica)", "with the challenge cached"):
+                  "first verdict (built on the replica)", "with the challenge cached",
+                  "zygote start"):
         assert label in out
 
 

@@ -6,6 +6,7 @@ import contextlib
 import os
 import resource
 import signal
+import subprocess
 import sys
 import sysconfig
 import threading
@@ -335,6 +336,38 @@ def test_a_closed_zygote_leaves_no_process_for_the_hosts_init_to_reap():
     finally:
         zygote.close()
     assert [pid for pid in children if os.path.exists(f"/proc/{pid}")] == []
+
+
+# A template whose I/O loop has gone, with a child the loop never heard of (forked just before
+# a stop): the child sleeps until killed, so only the template's own kill can end it.
+_TEMPLATE_LEFT_ALONE = """
+import os, signal, socket, sys
+from executors.zygote.child import _Template
+ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
+template = _Template(ours)
+pid = os.fork()
+if pid == 0:
+    while True:
+        signal.pause()
+template.kids.add(pid)
+print(pid, flush=True)
+template.exit_after_reaping(timeout_s=600.0)
+"""
+
+
+def test_a_template_left_alone_kills_its_children_before_it_exits():
+    # It waited for them instead, until its timeout: every zygote stop after a run took 2 s
+    # longer, a child forked in the last moment waiting for a request that never came.
+    process = subprocess.Popen([sys.executable, "-c", _TEMPLATE_LEFT_ALONE], cwd=REPO,
+                               stdout=subprocess.PIPE, text=True)
+    try:
+        assert process.stdout is not None
+        child = int(process.stdout.readline())
+        assert process.wait(timeout=120) == 0
+    finally:
+        process.kill()
+        process.wait()
+    assert not os.path.exists(f"/proc/{child}")
 
 
 def test_zygote_environment_is_an_allow_list():
