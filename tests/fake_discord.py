@@ -212,6 +212,8 @@ class FakeDiscord:
         self.uploads: dict[str, bytes] = {}  # ... and their bytes, served at their URL
         self.downloads: list[str] = []  # the attachment ids the bot fetched
         self.closed_dms: set[str] = set()  # members whose DMs refuse the bot (error 50007)
+        # Discord drops an interaction not acknowledged in time; a test may shorten the wait.
+        self.ack_deadline_s = ACK_DEADLINE_S
         self._limits: list[list[Any]] = []
         self._holds: list[list[Any]] = []  # [method, path pattern, accepted] (see hold())
         self._released = asyncio.Event()
@@ -625,7 +627,7 @@ class FakeDiscord:
         record = self.interactions.get(token)
         if record is None:
             return 404, {"message": "Unknown interaction", "code": 10062}
-        if time.monotonic() - record.sent_at > ACK_DEADLINE_S:
+        if time.monotonic() - record.sent_at > self.ack_deadline_s:
             # Discord has dropped it: nothing more will come, so a waiting test learns now.
             record.late = True
             record.answered_at = record.answered_at or time.monotonic()

@@ -14,7 +14,7 @@ from typing import Any
 
 import discord
 
-from bot.adapters.chat.front import ChatFront
+from bot.adapters.chat.front import ChatFront, NowhereToReply
 from bot.adapters.discord import components
 from bot.adapters.discord.embeds import NO_MENTIONS, rendered
 from bot.core.desk import Reply
@@ -23,6 +23,16 @@ from bot.core.kernel.messages import Message, Tone
 from bot.core.kernel.models import Identity
 
 PLATFORM = "discord"
+UNKNOWN_INTERACTION = 10062  # Discord's code for an interaction it no longer accepts
+
+
+class InteractionExpired(NowhereToReply):
+    """Discord dropped the interaction before we acknowledged it (three seconds, or 15 min).
+
+    The member's client already said the app did not respond; whatever we would send is
+    refused the same way. Nothing was done for the request if the refused call was its
+    acknowledgement, which comes first: one warning line, not an error with a traceback.
+    """
 NAME_CHARS = 64
 
 
@@ -111,7 +121,18 @@ class Handlers:
     async def guarded(self, interaction: discord.Interaction, what: str,
                       work: Callable[[], Awaitable[None]]) -> None:
         """Run ``work`` under the front's guard: a failure gets the apology, never silence."""
-        await self.front.guarded(identity(interaction), what, work, self._apology(interaction))
+        async def answering() -> None:
+            try:
+                await work()
+            except discord.NotFound as exc:
+                if exc.code != UNKNOWN_INTERACTION:
+                    raise
+                age = (discord.utils.utcnow() - interaction.created_at).total_seconds()
+                raise InteractionExpired(f"Discord dropped the interaction ({age:.1f} s old)"
+                                         ) from exc
+
+        await self.front.guarded(identity(interaction), what, answering,
+                                 self._apology(interaction))
 
     # ------------------------------------------------------------ buttons and modals
     async def on_action(self, interaction: discord.Interaction, action_id: str,
