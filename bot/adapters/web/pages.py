@@ -88,6 +88,7 @@ class Pages:
         router.add_get("/audit", self.audit)
         router.add_get("/items", self.items)
         router.add_post(f"/items/{ITEM}/unpause", self.unpause)
+        router.add_post(f"/items/{ITEM}/pause", self.pause)
         router.add_get("/cards", self.cards)
         router.add_get(f"/cards/{CARD}", self.card)
         router.add_get("/static/style.css", self.style)
@@ -332,10 +333,19 @@ class Pages:
 
     async def unpause(self, request: web.Request) -> web.StreamResponse:
         """Unpause an item as chat's button does (the middleware checked CSRF)."""
+        return await self._pause_or_unpause(request, pause=False)
+
+    async def pause(self, request: web.Request) -> web.StreamResponse:
+        """Pause an item by hand as chat's /quiz-insights pause does (the middleware: CSRF)."""
+        return await self._pause_or_unpause(request, pause=True)
+
+    async def _pause_or_unpause(self, request: web.Request, *,
+                                pause: bool) -> web.StreamResponse:
         front = self.front
         grant = grant_of(request)
+        work = front.web.pause if pause else front.web.unpause
         try:
-            result = await front.call(front.web.unpause, grant, request.match_info["item"])
+            result = await front.call(work, grant, request.match_info["item"])
         except AdminOnly:
             raise web.HTTPForbidden from None
         if result is None:

@@ -18,7 +18,7 @@ from zoneinfo import ZoneInfo
 from bot.core.audit import AdminChange
 from bot.core.boards import BoardView, CalendarDay
 from bot.core.channels import KEYS, MAX_SETUP_CHARS, typed_values
-from bot.core.desk.admins import close_reports, unpause_clicked
+from bot.core.desk.admins import close_reports, pause_item, unpause_clicked
 from bot.core.desk.base import DeskBase
 from bot.core.desk.members import forget_me
 from bot.core.kernel.commands import Command
@@ -431,6 +431,19 @@ class WebDesk:
             return None
         # The registry's own handler of chat's unpause button.
         return unpause_clicked(self.desk, who, "unpause", item_id, "item").message
+
+    def pause(self, grant: WebGrant, item_id: str) -> Message | None:
+        """Pause an item by hand as chat's ``/quiz-insights pause ID`` does (admins only).
+
+        None: an item the workspace does not see (a 404).
+        """
+        if not grant.is_admin:
+            raise AdminOnly(0)
+        who = identity(grant)
+        bank = self.quiz.insights.bank
+        if item_id not in bank.questions or not bank.visible(item_id, self.desk.scope(who)):
+            return None
+        return pause_item(self.desk, who, item_id).message
 
     def reports(self, grant: WebGrant) -> list[ReportLine]:
         """Return the workspace's open reports, oldest first, with their item's numbers.

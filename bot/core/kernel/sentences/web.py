@@ -127,6 +127,7 @@ STRINGS: dict[str, dict[str, str]] = {
     "web.audit.after": {"en": "After", "zh-CN": "修改后"},
     "web.audit.settings": {"en": "settings of #{target}", "zh-CN": "#{target} 的设置"},
     "web.audit.unpause": {"en": "item {target}", "zh-CN": "题目 {target}"},
+    "web.audit.pause": {"en": "item {target}", "zh-CN": "题目 {target}"},
     "web.audit.close_report": {"en": "report {target}", "zh-CN": "报告 {target}"},
     "web.nav.items": {"en": "Item statistics", "zh-CN": "题目统计"},
     "web.progress.calendar": {"en": "Streak calendar", "zh-CN": "连续打卡日历"},
@@ -242,9 +243,11 @@ STRINGS: dict[str, dict[str, str]] = {
     "web.items.explain": {
         "en": "The table behind {/insights}: p is the share right on the first try, "
               "discrimination how well the item separates strong members from the rest. "
-              "An item whose answer key looks wrong is paused until an admin lets it go.",
+              "An item whose answer key looks wrong is paused until an admin lets it go; "
+              "an admin may also pause one by hand (no daily post picks a paused item).",
         "zh-CN": "即 {/insights} 背后的数据：`p` 为首次答对的比例，"
-                 "区分度表示题目区分强弱成员的程度。答案疑似有误的题目会被暂停，直到管理员恢复。",
+                 "区分度表示题目区分强弱成员的程度。答案疑似有误的题目会被暂停，直到管理员恢复；"
+                 "管理员也可以手动暂停题目（每日一题不会选中已暂停的题目）。",
     },
     "web.items.item": {"en": "Item", "zh-CN": "题目"},
     "web.items.answered": {"en": "Answered", "zh-CN": "作答人次"},
@@ -254,6 +257,7 @@ STRINGS: dict[str, dict[str, str]] = {
     "web.items.state": {"en": "State", "zh-CN": "状态"},
     "web.items.active": {"en": "in use", "zh-CN": "使用中"},
     "web.items.paused": {"en": "paused", "zh-CN": "已暂停"},
+    "web.items.pause": {"en": "Pause {item}", "zh-CN": "暂停 {item}"},
     "web.items.none": {"en": "No item to show yet.", "zh-CN": "暂无题目数据。"},
     "web.audit.none": {"en": "No admin has changed anything yet.",
                        "zh-CN": "管理员还没有做过修改。"},
