@@ -31,6 +31,7 @@ TOKEN = r"{token:[0-9a-f.]{1,130}}"  # noqa: S105 - a route pattern
 PUBLIC = r"{public:[A-Za-z0-9_-]{43}}"  # a published board's token (token_urlsafe(32))
 MAX_FIELD = 1000  # a refused form's value shown back: /quiz-settings' line limit
 _PAGE = re.compile(r"[0-9]{1,4}")
+_TOPIC = re.compile(r"[a-z0-9][a-z0-9._-]{0,63}")
 _LOCAL = re.compile(r"/(?![/\\])[A-Za-z0-9/_.?=&%-]{0,300}")
 _ID = re.compile(r"[0-9]{1,9}")
 MAX_PICKED = 100  # reports one close may name: the desk's own limit
@@ -41,6 +42,11 @@ _PLATFORM_NAMES = {"discord": "Discord", "slack": "Slack"}
 
 def _page(text: str) -> int:
     return int(text) if _PAGE.fullmatch(text) else 1
+
+
+def _topic(text: str) -> str:
+    """Return a topic as the query named it, or "" (the desk ignores one it does not know)."""
+    return text if _TOPIC.fullmatch(text) else ""
 
 
 def chat_link(grant: WebGrant, channel_external_id: str) -> str:
@@ -187,7 +193,8 @@ class Pages:
         period = request.query.get("period", "week")
         channel_id = int(request.match_info["channel"])
         found = await front.call(front.web.board, grant, channel_id,
-                                 period, _page(request.query.get("page", "1")))
+                                 period, _page(request.query.get("page", "1")),
+                                 _topic(request.query.get("topic", "")), front.language(request))
         if found is None:
             raise web.HTTPNotFound
         shared = (await front.call(front.web.board_link, grant, channel_id)
@@ -203,7 +210,8 @@ class Pages:
         token = request.match_info["public"]
         found = await front.call(front.web.public_board, token,
                                  request.query.get("period", "week"),
-                                 _page(request.query.get("page", "1")))
+                                 _page(request.query.get("page", "1")),
+                                 _topic(request.query.get("topic", "")), front.language(request))
         if found is None:
             raise web.HTTPNotFound
         return front.render(request, "board.html", board=found, base=f"/boards/{token}",
