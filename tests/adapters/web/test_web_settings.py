@@ -173,7 +173,7 @@ def test_unpausing_needs_the_right_the_token_and_an_item_the_workspace_sees(quiz
 
 def test_an_admin_pauses_an_item_by_hand_and_the_log_keeps_before_and_after(quiz, channel):
     (status, page), (paused, after) = _items(quiz, ADA, ("/items/t.text-detach/pause", True))
-    assert status == 200 and "Pause t.text-detach" in page
+    assert status == 200 and 'aria-label="Pause t.text-detach">Pause</button>' in page
     assert paused == 200 and "(version 1) is paused" in after
     assert "Unpause t.text-detach" in after
     assert quiz.rounds.store.paused_items() == {("t.text-detach", 1)}

@@ -261,7 +261,8 @@ STRINGS: dict[str, dict[str, str]] = {
     "web.items.state": {"en": "State", "zh-CN": "状态"},
     "web.items.active": {"en": "in use", "zh-CN": "使用中"},
     "web.items.paused": {"en": "paused", "zh-CN": "已暂停"},
-    "web.items.pause": {"en": "Pause {item}", "zh-CN": "暂停 {item}"},
+    "web.items.pause": {"en": "Pause", "zh-CN": "暂停"},
+    "web.items.pause_item": {"en": "Pause {item}", "zh-CN": "暂停 {item}"},  # its accessible name
     "web.items.none": {"en": "No item to show yet.", "zh-CN": "暂无题目数据。"},
     "web.audit.none": {"en": "No admin has changed anything yet.",
                        "zh-CN": "管理员还没有做过修改。"},
