@@ -16,6 +16,7 @@ from aiohttp import web
 
 from bot.adapters.web import security
 from bot.adapters.web.app import HERE, MAX_BODY, SESSION, WebFront, grant_of
+from bot.adapters.web.pack_pages import PackPages
 from bot.adapters.web.question_pages import QuestionPages
 from bot.adapters.web.signin_pages import SignInPages
 from bot.core.desk.web import AdminOnly
@@ -447,6 +448,7 @@ def application(front: WebFront) -> web.Application:
     app = web.Application(middlewares=[front.middleware], client_max_size=MAX_BODY)
     Pages(front).add_routes(app)
     QuestionPages(front).add_routes(app)
+    PackPages(front).add_routes(app)
     if front.providers:
         SignInPages(front, front.providers).add_routes(app)
     front.add_routes(app)
