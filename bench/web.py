@@ -2,10 +2,11 @@
 
 One channel with N answers (the same data set as `torchquiz bench core`) on SQLite and
 PostgreSQL. A member signs in by a one-time link as in chat; then the board (this week, all
-time) and my-progress pages are fetched over HTTP from the real aiohttp application on
-127.0.0.1, timed as the server spends them (the web front's own middleware clock), beside the
-chat `/leaderboard` call over the same core in the same run. Each page's statements (a
-constant number, pinned by tests/db/statements) and its size in bytes are printed too.
+time, and the topic most of the bank covers) and my-progress pages are fetched over HTTP from
+the real aiohttp application on 127.0.0.1, timed as the server spends them (the web front's
+own middleware clock), beside the chat `/leaderboard` call over the same core in the same run.
+Each page's statements (a constant number, pinned by tests/db/statements) and its size in
+bytes are printed too.
 
     torchquiz bench web [--answers 1000000] [--repeat 30] [--postgres-url URL] [--json]
 """
@@ -20,6 +21,7 @@ import shutil
 import sys
 import tempfile
 import time
+from collections import Counter
 from collections.abc import Awaitable, Callable
 from contextlib import suppress
 from pathlib import Path
@@ -54,6 +56,7 @@ _CSRF = re.compile(r'name="csrf" value="([0-9a-f]*)"')
 PAGES = {
     "page_board_week": "/channels/{channel}/board?period=week",
     "page_board_all": "/channels/{channel}/board?period=all",
+    "page_board_topic": "/channels/{channel}/board?topic={topic}",
     "page_progress": "/channels/{channel}/me",
 }
 
@@ -75,8 +78,8 @@ class ServerClock:
         return response
 
 
-async def _measure_pages(front: WebFront, member: Identity, channel: int, repeat: int,
-                         counter: QueryCounter) -> dict[str, Any]:
+async def _measure_pages(front: WebFront, member: Identity, channel: int, topic: str,
+                         repeat: int, counter: QueryCounter) -> dict[str, Any]:
     clock = ServerClock()
     app = application(front)
     app.middlewares.insert(0, clock.middleware)  # outermost: the front's middleware included
@@ -94,7 +97,7 @@ async def _measure_pages(front: WebFront, member: Identity, channel: int, repeat
         if signed.status != 303:
             raise RuntimeError(f"bench web: sign-in answered {signed.status}")
         for name, path in PAGES.items():
-            url = path.format(channel=channel)
+            url = path.format(channel=channel, topic=topic)
             body = await (await client.get(url)).read()  # warm-up
             samples = []
             for _ in range(repeat):
@@ -147,7 +150,10 @@ def measure_backend(backend: Backend, args: argparse.Namespace, bank: Bank) -> d
                 call()
                 samples.append((time.perf_counter() - start) * 1000)
             result[f"{name}_ms"] = round(percentiles(samples)["p50"], 2)
-        result.update(asyncio.run(_measure_pages(front, member, channel.id, args.repeat,
+        # The topic board of the topic most of the bank covers: the largest recount.
+        topic = Counter(tp for q in bank.questions.values() for tp in q.topics).most_common(1)[0][0]
+        result["topic"] = topic
+        result.update(asyncio.run(_measure_pages(front, member, channel.id, topic, args.repeat,
                                                  counter)))
     finally:
         front.close()

@@ -256,7 +256,8 @@ def web_app(settings: Settings, *, clock: Clock | None = None) -> tuple[WebFront
     engine = app.engine
     probe = functools.partial(ping_web, engine) if engine is not None else None
     providers = web_sign_in_providers(settings, app)
-    return WebFront(app.quiz, probe=probe, providers=providers), app
+    # Team packs on the admin's desk: the chat processes' checker (a local sandbox) and shelf.
+    return WebFront(app.quiz, probe=probe, providers=providers, packs=app.packs), app
 
 
 def web_sign_in_providers(settings: Settings, app: App) -> dict[str, Provider]:

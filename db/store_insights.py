@@ -141,6 +141,27 @@ class InsightStore(StoreBase):
         return new
 
     @retry_on_disconnect
+    def pause_item(self, item_id: str, version: int, reason: str, at: dt.datetime) -> bool:
+        """Pause one item version by an admin's word, even one unpaused before."""
+        table = PausedItemRow.__table__
+        key = and_(table.c.item_id == item_id, table.c.item_version == version)
+        with self._transaction() as db:
+            found = db.execute(select(table.c.unpaused_at).where(key)).first()
+            if found is None:
+                # Another replica may pause the same version meanwhile: the first row stands.
+                db.execute(
+                    self._upsert(PausedItemRow)
+                    .values(item_id=item_id, item_version=version, reason=reason,
+                            paused_at=at, unpaused_at=None)
+                    .on_conflict_do_nothing(index_elements=["item_id", "item_version"]))
+                return True
+            if found[0] is None:
+                return False  # paused already: nothing changed
+            db.execute(update(PausedItemRow).where(key)
+                       .values(reason=reason, paused_at=at, unpaused_at=None))
+        return True
+
+    @retry_on_disconnect
     def unpause_item(self, item_id: str, at: dt.datetime) -> list[int]:
         """Unpause every paused version of ``item_id``; return the versions unpaused."""
         table = PausedItemRow.__table__

@@ -171,6 +171,24 @@ class ScoreStore(StoreBase):
         return BoardRead(scores, int(head.hidden), rounds, latest, anchors)
 
     @retry_on_disconnect
+    def topic_scores(self, channel_id: int, item_ids: Collection[str]
+                     ) -> tuple[list[ScoreRow], int]:
+        """Return the visible members' points on the channel's rounds of these items.
+
+        With them, how many hidden members have points there.
+
+        One statement whatever the history (the items bound as one list): ``scores``' recount,
+        narrowed to the rounds that posted one of ``item_ids``. Rows come best first.
+        """
+        if not item_ids:
+            return [], 0
+        params = {"channel_id": channel_id, "items": sorted(set(item_ids))}
+        with self._reading() as connection:
+            rows = connection.execute(_TOPIC_SCORES, params).all()
+        visible = [_score(row[:7]) for row in rows if not row[7]]
+        return visible, sum(1 for row in rows if row[7])
+
+    @retry_on_disconnect
     def member_read(
         self, channel_id: int, user_id: int, now: dt.datetime, week_start: dt.datetime
     ) -> MemberRead:
@@ -412,6 +430,22 @@ def _anchor(row: Sequence[Any], rounds: int) -> StreakAnchor:
 
 
 # Reads built once (see StoreBase._reading).
+_TOPIC_POINTS = func.sum(AnswerRow.points)
+_TOPIC_SOLVED = func.count(distinct(case((AnswerRow.correct, AnswerRow.round_id))))
+_TOPIC_LAST = func.max(case((AnswerRow.correct, AnswerRow.submitted_at)))
+_TOPIC_SCORES = (
+    select(AnswerRow.user_id, UserRow.display_name, _TOPIC_POINTS, _TOPIC_SOLVED,
+           func.count(case((and_(AnswerRow.correct, AnswerRow.attempt == 1), 1))),
+           _TOPIC_LAST, func.count(distinct(AnswerRow.round_id)), UserRow.hidden)
+    .join(RoundRow, RoundRow.id == AnswerRow.round_id)
+    .join(UserRow, UserRow.id == AnswerRow.user_id)
+    .where(RoundRow.channel_id == bindparam("channel_id"),
+           RoundRow.item_id.in_(bindparam("items", expanding=True)))
+    .group_by(AnswerRow.user_id, UserRow.display_name, UserRow.hidden)
+    .having(_TOPIC_POINTS > 0)
+    .order_by(_TOPIC_POINTS.desc(), _TOPIC_SOLVED.desc(), _TOPIC_LAST.is_(None), _TOPIC_LAST,
+              AnswerRow.user_id)
+)
 _TALLY = select(
     func.count(distinct(case((AnswerRow.correct, AnswerRow.user_id)))),
     func.count(distinct(AnswerRow.user_id)),

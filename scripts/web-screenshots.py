@@ -20,16 +20,21 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from playwright.sync_api import Page, sync_playwright  # noqa: E402
+from sqlalchemy import Engine  # noqa: E402
 
 from bot.charts import MatplotlibCharts  # noqa: E402
 from bot.core.desk import Desk  # noqa: E402
 from bot.core.kernel.models import Actor, ChannelDefaults, Review  # noqa: E402
+from bot.core.kernel.ports import PackTools  # noqa: E402
 from bot.core.quality import Where  # noqa: E402
 from bot.core.quiz import Quiz, build_quiz  # noqa: E402
+from bot.pack_tools import SandboxPackChecker, StorePackShelf  # noqa: E402
 from content.loader import load_bank  # noqa: E402
+from content.packs import parse_pack  # noqa: E402
 from db.engine import make_engine  # noqa: E402
 from db.migrate import upgrade  # noqa: E402
 from db.store import SqlStore  # noqa: E402
+from db.store_packs import PackStore  # noqa: E402
 from tests.adapters.web.browser import DESKTOP, PHONE, chromium_path, live  # noqa: E402
 from tests.adapters.web.support import link, who  # noqa: E402
 from tests.fakes import CLOCK_START, FakeClock  # noqa: E402
@@ -89,6 +94,47 @@ def team(quiz: Quiz, clock: FakeClock) -> int:
     return channel.id
 
 
+def pack(version: int, title: str, *, broken: bool = False) -> bytes:
+    """Return a one-question team pack; ``broken``: both options marked right."""
+    return f"""\
+pack:
+  id: onboarding
+  title: "{title}"
+  version: {version}
+  locales: [en, zh-CN]
+items:
+  - id: q1
+    version: 1
+    kind: choice
+    topics: [tensors]
+    difficulty: 1
+    prompt: {{en: "Which call leaves autograd's graph?", zh-CN: "哪个调用会离开自动求导图？"}}
+    choices:
+      - {{key: A, text: {{en: "x.detach()", zh-CN: "x.detach()"}}, correct: true}}
+      - key: B
+        text: {{en: "x.clone()", zh-CN: "x.clone()"}}
+        correct: {str(broken).lower()}
+        why: {{en: "A clone stays in the graph.", zh-CN: "clone 仍在计算图中。"}}
+    explanation: {{en: "detach() returns a tensor outside the graph.",
+                  zh-CN: "detach() 返回计算图之外的张量。"}}
+""".encode()
+
+
+def packs(engine: Engine, quiz: Quiz) -> PackTools:
+    """Store two versions of the team's pack and one shared pack; return the page's tools."""
+    tools = PackTools(SandboxPackChecker(load_bank(BANK)), StorePackShelf(PackStore(engine)))
+    desk = Desk(quiz, tools)
+    alice = who("alice", name="Alice", admin=True)
+    for version, title in ((1, "Onboarding"), (2, "Onboarding: autograd basics")):
+        desk.pack_add(alice, "onboarding.yaml", pack(version, title))
+    shared = parse_pack(pack(1, "Company-wide warm-up").replace(b"id: onboarding",
+                                                                b"id: warm-up")).pack
+    if shared is not None:
+        PackStore(engine).add(shared.id, 1, "*", shared.header.title, ("en", "zh-CN"),
+                              shared.text, shared.document)
+    return tools
+
+
 def shoot(page: Page, url: str, target: Path) -> None:
     page.goto(url)
     page.wait_for_load_state("networkidle")
@@ -102,17 +148,22 @@ def main(out: Path) -> None:
         url = f"sqlite:///{Path(tmp) / 'shots.sqlite3'}"
         upgrade(url)
         clock = FakeClock(CLOCK_START)
-        quiz = build_quiz(SqlStore(make_engine(url), clock=clock), load_bank(BANK), clock,
+        engine = make_engine(url)
+        quiz = build_quiz(SqlStore(engine, clock=clock), load_bank(BANK), clock,
                           RecordingExecutor(), charts=MatplotlibCharts())
         channel = team(quiz, clock)
+        tools = packs(engine, quiz)
         pages = {"board": f"/channels/{channel}/board", "board-all":
                  f"/channels/{channel}/board?period=all", "me": f"/channels/{channel}/me",
                  "settings": f"/channels/{channel}/settings", "audit": "/audit", "items": "/items",
                  "cards": "/cards", "questions": "/questions",
                  "question": "/questions/t.choice-view",
                  "card": "/cards/detach", "channels": "/", "reports": "/reports",
-                 "forget": "/me/forget", "not-found": "/channels/999/board"}
-        with live(quiz) as server, sync_playwright() as playwright:
+                 "forget": "/me/forget", "not-found": "/channels/999/board",
+                 "board-topic": f"/channels/{channel}/board?topic=autograd",
+                 "packs": "/packs", "pack": "/packs/onboarding",
+                 "pack-remove": "/packs/onboarding/remove"}
+        with live(quiz, tools) as server, sync_playwright() as playwright:
             browser = playwright.chromium.launch(executable_path=chromium_path())
             for locale, shots in (("en", tuple(pages)), ("zh-CN", tuple(pages))):
                 for width, size in (("desktop", DESKTOP), ("phone", PHONE)):
@@ -126,6 +177,15 @@ def main(out: Path) -> None:
                     page.wait_for_load_state()
                     for name in shots:
                         shoot(page, server.url(pages[name]), out / f"{name}{tag}-{width}.png")
+                    # A pack with an error: the sandbox's report, line by line.
+                    page.goto(server.url("/packs"))
+                    page.set_input_files("#pack", files=[{
+                        "name": "onboarding.yaml", "mimeType": "application/x-yaml",
+                        "buffer": pack(3, "Onboarding", broken=True)}])
+                    page.locator("form.upload button").click()
+                    page.wait_for_load_state("networkidle")
+                    page.screenshot(path=str(out / f"pack-report{tag}-{width}.png"),
+                                    full_page=True)
                     context.close()
                     # The published board, as anyone with its link sees it: no session.
                     context = browser.new_context(viewport=size, device_scale_factor=1,

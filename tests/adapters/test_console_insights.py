@@ -42,3 +42,10 @@ def test_insights_lists_the_paused_question_and_unpause_lets_it_back(quiz):
 
 def test_the_help_lists_insights(quiz):
     assert "/insights" in run_console(quiz, "/help\n/quit\n")
+
+
+def test_insights_pause_keeps_a_question_out_of_the_daily_posts(quiz):
+    text = run_console(quiz, "/insights pause t.text-detach\n/insights pause\n/quit\n")
+    assert "`t.text-detach` (version 1) is paused" in text
+    assert "Type /insights alone to see question quality" in text
+    assert quiz.rounds.store.paused_items() == {(PAUSED, 1), ("t.text-detach", 1)}

@@ -72,3 +72,14 @@ def test_pausing_twice_pauses_once_and_an_unpaused_version_stays_unpaused(store)
     assert store.pause_items([("a", 1), ("a", 2)], "suspect_key", at) == [("a", 2)]
     assert store.paused_items() == {("a", 2), ("b", 2)}
     assert store.unpause_item("zzz", at) == []
+
+
+def test_an_admins_pause_pauses_once_and_pauses_an_unpaused_version_again(store):
+    at = CLOCK_START
+    assert store.pause_item("a", 1, "admin", at) is True
+    assert store.pause_item("a", 1, "admin", at) is False  # paused already: nothing changed
+    assert store.unpause_item("a", at + dt.timedelta(hours=1)) == [1]
+    assert store.pause_item("a", 1, "admin", at + dt.timedelta(hours=2)) is True
+    assert store.paused_items() == {("a", 1)}
+    # The statistics' own pause still leaves an admin's versions alone.
+    assert store.pause_items([("a", 1)], "suspect_key", at) == []

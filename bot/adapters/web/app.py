@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 import jinja2
-from aiohttp import web
+from aiohttp import BodyPartReader, web
 from aiohttp.http_exceptions import HttpProcessingError
 from markupsafe import Markup, escape
 
@@ -26,9 +26,12 @@ from bot.adapters.web.metrics import WebMetrics
 from bot.adapters.web.providers import Provider
 from bot.core.desk import Desk
 from bot.core.desk.web import WebDesk
+from bot.core.desk.web_packs import WebPacks
 from bot.core.kernel.i18n import speaking_to, t
 from bot.core.kernel.models import SUPPORTED_LOCALES, WebGrant, WebSession
+from bot.core.kernel.ports import PackTools
 from bot.core.quiz import Quiz
+from content.packs import MAX_PACK_BYTES
 from safetext.inert import inert
 
 log = logging.getLogger(__name__)
@@ -43,10 +46,17 @@ LOGINS_PER_MINUTE = 30  # sign-in pages opened or posted per client address
 SIGN_IN_PATHS = ("/login/", "/signin/")
 PUBLIC_BOARD_PATH = "/boards/"  # never cached: a withdrawn link must stop at once
 
+UPLOAD_PATH = "/packs"  # the one form that sends a file (multipart): a team pack
+UPLOAD_FIELD = "pack"
+UPLOAD_PARTS = 4  # the token, the file and little else
+UPLOAD_NAME_CHARS = 200
+
 T = TypeVar("T")
 # What the middleware keeps on a request: the session (None: signed out) and the posted form.
 SESSION: web.RequestKey[WebSession | None] = web.RequestKey("session")
 FORM: web.RequestKey[dict[str, str]] = web.RequestKey("form")
+# An uploaded pack: its file name, its bytes (None: past MAX_PACK_BYTES, not kept) and size.
+UPLOAD: web.RequestKey[tuple[str, bytes | None, int]] = web.RequestKey("upload")
 Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
 
 
@@ -86,12 +96,14 @@ class WebFront:
 
     def __init__(self, quiz: Quiz, *, probe: Callable[[], object] | None = None,
                  workers: int = 8, logins_per_minute: int = LOGINS_PER_MINUTE,
-                 providers: dict[str, Provider] | None = None) -> None:
+                 providers: dict[str, Provider] | None = None,
+                 packs: PackTools | None = None) -> None:
         self.quiz = quiz
         # Sign in with Slack / Discord, where the deployment configured them (by platform).
         self.providers: dict[str, Provider] = dict(providers or {})
-        self.desk = Desk(quiz)
+        self.desk = Desk(quiz, packs)  # packs: /quiz-pack's checker and shelf (None: off)
         self.web = WebDesk(self.desk)
+        self.packs = WebPacks(self.desk)
         self.signin = quiz.signin
         self.probe = probe
         self._pool = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="web")
@@ -192,7 +204,9 @@ class WebFront:
         kept = request.get(FORM)
         if kept is not None:
             return dict(kept)
-        # The page's forms are URL-encoded: no upload parser runs on what a browser sends.
+        if request.content_type == "multipart/form-data" and request.path == UPLOAD_PATH:
+            return await self._upload_form(request)
+        # The other forms are URL-encoded: no upload parser runs on what they send.
         if request.content_type != "application/x-www-form-urlencoded":
             raise web.HTTPBadRequest
         try:
@@ -202,6 +216,40 @@ class WebFront:
         fields = {k: v for k, v in posted.items() if isinstance(v, str)}
         request[FORM] = fields
         return fields
+
+    async def _upload_form(self, request: web.Request) -> dict[str, str]:
+        """Read the pack upload's form: its short fields, and the file up to MAX_PACK_BYTES.
+
+        Nothing is read for a reader who is no admin (a 403, as chat checks before fetching a
+        byte). The file is kept in memory only up to the limit (past it, only its size is
+        known, and nothing after it is read); fields sent after the file are not read.
+        """
+        session: WebSession | None = request.get(SESSION)
+        if session is None or not session.grant.is_admin:
+            raise web.HTTPForbidden
+        fields: dict[str, str] = {}
+        try:
+            reader = await request.multipart()
+            for _ in range(UPLOAD_PARTS):
+                part = await reader.next()
+                if part is None:
+                    break
+                if not isinstance(part, BodyPartReader):
+                    raise web.HTTPBadRequest
+                if part.name == UPLOAD_FIELD and part.filename is not None:
+                    data = await _bounded(part, MAX_PACK_BYTES)
+                    size = len(data) if data is not None else max(
+                        request.content_length or 0, MAX_PACK_BYTES + 1)
+                    request[UPLOAD] = (part.filename[:UPLOAD_NAME_CHARS], data, size)
+                    break
+                value = await _bounded(part, MAX_BODY)
+                if value is None or not part.name:
+                    raise web.HTTPBadRequest
+                fields[part.name[:100]] = value.decode("utf-8")
+        except (ValueError, AssertionError, UnicodeDecodeError, HttpProcessingError) as exc:
+            raise web.HTTPBadRequest from exc
+        request[FORM] = fields
+        return dict(fields)
 
     # ------------------------------------------------------------ health
     async def healthz(self, _request: web.Request) -> web.Response:
@@ -230,6 +278,16 @@ class WebFront:
 
     async def _cleanup(self, _app: web.Application) -> None:
         self.close()
+
+
+async def _bounded(part: BodyPartReader, limit: int) -> bytes | None:
+    """Return a part's bytes, or None as soon as it passes ``limit`` (the rest is not read)."""
+    data = bytearray()
+    while chunk := await part.read_chunk(64 * 1024):
+        data += chunk
+        if len(data) > limit:
+            return None
+    return bytes(data)
 
 
 def grant_of(request: web.Request) -> WebGrant:

@@ -16,6 +16,7 @@ from aiohttp import web
 
 from bot.adapters.web import security
 from bot.adapters.web.app import HERE, MAX_BODY, SESSION, WebFront, grant_of
+from bot.adapters.web.pack_pages import PackPages
 from bot.adapters.web.question_pages import QuestionPages
 from bot.adapters.web.signin_pages import SignInPages
 from bot.core.desk.web import AdminOnly
@@ -31,6 +32,7 @@ TOKEN = r"{token:[0-9a-f.]{1,130}}"  # noqa: S105 - a route pattern
 PUBLIC = r"{public:[A-Za-z0-9_-]{43}}"  # a published board's token (token_urlsafe(32))
 MAX_FIELD = 1000  # a refused form's value shown back: /quiz-settings' line limit
 _PAGE = re.compile(r"[0-9]{1,4}")
+_TOPIC = re.compile(r"[a-z0-9][a-z0-9._-]{0,63}")
 _LOCAL = re.compile(r"/(?![/\\])[A-Za-z0-9/_.?=&%-]{0,300}")
 _ID = re.compile(r"[0-9]{1,9}")
 MAX_PICKED = 100  # reports one close may name: the desk's own limit
@@ -41,6 +43,11 @@ _PLATFORM_NAMES = {"discord": "Discord", "slack": "Slack"}
 
 def _page(text: str) -> int:
     return int(text) if _PAGE.fullmatch(text) else 1
+
+
+def _topic(text: str) -> str:
+    """Return a topic as the query named it, or "" (the desk ignores one it does not know)."""
+    return text if _TOPIC.fullmatch(text) else ""
 
 
 def chat_link(grant: WebGrant, channel_external_id: str) -> str:
@@ -88,6 +95,7 @@ class Pages:
         router.add_get("/audit", self.audit)
         router.add_get("/items", self.items)
         router.add_post(f"/items/{ITEM}/unpause", self.unpause)
+        router.add_post(f"/items/{ITEM}/pause", self.pause)
         router.add_get("/cards", self.cards)
         router.add_get(f"/cards/{CARD}", self.card)
         router.add_get("/static/style.css", self.style)
@@ -186,7 +194,8 @@ class Pages:
         period = request.query.get("period", "week")
         channel_id = int(request.match_info["channel"])
         found = await front.call(front.web.board, grant, channel_id,
-                                 period, _page(request.query.get("page", "1")))
+                                 period, _page(request.query.get("page", "1")),
+                                 _topic(request.query.get("topic", "")), front.language(request))
         if found is None:
             raise web.HTTPNotFound
         shared = (await front.call(front.web.board_link, grant, channel_id)
@@ -202,7 +211,8 @@ class Pages:
         token = request.match_info["public"]
         found = await front.call(front.web.public_board, token,
                                  request.query.get("period", "week"),
-                                 _page(request.query.get("page", "1")))
+                                 _page(request.query.get("page", "1")),
+                                 _topic(request.query.get("topic", "")), front.language(request))
         if found is None:
             raise web.HTTPNotFound
         return front.render(request, "board.html", board=found, base=f"/boards/{token}",
@@ -332,10 +342,19 @@ class Pages:
 
     async def unpause(self, request: web.Request) -> web.StreamResponse:
         """Unpause an item as chat's button does (the middleware checked CSRF)."""
+        return await self._pause_or_unpause(request, pause=False)
+
+    async def pause(self, request: web.Request) -> web.StreamResponse:
+        """Pause an item by hand as chat's /quiz-insights pause does (the middleware: CSRF)."""
+        return await self._pause_or_unpause(request, pause=True)
+
+    async def _pause_or_unpause(self, request: web.Request, *,
+                                pause: bool) -> web.StreamResponse:
         front = self.front
         grant = grant_of(request)
+        work = front.web.pause if pause else front.web.unpause
         try:
-            result = await front.call(front.web.unpause, grant, request.match_info["item"])
+            result = await front.call(work, grant, request.match_info["item"])
         except AdminOnly:
             raise web.HTTPForbidden from None
         if result is None:
@@ -429,6 +448,7 @@ def application(front: WebFront) -> web.Application:
     app = web.Application(middlewares=[front.middleware], client_max_size=MAX_BODY)
     Pages(front).add_routes(app)
     QuestionPages(front).add_routes(app)
+    PackPages(front).add_routes(app)
     if front.providers:
         SignInPages(front, front.providers).add_routes(app)
     front.add_routes(app)

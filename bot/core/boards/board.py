@@ -176,6 +176,26 @@ class BoardService:
         attempted = {s.user_id: s.attempted for s in scores}
         return BoardView(tuple(rows), attempted, hidden, as_of)
 
+    def board_topics(self, channel: ChannelSettings) -> list[str]:
+        """Return the topics a per-topic board may show: every topic the workspace sees."""
+        return self.bank.view(channel_scope(channel)).topics
+
+    def topic_board(self, channel: ChannelSettings, topic: str, limit: int) -> BoardView:
+        """Return the top ``limit`` rows of the channel's board on one topic, all time.
+
+        The points of the channel's rounds whose question covers ``topic`` (any version, a
+        removed pack's too: the library's lookups are global), recounted from the answers in
+        one statement. Hidden members are left out and counted, as on every board. A topic
+        board has no streak of its own: its rows' streaks are 0.
+        """
+        as_of = self.clock.now()
+        items = [item_id for item_id, topics in self.bank.topics_of().items()
+                 if topic in topics]
+        scores, hidden = self.store.topic_scores(channel.id, items)
+        rows = rank(scores, {})[:max(limit, 0)]
+        attempted = {s.user_id: s.attempted for s in scores}
+        return BoardView(tuple(rows), attempted, hidden, as_of)
+
     def _since(self, channel: ChannelSettings, period: str) -> dt.datetime | None:
         return week_start(self.clock.now(), channel.timezone) if period == "week" else None
 

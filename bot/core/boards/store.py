@@ -67,6 +67,15 @@ class BoardStore(Protocol):
         ...
 
 
+    def topic_scores(self, channel_id: int, item_ids: Collection[str]
+                     ) -> tuple[list[ScoreRow], int]:
+        """Return a topic's board: the visible members' points on the rounds of ``item_ids``.
+
+        Best first, with how many hidden members have points there, in one statement.
+        """
+        ...
+
+
     def member_read(
         self, channel_id: int, user_id: int, now: dt.datetime, week_start: dt.datetime
     ) -> MemberRead:

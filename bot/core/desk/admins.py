@@ -72,11 +72,28 @@ def _ids(ids: Sequence[int], locale: str) -> str:
     return ("、#" if locale.startswith("zh") else ", #").join(str(n) for n in ids)
 
 
-def insights(desk: DeskBase, who: Identity, _argument: str, _whom: Identity | None) -> Reply:
-    """Show question quality: flagged and paused questions (admins: the registry checked)."""
+MAX_ITEM_ID = 128  # an item id, as the bank and the packs bound it
+
+
+def insights(desk: DeskBase, who: Identity, argument: str, _whom: Identity | None) -> Reply:
+    """Show question quality, or pause / unpause an item by hand (admins: the registry checked).
+
+    ``pause ID`` keeps the item's current version out of every daily pick until an admin
+    unpauses it; ``unpause ID`` is the unpause button's click typed out.
+    """
     # Private; nothing about the member is stored to answer it.
     locale = desk.locale_without_member(who)
-    return Reply(locale, desk.insights.message(locale, desk.scope(who)))
+    words = argument.split()
+    if not words:
+        return Reply(locale, desk.insights.message(locale, desk.scope(who)))
+    verb = words[0].lower()
+    if verb not in ("pause", "unpause") or len(words) != 2 or len(words[1]) > MAX_ITEM_ID:
+        return desk.warning(locale, "insights.usage")
+    if verb == "pause":
+        return pause_item(desk, who, words[1])
+    if not desk.insights.bank.visible(words[1], desk.scope(who)):
+        return desk.warning(locale, "insights.unknown", item=words[1])
+    return unpause_clicked(desk, who, "unpause", words[1], "item")
 
 
 # Members see a channel's settings; only admins change them (Desk.settings checks).
@@ -116,7 +133,10 @@ INSIGHTS = Command(
     denied_key="insights.denied",
     describe={"discord": "Question quality: flagged and paused questions (Manage Server)",
               "slack": "Question quality, flagged and paused questions (admins)"},
-    usage={"home": "", "console": "[unpause ID]"})
+    options=(Option("action", "choice", "pause or unpause a question by hand",
+                    choices=(("pause", "pause"), ("unpause", "unpause"))),
+             Option("item", "text", "the question's id (with action)", max_value=MAX_ITEM_ID)),
+    usage={"slack": "[pause|unpause ID]", "home": "", "console": "[pause|unpause ID]"})
 
 
 def report_clicked(desk: DeskBase, who: Identity, kind: str, target: str, _key: str) -> Reply:
@@ -159,6 +179,25 @@ def unpause_clicked(desk: DeskBase, who: Identity, _kind: str, item_id: str, _ke
         desk.quiz.audit.record(platform=who.platform, workspace=who.workspace, actor=who.user,
                                actor_name=who.display_name, action="unpause", target=item_id,
                                before="paused", after="unpaused")
+    return Reply(locale, message)
+
+
+def pause_item(desk: DeskBase, who: Identity, item_id: str) -> Reply:
+    """Pause an item's current version by hand (admins only, checked here); log who did it.
+
+    Chat's ``/quiz-insights pause ID`` and the web page's pause button both come here.
+    """
+    locale = desk.locale_without_member(who)
+    if not who.is_admin:
+        return desk.warning(locale, "insights.denied")
+    if (item_id not in desk.insights.bank.questions
+            or not desk.insights.bank.visible(item_id, desk.scope(who))):
+        return desk.warning(locale, "insights.unknown", item=item_id)
+    message = desk.insights.pause_message(item_id, locale)
+    if message.tone is Tone.SUCCESS:  # something was paused now: the audit log keeps who
+        desk.quiz.audit.record(platform=who.platform, workspace=who.workspace, actor=who.user,
+                               actor_name=who.display_name, action="pause", target=item_id,
+                               before="active", after="paused")
     return Reply(locale, message)
 
 

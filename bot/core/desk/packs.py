@@ -146,6 +146,9 @@ class PackDesk:
             return self.desk.warning(locale, "pack.conflict", pack=check.pack_id)
         log.info("pack %s v%d stored for %s by user=%s", stored.pack_id, stored.version, scope,
                  who.user)
+        before = self._tools().shelf.versions(stored.pack_id)[:-1]
+        self._audit(who, "pack_add", stored.pack_id,
+                    f"v{before[-1].version}" if before else "none", f"v{stored.version}")
         self.desk.quiz.library.invalidate()  # drawable here at once; other replicas within seconds
         return Reply(locale, Message(
             title=t(locale, "pack.stored.title"),
@@ -235,9 +238,40 @@ class PackDesk:
         if not self._tools().shelf.remove(pack.pack_id, pack_scope(who)):
             return PackReply(self.desk.warning(locale, "pack.none", pack=pack.pack_id))
         log.info("pack %s removed from %s by user=%s", pack.pack_id, pack_scope(who), who.user)
+        self._audit(who, "pack_remove", pack.pack_id, f"v{pack.version}", "removed")
         self.desk.quiz.library.invalidate()
         return PackReply(Reply(locale, Message(body=t(locale, "pack.removed", pack=pack.pack_id),
                                                tone=Tone.SUCCESS)))
+
+    def _audit(self, who: Identity, action: str, pack_id: str, before: str, after: str) -> None:
+        """Write a pack change to the workspace's audit log, whichever front end made it."""
+        self.desk.quiz.audit.record(platform=who.platform, workspace=who.workspace,
+                                    actor=who.user, actor_name=who.display_name, action=action,
+                                    target=pack_id, before=before, after=after)
+
+    # ------------------------------------------------------------ the web page's reads
+    def pack_shelf(self, who: Identity) -> list[ShelvedPack] | None:
+        """Return the newest version of every pack the workspace sees (its own and shared).
+
+        None when ``who`` may not manage packs here (not an admin, packs off, no workspace).
+        """
+        if self._pack_refusal(who)[1] is not None:
+            return None
+        return self._tools().shelf.latest(pack_scope(who))
+
+    def pack_history(self, who: Identity, pack_id: str) -> list[ShelvedPack] | None:
+        """Return every version of a pack the workspace sees, oldest first (None: it sees none).
+
+        Its own pack's removed versions too; a shared pack's; never another workspace's.
+        """
+        if self._pack_refusal(who)[1] is not None or _pack_id(pack_id) != pack_id:
+            return None
+        versions = self._tools().shelf.versions(pack_id)
+        if not versions or versions[-1].scope not in (pack_scope(who), SHARED_SCOPE):
+            return None
+        if versions[-1].scope == SHARED_SCOPE and versions[-1].removed:
+            return None
+        return versions
 
     @staticmethod
     def _pack_export(pack: ShelvedPack, locale: str) -> PackReply:

@@ -18,7 +18,7 @@ from zoneinfo import ZoneInfo
 from bot.core.audit import AdminChange
 from bot.core.boards import BoardView, CalendarDay
 from bot.core.channels import KEYS, MAX_SETUP_CHARS, typed_values
-from bot.core.desk.admins import close_reports, unpause_clicked
+from bot.core.desk.admins import close_reports, pause_item, unpause_clicked
 from bot.core.desk.base import DeskBase
 from bot.core.desk.members import forget_me
 from bot.core.kernel.commands import Command
@@ -106,6 +106,13 @@ class BoardPage:
     lines: tuple[BoardLine, ...]
     hidden: int
     updated_at: dt.datetime  # in the channel's zone
+    topic: str = ""  # the per-topic board's topic ("": this week or all time)
+    topics: tuple[tuple[str, str], ...] = ()  # (topic, label) the topic selector offers
+
+    @property
+    def topic_label(self) -> str:
+        """Return the per-topic board's topic as the selector labels it ("": none)."""
+        return next((label for name, label in self.topics if name == self.topic), "")
 
 
 @dataclass(frozen=True)
@@ -191,26 +198,34 @@ class WebDesk:
         return self.desk.member(identity(grant))
 
     def board(self, grant: WebGrant, channel_id: int, period: str,
-              page: int) -> BoardPage | None:
+              page: int, topic: str = "", locale: str | None = None) -> BoardPage | None:
         """Return one page of the channel's board (None: no such channel in the workspace).
 
-        ``period`` week or all (anything else reads as week); ``page`` is clamped to the pages
-        there are. Hidden members never appear; they are counted, as in chat.
+        ``period`` week or all (anything else reads as week); ``topic`` one of the workspace's
+        topics makes it the all-time board of that topic (any other is ignored); ``page`` is
+        clamped to the pages there are. Hidden members never appear; they are counted, as in
+        chat. ``locale``: the topics' labels' language (the session's by default).
         """
         channel = self.channel(grant, channel_id)
         if channel is None:
             return None
         # Only to mark the viewer's row: a read (a page view registers nobody, takes no lock).
         viewer = self.desk.store.find_member(grant.platform, grant.user)
-        return self._board_page(channel, period, page, viewer.id if viewer is not None else None)
+        return self._board_page(channel, period, page, viewer.id if viewer is not None else None,
+                                topic, locale or grant.locale)
 
     def _board_page(self, channel: ChannelSettings, period: str, page: int,
-                    me: int | None) -> BoardPage:
-        period = period if period in BOARD_PERIODS else "week"
+                    me: int | None, topic: str = "", locale: str = "en") -> BoardPage:
+        board = self.quiz.board
+        known = board.board_topics(channel)
+        topic = topic if topic in known else ""
+        period = "topic" if topic else period if period in BOARD_PERIODS else "week"
         # Read down to this page's last row and one more (is there a next page?), never the
         # whole top 500: each row read costs its streak and rank, and page 1 is what people open.
         page = min(max(page, 1), BOARD_MAX_ROWS // BOARD_PAGE_ROWS)
-        view: BoardView = self.quiz.board.board(channel, period, page * BOARD_PAGE_ROWS + 1)
+        wanted = page * BOARD_PAGE_ROWS + 1
+        view: BoardView = (board.topic_board(channel, topic, wanted) if topic
+                           else board.board(channel, period, wanted))
         last = max(1, math.ceil(min(len(view.rows), BOARD_MAX_ROWS) / BOARD_PAGE_ROWS))
         page = min(page, last)  # past the end: the last page there is
         more = len(view.rows) > page * BOARD_PAGE_ROWS and page * BOARD_PAGE_ROWS < BOARD_MAX_ROWS
@@ -219,7 +234,8 @@ class WebDesk:
         lines = tuple(BoardLine(row, _percent(row.solved, view.attempted.get(row.user_id, 0)),
                                 row.user_id == me) for row in shown)
         updated = view.as_of.astimezone(ZoneInfo(channel.timezone))
-        return BoardPage(channel, period, page, pages, lines, view.hidden, updated)
+        topics = tuple((name, topic_label(name, locale)) for name in known)
+        return BoardPage(channel, period, page, pages, lines, view.hidden, updated, topic, topics)
 
     # ------------------------------------------------------------ the board at a public link
     def board_link(self, grant: WebGrant, channel_id: int) -> str | None:
@@ -265,7 +281,8 @@ class WebDesk:
             self._audit(grant, channel, "withdraw_board", "published", "private")
         return old is not None
 
-    def public_board(self, token: str, period: str, page: int) -> BoardPage | None:
+    def public_board(self, token: str, period: str, page: int, topic: str = "",
+                     locale: str = "en") -> BoardPage | None:
         """Return a page of the board published at ``token``; None for any other token.
 
         No viewer: no row is anybody's. Hidden members never appear, as on every board.
@@ -274,7 +291,7 @@ class WebDesk:
         channel = None if channel_id is None else self.desk.store.get_channel(channel_id)
         if channel is None:
             return None
-        return self._board_page(channel, period, page, None)
+        return self._board_page(channel, period, page, None, topic, locale)
 
     def _audit(self, grant: WebGrant, channel: ChannelSettings, action: str, before: str,
                after: str) -> None:
@@ -431,6 +448,19 @@ class WebDesk:
             return None
         # The registry's own handler of chat's unpause button.
         return unpause_clicked(self.desk, who, "unpause", item_id, "item").message
+
+    def pause(self, grant: WebGrant, item_id: str) -> Message | None:
+        """Pause an item by hand as chat's ``/quiz-insights pause ID`` does (admins only).
+
+        None: an item the workspace does not see (a 404).
+        """
+        if not grant.is_admin:
+            raise AdminOnly(0)
+        who = identity(grant)
+        bank = self.quiz.insights.bank
+        if item_id not in bank.questions or not bank.visible(item_id, self.desk.scope(who)):
+            return None
+        return pause_item(self.desk, who, item_id).message
 
     def reports(self, grant: WebGrant) -> list[ReportLine]:
         """Return the workspace's open reports, oldest first, with their item's numbers.

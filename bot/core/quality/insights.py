@@ -38,6 +38,7 @@ TOO_HARD = 0.20  # p below it
 WEAK = 0.20  # discrimination below it
 SUSPECT_REPORTS = 3  # open "incorrect" reports that make a key suspect on their own
 INCORRECT = "incorrect"  # the report reason that says the key is wrong
+MANUAL = "admin"  # the reason of a version an admin paused by hand
 FLAGS = ("suspect_key", "weak", "too_hard", "too_easy")  # worst first
 SHOWN = 10  # items /quiz-insights lists
 UNPAUSE_BUTTONS = 5
@@ -180,6 +181,21 @@ class InsightsService:
             log.info("item unpaused item=%s versions=%s", item_id, versions)
         return versions
 
+    def pause(self, item_id: str) -> int | None:
+        """Pause the current version of ``item_id`` by an admin's word; return that version.
+
+        None when the item is not in the bank or that version is paused already. The row is
+        the one the statistics write (reason ``admin``), so the daily pick and an unpause
+        treat both alike.
+        """
+        item = self.bank.questions.get(item_id)
+        if item is None:
+            return None
+        if not self.store.pause_item(item_id, item.version, MANUAL, self.clock.now()):
+            return None
+        log.info("item paused (admin) item=%s version=%s", item_id, item.version)
+        return item.version
+
     # ------------------------------------------------------------ chat (/quiz-insights)
     def message(self, locale: str, scope: str | None = None) -> Message:
         """Return /quiz-insights: the worst item versions first, with unpause buttons.
@@ -215,6 +231,15 @@ class InsightsService:
         if s.paused:
             line = "⏸ " + line + " · " + t(locale, "insights.paused")
         return line
+
+    def pause_message(self, item_id: str, locale: str) -> Message:
+        """Pause ``item_id``'s current version by hand and say what changed."""
+        version = self.pause(item_id)
+        if version is None:
+            return Message(body=t(locale, "insights.already_paused", item=item_id),
+                           tone=Tone.INFO)
+        return Message(body=t(locale, "insights.paused_now", item=item_id, version=version),
+                       tone=Tone.SUCCESS)
 
     def unpause_message(self, item_id: str, locale: str) -> Message:
         """Unpause ``item_id`` and say what changed."""

@@ -85,3 +85,10 @@ class InsightStore(Protocol):
     def unpause_item(self, item_id: str, at: dt.datetime) -> list[int]:
         """Unpause every paused version of ``item_id``; return the versions unpaused."""
         ...
+
+    def pause_item(self, item_id: str, version: int, reason: str, at: dt.datetime) -> bool:
+        """Pause one item version by an admin's word, even one unpaused before.
+
+        Returns False when that version was paused already (nothing changed).
+        """
+        ...

@@ -129,7 +129,8 @@ class ChatDriver(Protocol):
         """Run explain/quiz/leaderboard/stats/forget_me/privacy/live.
 
         args: topic, period, member, team (stats), mode (privacy: hidden or visible),
-        action and options (live: ``action="start", options="questions=1"``).
+        action and options (live: ``action="start", options="questions=1"``), action and
+        item (insights: ``action="pause", item="ID"``).
         """
 
     async def settings(self, who: str, **changes: Any) -> Reply:

@@ -259,7 +259,8 @@ class SlackDriver(Harness[FakeSlack]):
         elif name == "forget_me":
             text, slash = "", "/quiz-forget-me"
         elif name == "insights":
-            text, slash = "", "/quiz-insights"
+            text = f"{args.get('action') or ''} {args.get('item') or ''}".strip()
+            slash = "/quiz-insights"
         elif name == "web":
             text, slash = "", "/quiz-web"
         elif name == "speed":

@@ -45,3 +45,31 @@ def test_a_member_who_is_no_admin_is_refused_and_unpauses_nothing(chat):
         assert store.paused_items() == {(PAUSED, 1)}
 
     chat.run(scenario)
+
+
+def test_an_admin_pauses_a_question_by_hand_and_the_log_keeps_who(chat):
+    async def scenario(d):
+        store = d.quiz.rounds.store
+        done = await d.command("insights", "admin", action="pause", item=PAUSED)
+        assert done.private
+        assert f"`{PAUSED}` (version 1) is paused" in done.text
+        assert store.paused_items() == {(PAUSED, 1)}
+        again = await d.command("insights", "admin", action="pause", item=PAUSED)
+        assert "is paused already" in again.text
+        [change] = d.quiz.audit.latest(*d.pack_scope().split(":", 1))
+        assert (change.action, change.target, change.before, change.after) == (
+            "pause", PAUSED, "active", "paused")
+
+    chat.run(scenario)
+
+
+def test_a_member_cannot_pause_and_an_unknown_id_pauses_nothing(chat):
+    async def scenario(d):
+        store = d.quiz.rounds.store
+        refused = await d.command("insights", "alice", action="pause", item=PAUSED)
+        assert REFUSED in refused.text
+        unknown = await d.command("insights", "admin", action="pause", item="team-x:q1")
+        assert "There is no question `team-x:q1` here" in unknown.text
+        assert store.paused_items() == set()
+
+    chat.run(scenario)

@@ -73,6 +73,19 @@ def test_export_sends_the_yaml_file_privately_and_remove_hides_the_pack(chat):
     chat.run(scenario)
 
 
+def test_adding_and_removing_a_pack_from_chat_is_in_the_audit_log(chat):
+    async def scenario(d):
+        await d.add_pack("admin", "team.yaml", pack())
+        await d.add_pack("admin", "team.yaml", pack(version=2))
+        await d.pack("admin", "remove", "team")
+        changes = d.quiz.audit.latest(*d.pack_scope().split(":", 1))
+        assert [(c.action, c.target, c.before, c.after) for c in changes] == [
+            ("pack_remove", "team", "v2", "removed"), ("pack_add", "team", "v1", "v2"),
+            ("pack_add", "team", "none", "v1")]
+
+    chat.run(scenario)
+
+
 def test_a_member_who_is_no_admin_is_refused_before_any_byte_is_fetched(chat):
     async def scenario(d):
         # The platform may show the command to anyone; the desk asks what its server said.

@@ -21,6 +21,7 @@ from playwright.sync_api import Browser, Page
 from bot.adapters.web.app import WebFront
 from bot.adapters.web.pages import application
 from bot.core.kernel.models import Actor, ChannelSettings, Identity
+from bot.core.kernel.ports import PackTools
 from bot.core.quiz import Quiz
 from tests.adapters.web.support import link, who
 from tests.support.core import only
@@ -54,8 +55,8 @@ def axe_source() -> str:
 class LiveServer:
     """Serve the page over ``quiz`` on 127.0.0.1 (a free port) from a thread of its own."""
 
-    def __init__(self, quiz: Quiz) -> None:
-        self.front = WebFront(quiz, probe=lambda: 0)
+    def __init__(self, quiz: Quiz, packs: PackTools | None = None) -> None:
+        self.front = WebFront(quiz, probe=lambda: 0, packs=packs)
         self._loop = asyncio.new_event_loop()
         self._runner = web.AppRunner(application(self.front))
         self._thread = threading.Thread(target=self._loop.run_forever, daemon=True)
@@ -86,9 +87,9 @@ class LiveServer:
 
 
 @contextmanager
-def live(quiz: Quiz) -> Iterator[LiveServer]:
-    """Serve the page over ``quiz`` for the duration of the block."""
-    server = LiveServer(quiz).start()
+def live(quiz: Quiz, packs: PackTools | None = None) -> Iterator[LiveServer]:
+    """Serve the page over ``quiz`` for the duration of the block (``packs``: team packs on)."""
+    server = LiveServer(quiz, packs).start()
     try:
         yield server
     finally:

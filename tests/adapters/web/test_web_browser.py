@@ -18,10 +18,13 @@ from playwright.sync_api import Browser, sync_playwright
 
 from bot.core.desk import Desk
 from bot.core.kernel.models import ChannelDefaults
+from bot.core.kernel.ports import PackTools
 from bot.core.quality import Where
 from bot.core.quiz import build_quiz
+from bot.pack_tools import SandboxPackChecker, StorePackShelf
 from bot.scheduling import QuizScheduler
 from content.loader import load_bank
+from db.store_packs import PackStore
 from tests.adapters.web.browser import (
     PHONE,
     axe_source,
@@ -184,21 +187,25 @@ PUBLIC_TOKEN = "p" * 43  # a published board's link in the axe check
 
 def _every_page(channel_id: int) -> list[str]:
     return ["/", f"/channels/{channel_id}/board", f"/channels/{channel_id}/board?period=all",
+            f"/channels/{channel_id}/board?topic=autograd",
             f"/channels/{channel_id}/me", f"/channels/{channel_id}/settings", "/audit", "/items",
             "/reports", "/me/forget", f"/boards/{PUBLIC_TOKEN}",
+            "/packs", "/packs/team", "/packs/team/remove",
             "/cards", "/cards/detach", "/questions", "/questions?kind=text",
             "/questions/t.text-detach", "/questions/t.choice-view"]
 
 
 @pytest.mark.parametrize("locale", ["en", "zh-CN"])
-def test_axe_finds_no_serious_violation_on_any_page(browser, quiz, channel, locale):
+def test_axe_finds_no_serious_violation_on_any_page(browser, quiz, channel, store, locale):
     solve(quiz, channel, "Alice", "Bob", "Mallory", hidden=("Mallory",))
     _report(quiz, channel, "Bob")
     quiz.board.store.publish_board(channel.id, PUBLIC_TOKEN, quiz.audit.clock.now())
+    tools = _pack_tools(store)
+    Desk(quiz, tools).pack_add(who("alice", admin=True), "team.yaml", _pack())
     source = axe_source()
     found: dict[str, list[str]] = {}
     page = new_page(browser, axe=True)
-    with live(quiz) as server:
+    with live(quiz, tools) as server:
         identity = who("alice", admin=True, locale=locale)
         page.goto(server.url(link(quiz, identity)))
         found["login"] = serious_violations(page, source)
@@ -217,6 +224,65 @@ def test_axe_finds_no_serious_violation_on_any_page(browser, quiz, channel, loca
         found["signed out"] = serious_violations(page, source)
     page.context.close()
     assert {where: v for where, v in found.items() if v} == {}
+
+
+def _pack_tools(store) -> PackTools:
+    """Team packs on the page: the real checker (no pack code runs here) and the real shelf."""
+    return PackTools(SandboxPackChecker(load_bank(BANK)), StorePackShelf(PackStore(store.engine)))
+
+
+def _pack(*, broken: bool = False) -> bytes:
+    """A one-question pack; ``broken``: both options marked right (line 14, column 7)."""
+    return f"""\
+pack:
+  id: team
+  title: Team pack
+  version: 1
+  locales: [en]
+items:
+  - id: q1
+    version: 1
+    kind: choice
+    topics: [tensors]
+    difficulty: 1
+    prompt: "Is it?"
+    choices:
+      - {{key: A, text: "yes", correct: true}}
+      - {{key: B, text: "no", correct: {str(broken).lower()}, why: "no"}}
+    explanation: because
+""".encode()
+
+
+def test_an_admin_uploads_a_pack_with_an_error_and_sees_its_line(browser, quiz, channel, store):
+    tools = _pack_tools(store)
+    page = new_page(browser)
+    with live(quiz, tools) as server:
+        sign_in(page, server, quiz, who("ada", admin=True, name="Ada"))
+        page.get_by_role("link", name="Team packs").click()
+        page.wait_for_load_state()
+        page.get_by_label("Pack file (.yaml or .yml)").set_input_files(
+            files=[{"name": "team.yaml", "mimeType": "application/x-yaml",
+                    "buffer": _pack(broken=True)}])
+        page.get_by_role("button", name="Check and add").click()
+        page.wait_for_load_state()
+        status = page.get_by_role("status")
+        assert "Pack not valid: nothing stored" in status.inner_text()
+        row = status.get_by_role("row").filter(has_text="exactly one choice must be correct")
+        assert [c.strip() for c in row.locator("td").all_inner_texts()[:2]] == ["14", "7"]
+        # Fixed, it is stored and listed; the list offers its history, export and removal.
+        page.get_by_label("Pack file (.yaml or .yml)").set_input_files(
+            files=[{"name": "team.yaml", "mimeType": "application/x-yaml", "buffer": _pack()}])
+        page.get_by_role("button", name="Check and add").click()
+        page.wait_for_load_state()
+        assert "Pack stored" in page.get_by_role("status").inner_text()
+        page.get_by_role("link", name="Remove team").click()
+        page.wait_for_load_state()
+        assert [v.removed for v in tools.shelf.versions("team")] == [False]  # asked first
+        page.get_by_role("button", name="Remove team").click()
+        page.wait_for_load_state()
+        assert "is removed" in page.get_by_role("status").inner_text()
+    page.context.close()
+    assert [v.removed for v in tools.shelf.versions("team")] == [True]
 
 
 def test_the_axe_check_finds_what_it_is_there_to_find(browser):
@@ -305,12 +371,16 @@ def test_forget_me_asks_first_then_deletes_and_signs_out(browser, quiz, channel)
     assert quiz.people.export(who("alice")) is None
 
 
-@pytest.mark.parametrize("path", ["/reports", "/channels/{channel}/board", "/items"])
-def test_an_admins_tables_fit_a_phone_without_scrolling_sideways(browser, quiz, channel, path):
+@pytest.mark.parametrize("path", ["/reports", "/channels/{channel}/board", "/items", "/packs",
+                                  "/packs/team"])
+def test_an_admins_tables_fit_a_phone_without_scrolling_sideways(browser, quiz, channel, store,
+                                                                 path):
     solve(quiz, channel, "Alice", "Bob", "Carol")
     _report(quiz, channel, "Bob")
+    tools = _pack_tools(store)
+    Desk(quiz, tools).pack_add(who("ada", admin=True), "team.yaml", _pack())
     page = new_page(browser, width=PHONE["width"], height=PHONE["height"])
-    with live(quiz) as server:
+    with live(quiz, tools) as server:
         sign_in(page, server, quiz, who("ada", admin=True, name="Ada"))
         page.goto(server.url(path.format(channel=channel.id)))
         overflow = page.evaluate(

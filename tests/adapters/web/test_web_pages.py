@@ -67,6 +67,33 @@ def test_the_board_lists_fifty_rows_a_page(quiz, channel):
     assert beyond.split('<main')[1] == second.split('<main')[1]  # the session's token aside
 
 
+def test_the_topic_board_counts_only_that_topics_rounds_and_hides_as_chat_does(quiz, channel):
+    _solve(quiz, channel, "Alice", "Bob", "Mallory", hidden=("Mallory",))  # an autograd item
+    base = f"/channels/{channel.id}/board"
+    status, autograd, _ = _page(quiz, f"{base}?topic=autograd", who("bob"))
+    _, tensors, _ = _page(quiz, f"{base}?topic=tensors")
+    assert status == 200 and "All time in" in autograd
+    assert "Alice" in autograd and "Bob" in autograd and "Mallory" not in autograd
+    assert "+1 member hidden" in autograd
+    mine = autograd.split('class="mine"')[1].split("</tr>")[0]
+    assert "Bob" in mine and "Alice" not in mine
+    assert '<option value="autograd" selected>' in autograd
+    assert "Nobody has points yet." in tensors and "Alice" not in tensors.split("<main")[1]
+
+
+def test_the_topic_board_pages_keep_the_topic_and_an_unknown_topic_is_the_week(quiz, channel):
+    _solve(quiz, channel, *[f"M{i:02d}" for i in range(60)])
+    base = f"/channels/{channel.id}/board"
+    _, first, _ = _page(quiz, f"{base}?topic=autograd")
+    _, second, _ = _page(quiz, f"{base}?topic=autograd&page=2")
+    _, unknown, _ = _page(quiz, f"{base}?topic=no-such-topic")
+    _, hostile, _ = _page(quiz, f"{base}?topic=%3Cscript%3E&page=x")
+    assert first.count('<th scope="row">') == 50
+    assert f'href="{base}?topic=autograd&amp;page=2"' in first
+    assert second.count('<th scope="row">') == 10
+    assert "This week" in unknown.split("<caption>")[1] and "<script>" not in hostile
+
+
 def test_my_progress_shows_my_numbers_and_mastery_by_topic(quiz, channel):
     _solve(quiz, channel, "Alice")
     status, html, _ = _page(quiz, f"/channels/{channel.id}/me")

@@ -6,9 +6,16 @@ import datetime as dt
 
 import pytest
 
+from bot.bootstrap import library
 from bot.core.desk import Desk
 from bot.core.kernel.models import ChannelDefaults
-from tests.adapters.web.support import csrf_of, link, serve, sign_in, who
+from bot.core.quiz import build_quiz
+from content.loader import load_bank
+from content.packs import parse_pack
+from db.store_packs import PackStore
+from tests.adapters.web.support import BASE, csrf_of, link, serve, sign_in, who
+from tests.packs.scoped import pack_yaml
+from tests.support.core import BANK
 
 ADA = who("ada", admin=True, name="Ada")
 FORM = {"time": "09:00", "tz": "UTC", "lang": "en", "topics": "", "difficulty": "",
@@ -162,3 +169,40 @@ def test_unpausing_needs_the_right_the_token_and_an_item_the_workspace_sees(quiz
         quiz, ADA, ("/items/t.text-detach/unpause", False), ("/items/team-x:q1/unpause", True))
     assert (member_page, member_post, forged, unknown) == (403, 403, 403, 404)
     assert quiz.rounds.store.paused_items() == {("t.text-detach", 1)}
+
+
+def test_an_admin_pauses_an_item_by_hand_and_the_log_keeps_before_and_after(quiz, channel):
+    (status, page), (paused, after) = _items(quiz, ADA, ("/items/t.text-detach/pause", True))
+    assert status == 200 and 'aria-label="Pause t.text-detach">Pause</button>' in page
+    assert paused == 200 and "(version 1) is paused" in after
+    assert "Unpause t.text-detach" in after
+    assert quiz.rounds.store.paused_items() == {("t.text-detach", 1)}
+    [change] = quiz.audit.latest("slack", "W1")
+    assert (change.action, change.target, change.actor_name, change.before, change.after) == (
+        "pause", "t.text-detach", "Ada", "active", "paused")
+
+
+def test_pausing_needs_the_right_the_token_and_an_item_the_workspace_sees(quiz, channel):
+    [_, (member_post, _)] = _items(
+        quiz, who("bob"), ("/items/t.text-detach/pause", False))
+    [_, (member_token, _)] = _items(
+        quiz, who("bob"), ("/items/t.text-detach/pause", True))
+    [_, (forged, _), (unknown, _), (other, _)] = _items(
+        quiz, ADA, ("/items/t.text-detach/pause", False), ("/items/team-x:q1/pause", True),
+        ("/items/nothing-here/pause", True))
+    assert (member_post, member_token, forged, unknown, other) == (403, 403, 403, 404, 404)
+    assert quiz.rounds.store.paused_items() == set()
+    assert quiz.audit.latest("slack", "W1") == []
+
+
+def test_another_workspaces_pack_item_answers_404_to_pause(store, clock, engine):
+    shelf = PackStore(engine)
+    for pack_id, scope in (("ours", "slack:W1"), ("theirs", "slack:W2")):
+        pack = parse_pack(pack_yaml(pack_id)).pack
+        shelf.add(pack.id, 1, scope, pack.header.title, ("en",), pack.text, pack.document)
+    quiz = build_quiz(store, library(load_bank(BANK), engine), clock, web_url=BASE)
+    quiz.rounds.channel("slack", "C1", "W1", ChannelDefaults(name="general"))
+    [_, (theirs, _), (ours, _)] = _items(
+        quiz, ADA, ("/items/p.theirs.one/pause", True), ("/items/p.ours.one/pause", True))
+    assert (theirs, ours) == (404, 200)
+    assert quiz.rounds.store.paused_items() == {("p.ours.one", 1)}

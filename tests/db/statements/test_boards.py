@@ -17,6 +17,8 @@ PINNED = {
     # cards due in another
     "stats": ({"SELECT": 2}, 1),
     "team-stats": ({"SELECT": 1}, 1),
+    # one statement: the recount of the topic's rounds, hidden members flagged in it
+    "topic": ({"SELECT": 1}, 1),
 }
 CALLS = {
     "week": lambda quiz, past: quiz.board.leaderboard(past.channel, "week", "en"),
@@ -24,6 +26,7 @@ CALLS = {
     "weekly-post": lambda quiz, past: quiz.board.weekly_post(past.channel.id),
     "stats": lambda quiz, past: quiz.board.stats_message(past.channel, past.members[-1], "en"),
     "team-stats": lambda quiz, past: quiz.board.team_stats(past.channel, "en"),
+    "topic": lambda quiz, past: quiz.board.topic_board(past.channel, "tensors", 501),
 }
 
 

@@ -11,11 +11,12 @@ from tests.adapters.web.support import BASE, link, serve, sign_in, who
 from tests.db.statements.counting import LARGE, SMALL, counting, history
 from tests.support.core import RecordingExecutor
 
-# The session by its token; the channel; the viewer; the board in one statement.
+# The session by its token; the channel; the viewer; the board in one statement (a topic's
+# board too: its recount is one statement).
 PINNED = ({"SELECT": 4}, 4)  # reads only: a page view takes no write lock
 
 
-@pytest.mark.parametrize("period", ["week", "all"])
+@pytest.mark.parametrize("period", ["week", "all", "topic"])
 def test_the_web_board_sends_the_same_statements_whatever_the_history(store, bank, clock,
                                                                       period):
     quiz = build_quiz(store, bank, clock, RecordingExecutor(), web_url=BASE)
@@ -29,7 +30,8 @@ def test_the_web_board_sends_the_same_statements_whatever_the_history(store, ban
         async def scenario(client, channel_id=past.channel.id, signin=signin):
             await sign_in(client, signin)
             with counting(store.engine) as seen:
-                response = await client.get(f"/channels/{channel_id}/board?period={period}")
+                query = "topic=tensors" if period == "topic" else f"period={period}"
+                response = await client.get(f"/channels/{channel_id}/board?{query}")
             assert response.status == 200
             assert "member" in await response.text()
             return seen

@@ -97,8 +97,10 @@ STRINGS: dict[str, dict[str, str]] = {
         "zh-CN": "{title}：输入 `/report 原因 [说明]`，原因为以下之一",
     },
     "console.insights_unpause": {
-        "en": "Type {/insights} unpause ID to let a paused question be posted again.",
-        "zh-CN": "输入 `{/insights} unpause 编号` 可让被暂停的题目重新发布。",
+        "en": "Type {/insights} unpause ID to let a paused question be posted again, "
+            "{/insights} pause ID to keep one out of the daily posts.",
+        "zh-CN": "输入 `{/insights} unpause 编号` 可让被暂停的题目重新发布；"
+            "输入 `{/insights} pause 编号` 可让某道题不再出现在每日一题中。",
     },
     "console.pack_usage": {
         "en": "Usage: {/pack} add PATH (a .yaml pack file)",

@@ -79,6 +79,10 @@ STRINGS: dict[str, dict[str, str]] = {
         "en": "Question quality: flagged and paused questions (Manage Server)",
         "zh-CN": "题目质量：被标记和已暂停的题目（需要管理服务器权限）",
     },
+    "discord.describe.insights.action": {"en": "pause or unpause a question by hand",
+                                         "zh-CN": "手动暂停或恢复一道题目"},
+    "discord.describe.insights.item": {"en": "the question's id (with action)",
+                                       "zh-CN": "题目编号（与操作一起填写）"},
     "discord.describe.privacy": {"en": "Hide yourself from the boards, or show again",
                                  "zh-CN": "在排行榜上隐藏自己，或重新显示"},
     "discord.describe.privacy.mode": {
@@ -143,6 +147,7 @@ STRINGS: dict[str, dict[str, str]] = {
     "discord.choice.join": {"en": "join", "zh-CN": "加入"},
     "discord.choice.skip": {"en": "skip", "zh-CN": "跳过"},
     "discord.choice.pause": {"en": "pause", "zh-CN": "暂停"},
+    "discord.choice.unpause": {"en": "unpause", "zh-CN": "恢复"},
     "discord.choice.resume": {"en": "resume", "zh-CN": "继续"},
     "discord.choice.end": {"en": "end", "zh-CN": "结束"},
     "discord.choice.status": {"en": "status", "zh-CN": "状态"},

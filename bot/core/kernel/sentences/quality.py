@@ -99,6 +99,26 @@ STRINGS: dict[str, dict[str, str]] = {
         "en": "`{item}` is not paused; nothing changed.",
         "zh-CN": "`{item}` 没有被暂停，未做任何更改。",
     },
+    "insights.paused_now": {
+        "en": "`{item}` (version {version}) is paused: no daily post picks it until an admin "
+            "unpauses it.",
+        "zh-CN": "`{item}`（版本 {version}）已暂停：在管理员恢复之前，每日一题不会选它。",
+    },
+    "insights.already_paused": {
+        "en": "`{item}` is paused already; nothing changed.",
+        "zh-CN": "`{item}` 已经处于暂停状态，未做任何更改。",
+    },
+    "insights.unknown": {
+        "en": "There is no question `{item}` here; its id is in the first column of "
+            "{/insights}.",
+        "zh-CN": "这里没有题目 `{item}`；题目编号见 {/insights} 的第一列。",
+    },
+    "insights.usage": {
+        "en": "Type {/insights} alone to see question quality, or {/insights} pause ID / "
+            "unpause ID.",
+        "zh-CN": "单独输入 {/insights} 查看题目质量，或输入 `{/insights} pause 编号` / "
+            "`{/insights} unpause 编号`。",
+    },
     "insights.denied": {
         "en": "Only admins can see question quality.",
         "zh-CN": "只有管理员可以查看题目质量。",

@@ -58,6 +58,10 @@ STRINGS: dict[str, dict[str, str]] = {
     "web.board.period": {"en": "Period", "zh-CN": "时间范围"},
     "web.board.week": {"en": "This week", "zh-CN": "本周"},
     "web.board.all": {"en": "All time", "zh-CN": "总榜"},
+    "web.board.topic": {"en": "Topic", "zh-CN": "主题"},
+    "web.board.every_topic": {"en": "Every topic", "zh-CN": "全部主题"},
+    "web.board.show_topic": {"en": "Show", "zh-CN": "查看"},
+    "web.board.topic_caption": {"en": "All time in {topic}", "zh-CN": "“{topic}”主题总榜"},
     "web.board.rank": {"en": "Rank", "zh-CN": "名次"},
     "web.board.name": {"en": "Member", "zh-CN": "成员"},
     "web.board.points": {"en": "Points", "zh-CN": "积分"},
@@ -127,6 +131,7 @@ STRINGS: dict[str, dict[str, str]] = {
     "web.audit.after": {"en": "After", "zh-CN": "修改后"},
     "web.audit.settings": {"en": "settings of #{target}", "zh-CN": "#{target} 的设置"},
     "web.audit.unpause": {"en": "item {target}", "zh-CN": "题目 {target}"},
+    "web.audit.pause": {"en": "item {target}", "zh-CN": "题目 {target}"},
     "web.audit.close_report": {"en": "report {target}", "zh-CN": "报告 {target}"},
     "web.nav.items": {"en": "Item statistics", "zh-CN": "题目统计"},
     "web.progress.calendar": {"en": "Streak calendar", "zh-CN": "连续打卡日历"},
@@ -242,9 +247,11 @@ STRINGS: dict[str, dict[str, str]] = {
     "web.items.explain": {
         "en": "The table behind {/insights}: p is the share right on the first try, "
               "discrimination how well the item separates strong members from the rest. "
-              "An item whose answer key looks wrong is paused until an admin lets it go.",
+              "An item whose answer key looks wrong is paused until an admin lets it go; "
+              "an admin may also pause one by hand (no daily post picks a paused item).",
         "zh-CN": "即 {/insights} 背后的数据：`p` 为首次答对的比例，"
-                 "区分度表示题目区分强弱成员的程度。答案疑似有误的题目会被暂停，直到管理员恢复。",
+                 "区分度表示题目区分强弱成员的程度。答案疑似有误的题目会被暂停，直到管理员恢复；"
+                 "管理员也可以手动暂停题目（每日一题不会选中已暂停的题目）。",
     },
     "web.items.item": {"en": "Item", "zh-CN": "题目"},
     "web.items.answered": {"en": "Answered", "zh-CN": "作答人次"},
@@ -254,6 +261,67 @@ STRINGS: dict[str, dict[str, str]] = {
     "web.items.state": {"en": "State", "zh-CN": "状态"},
     "web.items.active": {"en": "in use", "zh-CN": "使用中"},
     "web.items.paused": {"en": "paused", "zh-CN": "已暂停"},
+    "web.items.pause": {"en": "Pause", "zh-CN": "暂停"},
+    "web.items.pause_item": {"en": "Pause {item}", "zh-CN": "暂停 {item}"},  # its accessible name
+    "web.nav.packs": {"en": "Team packs", "zh-CN": "团队题包"},
+    "web.packs.title": {"en": "Team packs", "zh-CN": "团队题包"},
+    "web.packs.explain": {
+        "en": "The workspace's own question packs, as {/pack} manages them: upload a pack "
+              "file, see every version, export or remove one. Packs shared with every "
+              "workspace are listed too, read-only. A pack's code runs only in the sandbox.",
+        "zh-CN": "本工作区自己的题包，与 {/pack} 的管理方式相同：上传题包文件、查看所有版本、"
+                 "导出或移除。所有工作区共享的题包也会列出，只读。题包中的代码只在沙箱中运行。",
+    },
+    "web.packs.file": {"en": "Pack file (.yaml or .yml)", "zh-CN": "题包文件（`.yaml` 或 `.yml`）"},
+    "web.packs.file_hint": {
+        "en": "One YAML file of at most 1 MiB; checking it can take up to a minute.",
+        "zh-CN": "一个不超过 1 MiB 的 YAML 文件；检查最多可能需要一分钟。",
+    },
+    "web.packs.report": {"en": "What the validation found, by place in the file",
+                         "zh-CN": "校验发现的问题，按在文件中的位置列出"},
+    "web.packs.line": {"en": "Line", "zh-CN": "行"},
+    "web.packs.column": {"en": "Column", "zh-CN": "列"},
+    "web.packs.problem": {"en": "Problem", "zh-CN": "问题"},
+    "web.packs.listed": {"en": "Packs this workspace sees", "zh-CN": "本工作区可见的题包"},
+    "web.packs.pack": {"en": "Pack", "zh-CN": "题包"},
+    "web.packs.version": {"en": "Version", "zh-CN": "版本"},
+    "web.packs.pack_title": {"en": "Title", "zh-CN": "标题"},
+    "web.packs.languages": {"en": "Languages", "zh-CN": "语言"},
+    "web.packs.stored_at": {"en": "Stored (UTC)", "zh-CN": "存储时间（UTC）"},
+    "web.packs.actions": {"en": "Actions", "zh-CN": "操作"},
+    "web.packs.shared": {"en": "shared", "zh-CN": "共享"},
+    "web.packs.none": {"en": "No pack yet: upload one above.",
+                       "zh-CN": "还没有题包：请在上方上传。"},
+    "web.packs.history_link": {"en": "Versions of {pack}", "zh-CN": "{pack} 的版本"},
+    "web.packs.export_link": {"en": "Export {pack}", "zh-CN": "导出 {pack}"},
+    "web.packs.remove_link": {"en": "Remove {pack}", "zh-CN": "移除 {pack}"},
+    "web.packs.history_title": {"en": "Pack {pack}: versions", "zh-CN": "题包 {pack}：版本"},
+    "web.packs.back": {"en": "Back to the team packs", "zh-CN": "返回团队题包"},
+    "web.packs.own_note": {"en": "This workspace's own pack.", "zh-CN": "本工作区自己的题包。"},
+    "web.packs.shared_note": {
+        "en": "Shared with every workspace by the deployment's operator: read-only here.",
+        "zh-CN": "由部署的运维人员共享给所有工作区：此处只读。",
+    },
+    "web.packs.removed_note": {
+        "en": "Removed: no list or draw shows it; a higher version brings it back.",
+        "zh-CN": "已移除：不再出现在列表或出题中；上传更高版本可恢复。",
+    },
+    "web.packs.versions": {"en": "Every stored version, newest first",
+                           "zh-CN": "所有已存储的版本，最新的在前"},
+    "web.packs.state_current": {"en": "current", "zh-CN": "当前版本"},
+    "web.packs.state_older": {"en": "older", "zh-CN": "旧版本"},
+    "web.packs.state_removed": {"en": "removed", "zh-CN": "已移除"},
+    "web.packs.remove_title": {"en": "Remove pack {pack}?", "zh-CN": "移除题包 {pack}？"},
+    "web.packs.remove_explain": {
+        "en": "No channel will draw from `{pack}` and no list will show it; answers to its "
+              "questions are kept, and so is its history. A higher version brings it back.",
+        "zh-CN": "移除后，任何频道都不会再从 `{pack}` 出题，列表中也不再显示；"
+                 "相关答题记录和版本历史都会保留。上传更高版本可恢复。",
+    },
+    "web.packs.remove_confirm": {"en": "Remove {pack}", "zh-CN": "移除 {pack}"},
+    "web.packs.keep": {"en": "Keep it", "zh-CN": "保留"},
+    "web.audit.pack_add": {"en": "pack {target}", "zh-CN": "题包 {target}"},
+    "web.audit.pack_remove": {"en": "pack {target}", "zh-CN": "题包 {target}"},
     "web.items.none": {"en": "No item to show yet.", "zh-CN": "暂无题目数据。"},
     "web.audit.none": {"en": "No admin has changed anything yet.",
                        "zh-CN": "管理员还没有做过修改。"},
