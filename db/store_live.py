@@ -24,7 +24,9 @@ from bot.core.kernel.models import (
     Review,
     Row,
 )
+from bot.core.kernel.models import week_start as week_of
 from db.retry import retry_on_disconnect, run_retrying
+from db.store_answers import lock_channel_answers_shared
 from db.store_base import StoreBase, rowcount
 from db.tables import (
     ChannelRow,
@@ -34,6 +36,7 @@ from db.tables import (
     LiveSessionRow,
     ReviewRow,
     UserRow,
+    WeekTotalRow,
 )
 
 _NOT_ENDED = (LiveStatus.LOBBY.value, LiveStatus.RUNNING.value, LiveStatus.PAUSED.value,
@@ -334,10 +337,50 @@ class LiveStore(StoreBase):
                                            LiveStatus.PAUSED.value)),
             ).values(status=LiveStatus.ENDING.value)) > 0
 
-    def finish_live(self, session_id: int, at: dt.datetime, counted: bool) -> bool:
-        """End the session (its channel may open another); False when it had ended."""
+    def finish_live(self, session_id: int, at: dt.datetime, counted: bool,
+                    on_board: bool = False) -> bool:
+        """End the session (its channel may open another); False when it had ended.
+
+        ``on_board``: add each player's points to the channel's weekly totals, in the week
+        (in the channel's zone) of each answer, in this transaction: the ending that wins adds
+        them once. A few statements whatever the number of players or answers; the boards'
+        reads stay as they are.
+        """
         with self._transaction() as session:
-            return rowcount(session, update(LiveSessionRow).where(
+            ended = session.execute(update(LiveSessionRow).where(
                 LiveSessionRow.id == session_id, LiveSessionRow.status.in_(_NOT_ENDED),
             ).values(status=LiveStatus.ENDED.value, active_channel_id=None, ended_at=at,
-                     counted=counted)) > 0
+                     counted=counted, on_board=on_board)
+                .returning(LiveSessionRow.channel_id)).first()
+            if ended is None:
+                return False
+            if on_board:
+                self._add_to_weeks(session, session_id, ended.channel_id)
+            return True
+
+    def _add_to_weeks(self, session: Session, session_id: int, channel_id: int) -> None:
+        """Add the session's points to the weekly totals, as the answers' weeks hold them."""
+        # As record_answer: a change of zone (which recounts the week) waits for this one, and
+        # the zone is read after the lock.
+        lock_channel_answers_shared(session, channel_id)
+        rows = session.execute(
+            select(ChannelRow.timezone, LiveAnswerRow.user_id, LiveAnswerRow.points,
+                   LiveAnswerRow.answered_at)
+            .join(LiveSessionRow, LiveSessionRow.channel_id == ChannelRow.id)
+            .join(LiveAnswerRow, LiveAnswerRow.session_id == LiveSessionRow.id)
+            .where(LiveSessionRow.id == session_id, LiveAnswerRow.points > 0)).all()
+        added: dict[tuple[int, dt.datetime], int] = {}
+        for zone, user_id, points, answered_at in rows:
+            key = (user_id, week_of(answered_at, zone))
+            added[key] = added.get(key, 0) + points
+        if not added:
+            return
+        stmt = self._upsert(WeekTotalRow)
+        session.execute(
+            stmt.on_conflict_do_update(
+                index_elements=["channel_id", "week_start", "user_id"],
+                set_={"points": WeekTotalRow.points + stmt.excluded.points}),
+            [{"channel_id": channel_id, "week_start": week, "user_id": user_id,
+              "points": points, "solved": 0, "first_try": 0, "attempted": 0,
+              "last_solved_at": None}
+             for (user_id, week), points in sorted(added.items())])

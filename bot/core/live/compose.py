@@ -165,8 +165,12 @@ def own_rank(answers: Sequence[LiveAnswer], players: Sequence[LivePlayer], membe
 
 def podium(session: LiveSession, questions: Sequence[LiveQuestion], bank: Bank,
            answers: Sequence[LiveAnswer], players: Sequence[LivePlayer], counted: bool,
-           locale: str, *, idle: bool = False) -> Message:
-    """Return the final board: top 10, the fastest right answer, the team's weak topics."""
+           locale: str, *, idle: bool = False, on_board: bool = False) -> Message:
+    """Return the final board: top 10, the fastest right answer, the team's weak topics.
+
+    Its last line says where the points count: this session's board, the weekly board too
+    (``on_board``: the channel's live_on_board), or nowhere (a warm-up).
+    """
     lines = [t(locale, "live.end.idle")] if idle else []
     rows = standings(answers, players)
     hidden = _hidden(players, answers)
@@ -189,7 +193,8 @@ def podium(session: LiveSession, questions: Sequence[LiveQuestion], bank: Bank,
             if card is not None:
                 lines.append(t(locale, "live.end.card", topic=topic_label(topic, locale),
                                card=card, title=bank.cards[card].title.get(locale)))
-    lines += ["", t(locale, "live.end.counted" if counted else "live.end.warmup")]
+    ending = "live.end.weekly" if on_board else "live.end.counted" if counted else "live.end.warmup"
+    lines += ["", t(locale, ending)]
     return Message(title=t(locale, "live.end.title"), body="\n".join(lines),
                    audience=Audience.CHANNEL, buttons=(_rank_button(session, locale),))
 

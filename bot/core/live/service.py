@@ -337,13 +337,17 @@ class LiveService:
         # Only who answered counts as playing: a bot cannot click, and a join alone is no play.
         playing = {a.user_id for a in answers}
         counted = len(playing) >= MIN_PLAYERS_TO_COUNT
-        if not self.store.finish_live(session.id, now, counted):
+        # The weekly board takes live points only where the channel's admin turned that on
+        # (live_on_board), and never a warm-up's.
+        on_board = counted and channel.live_on_board
+        if not self.store.finish_live(session.id, now, counted, on_board):
             return []
         log.info("live session ended: session=%s players=%s counted=%s idle=%s",
                  session.id, len(playing), counted, idle)
         questions = self.store.live_questions(session.id)
         return [LivePost(channel, compose.podium(session, questions, self.bank, answers,
-                                                 players, counted, channel.locale, idle=idle),
+                                                 players, counted, channel.locale, idle=idle,
+                                                 on_board=on_board),
                          session.id)]
 
 

@@ -96,8 +96,13 @@ class LiveStore(Protocol):
         """Mark a session to end at its next advance; False when it is ending already."""
         ...
 
-    def finish_live(self, session_id: int, at: dt.datetime, counted: bool) -> bool:
-        """End the session (its channel may open another); False when it had ended."""
+    def finish_live(self, session_id: int, at: dt.datetime, counted: bool,
+                    on_board: bool = False) -> bool:
+        """End the session (its channel may open another); False when it had ended.
+
+        ``on_board``: add the players' points to the channel's weekly board in the same write
+        (each answer in its week), once: only the ending that wins adds them.
+        """
         ...
 
     def get_channel(self, channel_id: int) -> ChannelSettings | None:

@@ -45,7 +45,8 @@ NO_PINGS: dict[str, list[str]] = {"parse": []}
 SETTING_OPTIONS = {"time": "time", "timezone": "timezone", "language": "language",
                    "topics": "topics", "difficulties": "difficulty",
                    "board_day": "leaderboard_day", "board_hour": "leaderboard_hour",
-                   "enabled": "enabled", "packs": "packs", "live_hosts": "live_hosts"}
+                   "enabled": "enabled", "packs": "packs", "live_hosts": "live_hosts",
+                   "live_on_board": "live_on_board"}
 COMMANDS = {"explain": "explain", "quiz": "quiz", "leaderboard": "leaderboard",
             "stats": "stats", "settings": "quiz-settings", "forget_me": "quiz-forget-me",
             "reports": "quiz-reports", "privacy": "quiz-privacy", "insights": "quiz-insights",

@@ -138,3 +138,27 @@ def test_a_question_costs_one_post_and_one_reveal_and_slack_posts_a_second_apart
             assert all(gap >= 0.99 for gap in gaps), gaps
 
     chat.run(scenario)
+
+
+def test_live_points_reach_the_weekly_board_only_where_the_admin_turned_it_on(chat):
+    async def scenario(d):
+        await d.enable_channel("t.choice-view")
+        assert not d.stored_channel().live_on_board  # off by default
+        refused = await d.settings("alice", live_on_board=True)
+        assert "Only admins" in refused.text and not d.stored_channel().live_on_board
+        saved = await d.settings("admin", live_on_board=True)
+        assert "Settings saved" in saved.text, saved.text
+        assert d.stored_channel().live_on_board
+        await d.command("live", "admin", action="start", options="questions=1 lobby=0")
+        await d.advance_live()
+        question = d.channel_posts()[-1]
+        right = next(b for b in question.buttons if b.startswith("tq:live:") and b.endswith(":B"))
+        for who in ("alice", "bob", "admin"):
+            assert "Locked in" in (await d.click(question, right, who)).text
+        await d.advance_live()
+        board = d.channel_posts()[-1]
+        assert "and on this week's board" in board.text, board.text
+        week = d.quiz.board.rows(d.stored_channel(), "week")
+        assert len(week) == 3 and all(row.points > 0 for row in week)
+
+    chat.run(scenario)

@@ -387,3 +387,69 @@ def test_an_answer_kept_just_before_the_close_is_counted_in_the_reveal(quiz, cha
     reveal = quiz.live.advance("console")[0].message.body
     assert "1 (50 %) ✓" in reveal and "Most chosen wrong answer" in reveal, reveal
     assert len(store.live_answers(session.id)) == 2
+
+
+def _played(quiz, channel, host, bob, carol, **changes):
+    """Play a one-question session with three players (Alice and Bob right, Carol wrong)."""
+    if changes:
+        channel = quiz.rounds.store.update_channel(channel.id, ChannelUpdate(**changes))
+    channel, session, _ = _open(quiz, channel, host)
+    for actor in (bob, carol):
+        quiz.live.join(channel, actor.member, "en")
+    quiz.live.advance("console")
+    for actor, key in ((host, "B"), (bob, "B"), (carol, "A")):
+        _answer(quiz, channel, actor, key)
+    board = quiz.live.advance("console")[-1].message.body
+    return quiz.rounds.store.get_channel(channel.id), session, board
+
+
+def _week(quiz, channel):
+    return {row.display_name: row.points for row in quiz.board.rows(channel, "week")}
+
+
+def test_live_points_stay_off_the_weekly_board_by_default(quiz, channel, host, bob, carol):
+    assert not channel.live_on_board
+    channel, session, board = _played(quiz, channel, host, bob, carol)
+    assert quiz.live.store.get_live(session.id).counted is True
+    assert "live_on_board=on" in board
+    assert _week(quiz, channel) == {}
+
+
+def test_live_points_count_on_the_weekly_board_where_the_admin_turned_it_on(quiz, channel, host,
+                                                                            bob, carol):
+    channel, _, board = _played(quiz, channel, host, bob, carol, live_on_board=True)
+    assert "and on this week's board" in board
+    assert _week(quiz, channel) == {"Alice": 10, "Bob": 10}
+    assert quiz.board.rows(channel, "all") == []  # the all-time board stays the daily one's
+
+
+def test_a_warm_up_counts_on_no_board_even_where_live_points_count_weekly(quiz, channel, host,
+                                                                          bob):
+    channel = quiz.rounds.store.update_channel(channel.id, ChannelUpdate(live_on_board=True))
+    channel, session, _ = _open(quiz, channel, host)
+    quiz.live.join(channel, bob.member, "en")
+    quiz.live.advance("console")
+    for actor in (host, bob):
+        _answer(quiz, channel, actor, "B")
+    board = quiz.live.advance("console")[-1].message.body
+    assert "Fewer than 3 players" in board
+    assert quiz.live.store.get_live(session.id).counted is False
+    assert _week(quiz, channel) == {}
+
+
+def test_live_points_on_the_weekly_board_are_added_once_across_replicas(quiz, channel, host,
+                                                                        bob, carol, store,
+                                                                        bank, clock):
+    other = build_quiz(store, bank, clock).live  # a second replica ends the same session
+    channel, session, _ = _played(quiz, channel, host, bob, carol, live_on_board=True)
+    assert other.advance_session(quiz.live.store.get_live(session.id)) == []
+    assert _week(quiz, channel) == {"Alice": 10, "Bob": 10}
+
+
+def test_a_change_of_zone_recounts_live_points_on_the_weekly_board(quiz, channel, host, bob,
+                                                                   carol):
+    channel, _, _ = _played(quiz, channel, host, bob, carol, live_on_board=True)
+    quiz.setup.apply(channel, host, {"tz": "Asia/Shanghai"})
+    channel = quiz.rounds.store.get_channel(channel.id)
+    assert channel.timezone == "Asia/Shanghai"
+    assert _week(quiz, channel) == {"Alice": 10, "Bob": 10}

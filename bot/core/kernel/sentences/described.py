@@ -65,6 +65,10 @@ STRINGS: dict[str, dict[str, str]] = {
     },
     "discord.describe.settings.live_hosts": {"en": "who may host a live quiz here",
                                              "zh-CN": "谁可以在这里主持实时测验"},
+    "discord.describe.settings.live_on_board": {
+        "en": "count live quiz points on the weekly board",
+        "zh-CN": "实时测验的得分是否计入每周排行榜",
+    },
     "discord.describe.forget-me": {"en": "See and delete everything the quiz keeps about you",
                                    "zh-CN": "查看并删除测验保存的关于你的全部数据"},
     "discord.describe.reports": {

@@ -196,8 +196,14 @@ STRINGS: dict[str, dict[str, str]] = {
         "zh-CN": "关于{topic}，推荐阅读：`{/explain} {card}`（{title}）",
     },
     "live.end.counted": {
-        "en": "These points count on this session's board only.",
-        "zh-CN": "本场得分只计入本场排名。",
+        "en": "These points count on this session's board only (an admin can add them to the "
+              "weekly board: live_on_board=on in the settings).",
+        "zh-CN": "本场得分只计入本场排名（管理员可在设置中用 `live_on_board=on` 将其计入每周"
+                 "排行榜）。",
+    },
+    "live.end.weekly": {
+        "en": "These points count on this session's board and on this week's board.",
+        "zh-CN": "本场得分计入本场排名，也计入本周排行榜。",
     },
     "live.end.warmup": {
         "en": "Fewer than 3 players answered: a warm-up that counts toward no board.",
