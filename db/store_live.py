@@ -29,6 +29,7 @@ from db.retry import retry_on_disconnect, run_retrying
 from db.store_answers import lock_channel_answers_shared
 from db.store_base import StoreBase, rowcount
 from db.tables import (
+    RESPONSE_MAX_CHARS,
     ChannelRow,
     LiveAnswerRow,
     LivePlayerRow,
@@ -63,7 +64,8 @@ def live_answer_rows(session: Session, user_id: int, _workspace_id: int | None) 
     """Return a member's live answers for their data export (db/store_members.py)."""
     stmt = (select(LiveAnswerRow.session_id, LiveQuestionRow.item_id,
                    LiveQuestionRow.item_version, LiveAnswerRow.response, LiveAnswerRow.correct,
-                   LiveAnswerRow.points, LiveAnswerRow.elapsed_ms, LiveAnswerRow.answered_at)
+                   LiveAnswerRow.points, LiveAnswerRow.elapsed_ms, LiveAnswerRow.answered_at,
+                   LiveAnswerRow.code)
             .join(LiveQuestionRow, (LiveQuestionRow.session_id == LiveAnswerRow.session_id)
                   & (LiveQuestionRow.position == LiveAnswerRow.position))
             .where(LiveAnswerRow.user_id == user_id)
@@ -164,8 +166,39 @@ class LiveStore(StoreBase):
                 .where(LiveAnswerRow.session_id == session_id)
                 .order_by(LiveAnswerRow.position, LiveAnswerRow.answered_at, LiveAnswerRow.id))
             return [LiveAnswer(a.session_id, a.position, a.user_id, a.response, a.correct,
-                               a.points, a.answered_at, a.elapsed_ms, name, hidden)
+                               a.points, a.answered_at, a.elapsed_ms, name, hidden, a.pending)
                     for a, name, hidden in rows]
+
+    @retry_on_disconnect
+    def pending_live_answers(self, session_id: int, position: int) -> list[LiveAnswer]:
+        """Return the question's code answers the sandbox has yet to grade, with their code."""
+        with self._read() as session:
+            rows = session.scalars(
+                select(LiveAnswerRow).where(LiveAnswerRow.session_id == session_id,
+                                            LiveAnswerRow.position == position,
+                                            LiveAnswerRow.pending.is_(True))
+                .order_by(LiveAnswerRow.answered_at, LiveAnswerRow.id))
+            return [LiveAnswer(a.session_id, a.position, a.user_id, a.response, a.correct,
+                               a.points, a.answered_at, a.elapsed_ms, pending=True, code=a.code)
+                    for a in rows]
+
+    @retry_on_disconnect
+    def grade_live_answer(self, graded: LiveAnswer, review: Review | None = None) -> bool:
+        """Record a pending code answer's grade (and the member's card); False: graded already.
+
+        A conditional UPDATE on the pending flag: however many replicas grade the answer, one
+        grade is recorded, once.
+        """
+        with self._transaction() as session:
+            won = rowcount(session, update(LiveAnswerRow).where(
+                LiveAnswerRow.session_id == graded.session_id,
+                LiveAnswerRow.position == graded.position,
+                LiveAnswerRow.user_id == graded.user_id, LiveAnswerRow.pending.is_(True),
+            ).values(pending=False, correct=graded.correct, points=graded.points,
+                     response=graded.response[:RESPONSE_MAX_CHARS])) > 0
+            if won and review is not None:
+                self._save_card(session, review)
+            return won
 
     def join_live(self, session_id: int, user_id: int, at: dt.datetime) -> bool:
         """Add the member to the session's players; False when they had joined already."""
@@ -214,6 +247,7 @@ class LiveStore(StoreBase):
                 "user_id": answer.user_id, "response": answer.response,
                 "correct": answer.correct, "points": answer.points,
                 "answered_at": answer.answered_at, "elapsed_ms": answer.elapsed_ms,
+                "pending": answer.pending, "code": answer.code,
             }
             stmt = (self._upsert(LiveAnswerRow).values(**values)
                     .on_conflict_do_nothing(
@@ -222,15 +256,16 @@ class LiveStore(StoreBase):
             if session.connection().execute(stmt).first() is None:
                 return False
             if review is not None:
-                card = {"state": review.state, "step": review.step,
-                        "stability": review.stability, "difficulty": review.difficulty,
-                        "due_at": review.due_at, "last_correct": review.last_correct,
-                        "reviewed_at": review.reviewed_at}
-                session.execute(self._upsert(ReviewRow)
-                                .values(user_id=review.user_id, item_id=review.item_id, **card)
-                                .on_conflict_do_update(index_elements=["user_id", "item_id"],
-                                                       set_=card))
+                self._save_card(session, review)
             return True
+
+    def _save_card(self, session: Session, review: Review) -> None:
+        card = {"state": review.state, "step": review.step, "stability": review.stability,
+                "difficulty": review.difficulty, "due_at": review.due_at,
+                "last_correct": review.last_correct, "reviewed_at": review.reviewed_at}
+        session.execute(self._upsert(ReviewRow)
+                        .values(user_id=review.user_id, item_id=review.item_id, **card)
+                        .on_conflict_do_update(index_elements=["user_id", "item_id"], set_=card))
 
     def _live_answer_kept(self, answer: LiveAnswer) -> bool:
         with self._read() as session:

@@ -542,6 +542,10 @@ class LiveAnswerRow(Base):
     points: Mapped[int] = mapped_column(Integer)
     answered_at: Mapped[dt.datetime] = mapped_column(UtcDateTime)
     elapsed_ms: Mapped[int] = mapped_column(Integer)
+    # A code answer: the submission, and whether the sandbox has yet to grade it (migration
+    # 0028); graded before its question's reveal.
+    code: Mapped[str | None] = mapped_column(Text)
+    pending: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
 
 
 class SettingsStampRow(Base):

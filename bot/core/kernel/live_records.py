@@ -82,6 +82,10 @@ class LiveAnswer:
     elapsed_ms: int  # from the question's post to the answer
     display_name: str = ""
     hidden: bool = False  # the member keeps off public boards
+    # A code answer is kept at once and graded by the sandbox before the reveal: until then
+    # it is ``pending`` (not right, no points) and ``code`` holds the submission.
+    pending: bool = False
+    code: str | None = None
 
 
 @dataclass(frozen=True)

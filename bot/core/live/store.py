@@ -67,6 +67,14 @@ class LiveStore(Protocol):
         """
         ...
 
+    def pending_live_answers(self, session_id: int, position: int) -> list[LiveAnswer]:
+        """Return the question's code answers the sandbox has yet to grade, with their code."""
+        ...
+
+    def grade_live_answer(self, graded: LiveAnswer, review: Review | None = None) -> bool:
+        """Record a pending code answer's grade and the member's card; False: graded already."""
+        ...
+
     def claim_live_lobby(self, session_id: int) -> bool:
         """Claim the posting of the session's lobby; False when it was claimed already."""
         ...

@@ -1,9 +1,13 @@
-"""Let a channel count live points on its weekly board: channels.live_on_board (off by default).
+"""Live points on the weekly board where a channel wants them; code answers in live sessions.
 
 Issue 27: live points go to the session's board; the weekly board counts them only where the
 channel's admin turned that on. A session's points are added to the weekly totals once, when
 it ends; live_sessions.on_board says which sessions were, so a change of the channel's zone
 recounts them with the daily answers. Existing channels and sessions stay off the board.
+
+Code questions, where the host asks for them: a code answer is kept at once with its
+submission (live_answers.code) and pending until the sandbox grades it before the reveal
+(live_answers.pending). Existing answers were all graded when given.
 
 Written by hand and checked against db/tables.py (tests/db/test_migrations.py compares them).
 
@@ -24,18 +28,21 @@ down_revision: str | None = "0027"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 
-_COLUMNS = (("channels", "live_on_board"), ("live_sessions", "on_board"))
+_FLAGS = (("channels", "live_on_board"), ("live_sessions", "on_board"),
+          ("live_answers", "pending"))
+_COLUMNS = (*_FLAGS, ("live_answers", "code"))
 
 
 def upgrade() -> None:
-    """Add channels.live_on_board and live_sessions.on_board, false for every row there."""
-    for table, column in _COLUMNS:
+    """Add the three flags (false for every row there) and live_answers.code (null)."""
+    for table, column in _FLAGS:
         op.add_column(table, sa.Column(column, sa.Boolean(), nullable=False,
                                        server_default=sa.false()))
+    op.add_column("live_answers", sa.Column("code", sa.Text(), nullable=True))
 
 
 def downgrade() -> None:
-    """Drop both columns."""
+    """Drop the four columns."""
     for table, column in reversed(_COLUMNS):
         if op.get_bind().dialect.name == "sqlite":
             # SQLite 3.35+ drops a plain column in place; a batch copy would trip the foreign

@@ -162,3 +162,40 @@ def test_live_points_reach_the_weekly_board_only_where_the_admin_turned_it_on(ch
         assert len(week) == 3 and all(row.points > 0 for row in week)
 
     chat.run(scenario)
+
+
+DOUBLE = "def double(x):\n    return x * 2\n"
+
+
+def test_a_live_code_question_is_locked_in_at_once_and_graded_by_the_real_sandbox(chat):
+    async def scenario(d):
+        await d.enable_channel("t.code-double")
+        plain = await d.command("live", "admin", action="start", options="questions=1 lobby=0")
+        assert "No choice or short-text question" in plain.text  # code only when asked
+        said = await d.command("live", "admin", action="start",
+                               options="questions=1 lobby=0 code=yes")
+        assert "lobby is posted" in said.text, said.text
+        await d.advance_live()
+        question = d.channel_posts()[-1]
+        assert "within 90 s" in question.text and "sandbox grades it" in question.text
+        button = question.button("tq:lform:")
+        forms = {who: await d.open_form(question, who, button=button)
+                 for who in ("alice", "bob", "admin")}
+        assert forms["alice"].mode == "code" and forms["alice"].multiline
+        refused = await d.submit(forms["admin"], "def double(x) return x\n")
+        assert refused.private and "line 1" in refused.text, refused.text
+        replies = [await d.submit(forms["alice"], DOUBLE),
+                   await d.submit(forms["bob"], "def double(x):\n    return x + 2\n")]
+        assert all(r.private and "Locked in" in r.text and "before the reveal" in r.text
+                   for r in replies), [r.text for r in replies]
+        session_id = int(button.split(":")[2].split("-")[0])
+        d.clock.advance(seconds=90)
+        await d.advance_live()
+        reveal = next(p for p in d.channel_posts() if "answer to question 1/1" in p.text)
+        assert "1 of 2 passed the hidden tests" in reveal.text, reveal.text
+        answers = d.quiz.live.store.live_answers(session_id)
+        assert not any(a.pending for a in answers)  # each graded, once
+        assert sorted((a.correct, a.points > 0) for a in answers) == [(False, False),
+                                                                      (True, True)]
+
+    chat.run(scenario)

@@ -9,11 +9,13 @@ STRINGS: dict[str, dict[str, str]] = {
         "zh-CN": "团队会议上的限时竞答：开局、加入、抢答",
     },
     "live.usage": {
-        "en": "Use {/live} start [questions=N] [seconds=S] [lobby=S] [topics=a,b], "
-              "{/live} join, {/live} answer TEXT, {/live} skip, {/live} pause, {/live} resume, "
+        "en": "Use {/live} start [questions=N] [seconds=S] [lobby=S] [topics=a,b] [code=yes], "
+              "{/live} join, {/live} answer TEXT, {/live} code (then the code, then /end), "
+              "{/live} skip, {/live} pause, {/live} resume, "
               "{/live} end, or {/live} alone for the session's state.",
-        "zh-CN": "用法：`{/live} start [questions=N] [seconds=S] [lobby=S] [topics=a,b]`、"
-                 "`{/live} join`、`{/live} answer` 答案、`{/live} skip`、`{/live} pause`、"
+        "zh-CN": "用法：`{/live} start [questions=N] [seconds=S] [lobby=S] [topics=a,b] "
+                 "[code=yes]`、`{/live} join`、`{/live} answer` 答案、`{/live} code`（随后输入"
+                 "代码，以 `/end` 结束）、`{/live} skip`、`{/live} pause`、"
                  "`{/live} resume`、`{/live} end`；只输入 {/live} 查看当前状态。",
     },
     "live.opened": {
@@ -106,6 +108,10 @@ STRINGS: dict[str, dict[str, str]] = {
         "en": "Locked in ({seconds} s). The answer comes when the time is up.",
         "zh-CN": "已锁定（{seconds} 秒）。时间到后公布答案。",
     },
+    "live.locked.code": {
+        "en": "Locked in ({seconds} s). The sandbox grades your code before the reveal.",
+        "zh-CN": "已锁定（{seconds} 秒）。公布答案前由沙箱为你的代码评分。",
+    },
     "live.locked_already": {
         "en": "You have locked in an answer to this question already; it stays.",
         "zh-CN": "你已锁定本题的答案，不能更改。",
@@ -146,6 +152,12 @@ STRINGS: dict[str, dict[str, str]] = {
         "en": "Pick an option within {seconds} s (closes at {at}). One answer each.",
         "zh-CN": "请在 {seconds} 秒内选择（{at} 截止）。每人只能答一次。",
     },
+    "live.how.code": {
+        "en": "Write the function within {seconds} s (closes at {at}): the Answer button opens "
+              "the code form. One answer each; the sandbox grades it at the reveal.",
+        "zh-CN": "请在 {seconds} 秒内写出函数（{at} 截止）：点“作答”按钮打开代码表单。"
+                 "每人只能答一次；公布答案时由沙箱评分。",
+    },
     "live.how.text": {
         "en": "Type your answer within {seconds} s (closes at {at}). One answer each.",
         "zh-CN": "请在 {seconds} 秒内输入答案（{at} 截止）。每人只能答一次。",
@@ -165,6 +177,15 @@ STRINGS: dict[str, dict[str, str]] = {
     "live.reveal.right": {
         "en": "{right} of {answered} answered right.",
         "zh-CN": "{answered} 人作答，{right} 人答对。",
+    },
+    "live.reveal.passed": {
+        "en": "{right} of {answered} passed the hidden tests.",
+        "zh-CN": "{answered} 人提交代码，{right} 人通过隐藏测试。",
+    },
+    "live.no_code": {
+        "en": "Code questions need the sandbox, and none can grade here now: start without "
+              "code=yes.",
+        "zh-CN": "编程题需要沙箱评分，但此处暂时无法评分：请去掉 `code=yes` 再开始。",
     },
     "live.reveal.top": {"en": "Top 5 so far:", "zh-CN": "目前前五名："},
     "live.row": {
@@ -229,14 +250,18 @@ STRINGS: dict[str, dict[str, str]] = {
         "zh-CN": "你目前排名 {rank}/{of}，{points} 分。",
     },
     "live.option.unknown": {
-        "en": "I don't know the option {option}: use questions=N, seconds=S, lobby=S or "
-              "topics=a,b (each once).",
-        "zh-CN": "无法识别选项 {option}：请用 `questions=N`、`seconds=S`、`lobby=S` 或 "
-                 "`topics=a,b`（每项一次）。",
+        "en": "I don't know the option {option}: use questions=N, seconds=S, lobby=S, "
+              "topics=a,b or code=yes (each once).",
+        "zh-CN": "无法识别选项 {option}：请用 `questions=N`、`seconds=S`、`lobby=S`、"
+                 "`topics=a,b` 或 `code=yes`（每项一次）。",
     },
     "live.option.range": {
         "en": "{option} must be a whole number from {low} to {high}.",
         "zh-CN": "{option} 必须是 {low} 到 {high} 之间的整数。",
+    },
+    "live.option.code": {
+        "en": "code= takes yes or no (code questions too, graded by the sandbox).",
+        "zh-CN": "`code=` 须为 `yes` 或 `no`（是否也出编程题，由沙箱评分）。",
     },
     "live.option.topics": {
         "en": "topics= takes one to 20 topics, separated by commas.",
