@@ -50,7 +50,7 @@ def _session(row: LiveSessionRow) -> LiveSession:
         question_count=row.question_count, current=row.current,
         lobby_ends_at=row.lobby_ends_at, created_at=row.created_at,
         topics=tuple(row.topics or ()), ended_at=row.ended_at, counted=row.counted,
-        lobby_posted=row.lobby_posted, paused_at=row.paused_at)
+        lobby_posted=row.lobby_posted, paused_at=row.paused_at, thread_ref=row.thread_ref)
 
 
 def _question(row: LiveQuestionRow) -> LiveQuestion:
@@ -275,6 +275,20 @@ class LiveStore(StoreBase):
                 LiveAnswerRow.user_id == answer.user_id)).one_or_none()
         return (row is not None and row.response == answer.response
                 and row.elapsed_ms == answer.elapsed_ms)
+
+    def set_live_thread(self, session_id: int, ref: str) -> bool:
+        """Keep the thread started on the session's lobby; False when it has one already."""
+        with self._transaction() as session:
+            return rowcount(session, update(LiveSessionRow).where(
+                LiveSessionRow.id == session_id, LiveSessionRow.thread_ref.is_(None),
+            ).values(thread_ref=ref[:128])) > 0
+
+    def drop_live_thread(self, session_id: int, ref: str) -> bool:
+        """Forget the session's thread ``ref`` (it is gone); False: forgotten already."""
+        with self._transaction() as session:
+            return rowcount(session, update(LiveSessionRow).where(
+                LiveSessionRow.id == session_id, LiveSessionRow.thread_ref == ref[:128],
+            ).values(thread_ref=None)) > 0
 
     def claim_live_lobby(self, session_id: int) -> bool:
         """Claim the posting of the session's lobby; False when it was claimed already."""

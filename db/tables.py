@@ -495,6 +495,9 @@ class LiveSessionRow(Base):
     # While paused: since when, and the open question's time left (its deadline on resume).
     paused_at: Mapped[dt.datetime | None] = mapped_column(UtcDateTime)
     paused_left_ms: Mapped[int | None] = mapped_column(Integer)
+    # The thread started on the lobby post, where the questions, reveals and final board go
+    # (migration 0028); null on the console, and again once the thread is gone.
+    thread_ref: Mapped[str | None] = mapped_column(String(128))
 
 
 class LiveQuestionRow(Base):

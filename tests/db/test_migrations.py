@@ -548,6 +548,6 @@ def test_upgrade_to_0028_puts_live_points_off_the_weekly_board_and_downgrade_dro
         engine.dispose()
     migrate.downgrade(empty_database_url, "0027")
     assert "live_on_board" not in _columns(empty_database_url, "channels")
-    assert "on_board" not in _columns(empty_database_url, "live_sessions")
+    assert not {"on_board", "thread_ref"} & _columns(empty_database_url, "live_sessions")
     assert not {"code", "pending"} & _columns(empty_database_url, "live_answers")
     assert migrate.current(empty_database_url) == "0027"

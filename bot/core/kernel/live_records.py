@@ -37,6 +37,7 @@ class LiveSession:
     counted: bool | None = None  # set at the end: enough human players to count on a board
     lobby_posted: bool = False  # the lobby post went out (claimed by one replica)
     paused_at: dt.datetime | None = None  # while paused: since when
+    thread_ref: str | None = None  # the platform's thread the session posts in, once started
 
 
 @dataclass(frozen=True)

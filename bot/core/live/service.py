@@ -18,7 +18,7 @@ from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass, replace
 
 from bot.core.kernel.i18n import t
-from bot.core.kernel.messages import Form, Message, Tone, live_form_action
+from bot.core.kernel.messages import Audience, Form, Message, Tone, live_form_action
 from bot.core.kernel.models import (
     Actor,
     AnswerMode,
@@ -68,6 +68,10 @@ class LivePost:
     channel: ChannelSettings
     message: Message
     session_id: int
+    # Where it goes: the session's thread (its questions, reveals and final board), or the
+    # channel; the lobby post starts the thread (``open_thread``).
+    thread: str | None = None
+    open_thread: bool = False
 
 
 class LiveService:
@@ -362,7 +366,7 @@ class LiveService:
             if not session.lobby_posted and self.store.claim_live_lobby(session.id):
                 players = self.store.live_players(session.id)
                 made.append(LivePost(channel, compose.lobby(session, channel, players, locale),
-                                     session.id))
+                                     session.id, open_thread=True))
             if now < session.lobby_ends_at:
                 return made
             return made + self._open(session, channel, questions, 0, now)
@@ -386,12 +390,31 @@ class LiveService:
             self._grade(session, current, item)
             answers = self.store.live_answers(session.id)
             made.append(LivePost(channel, compose.reveal(
-                session, current, item, answers, players, locale), session.id))
+                session, current, item, answers, players, locale), session.id,
+                session.thread_ref))
         if _idle(questions, answers, current.position):
             return made + self._finish(session, channel, now, idle=True)
         if current.position + 1 < len(questions):
             return made + self._open(session, channel, questions, current.position + 1, now)
         return made + self._finish(session, channel, now)
+
+    def thread_started(self, session_id: int, ref: str) -> None:
+        """Keep the thread the publisher started on the session's lobby: the rest goes there."""
+        self.store.set_live_thread(session_id, ref)
+
+    def thread_gone(self, post: LivePost) -> Message | None:
+        """Post in the channel from now on: the session's thread is gone; say so once.
+
+        Nothing of the session is lost: every step is stored before it is posted, so the post
+        that found the thread gone is made in the channel instead, and so is every later one.
+        Returns the notice to post first, or None when another replica dropped the thread.
+        """
+        if post.thread is None or not self.store.drop_live_thread(post.session_id, post.thread):
+            return None
+        log.warning("live session thread gone: session=%s channel=%s; posting in the channel",
+                    post.session_id, post.channel.id)
+        return Message(body=t(post.channel.locale, "live.thread_gone"), tone=Tone.WARNING,
+                       audience=Audience.CHANNEL)
 
     def _open(self, session: LiveSession, channel: ChannelSettings,
               questions: Sequence[LiveQuestion], position: int,
@@ -405,7 +428,8 @@ class LiveService:
         item = self.bank.question(question.item_id)
         shown = replace(session, current=position, status=LiveStatus.RUNNING)
         return [LivePost(channel, compose.question_post(shown, posted, item, channel,
-                                                        channel.locale), session.id)]
+                                                        channel.locale), session.id,
+                         session.thread_ref)]
 
     def _finish(self, session: LiveSession, channel: ChannelSettings, now: dt.datetime,
                 *, idle: bool = False) -> list[LivePost]:
@@ -425,7 +449,7 @@ class LiveService:
         return [LivePost(channel, compose.podium(session, questions, self.bank, answers,
                                                  players, counted, channel.locale, idle=idle,
                                                  on_board=on_board),
-                         session.id)]
+                         session.id, session.thread_ref)]
 
 
 def _idle(questions: Sequence[LiveQuestion], answers: Sequence[LiveAnswer],

@@ -75,6 +75,14 @@ class LiveStore(Protocol):
         """Record a pending code answer's grade and the member's card; False: graded already."""
         ...
 
+    def set_live_thread(self, session_id: int, ref: str) -> bool:
+        """Keep the thread started on the session's lobby; False when it has one already."""
+        ...
+
+    def drop_live_thread(self, session_id: int, ref: str) -> bool:
+        """Forget the session's thread ``ref`` (it is gone); False: forgotten already."""
+        ...
+
     def claim_live_lobby(self, session_id: int) -> bool:
         """Claim the posting of the session's lobby; False when it was claimed already."""
         ...

@@ -173,6 +173,11 @@ class DiscordDriver(Harness[FakeDiscord]):
         thread = self.fake.thread_on(post.key)
         return [] if thread is None else [self._post(m) for m in self.fake.channel_posts(thread)]
 
+    def delete_thread(self, post: Post) -> None:
+        thread = self.fake.thread_on(post.key)
+        assert thread is not None, "no thread on that post"
+        self.fake.delete_channel(thread)
+
     def mark(self) -> int:
         return len(self.fake.posted)
 

@@ -215,6 +215,9 @@ class SlackDriver(Harness[FakeSlack]):
     def thread_of(self, post: Post) -> list[Post]:
         return [self._post(s) for s in self.fake.posts(post.raw.channel, thread_ts=post.raw.ts)]
 
+    def delete_thread(self, post: Post) -> None:
+        self.fake.delete_message(post.raw)
+
     def mark(self) -> int:
         return len(self.fake.shown)
 

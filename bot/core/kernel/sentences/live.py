@@ -259,6 +259,10 @@ STRINGS: dict[str, dict[str, str]] = {
         "en": "{option} must be a whole number from {low} to {high}.",
         "zh-CN": "{option} 必须是 {low} 到 {high} 之间的整数。",
     },
+    "live.thread_gone": {
+        "en": "This live quiz's thread was deleted: the session goes on here, in the channel.",
+        "zh-CN": "本场竞答的讨论串已被删除：竞答在本频道继续进行。",
+    },
     "live.option.code": {
         "en": "code= takes yes or no (code questions too, graded by the sandbox).",
         "zh-CN": "`code=` 须为 `yes` 或 `no`（是否也出编程题，由沙箱评分）。",
