@@ -105,7 +105,8 @@ class LiveService:
         now = self.clock.now()
         eligible = self._eligible(channel, options.topics, CODE_KINDS if options.code else KINDS)
         if not eligible:
-            return _warning(locale, "live.no_questions")
+            return _warning(locale, "live.no_questions.code" if options.code
+                            else "live.no_questions")
         # Not a secret: a draw that differs per session (S311 is about cryptography).
         drawn = random.Random(f"live|{channel.id}|{now.isoformat()}").sample(  # noqa: S311
             eligible, min(options.questions, len(eligible)))

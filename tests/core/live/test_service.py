@@ -535,3 +535,11 @@ def test_code_is_asked_only_where_a_sandbox_can_grade_it(store, bank, clock, cha
     quiz = build_quiz(store, bank, clock)  # no executor
     said = quiz.live.start(channel, host, LiveOptions(code=True))
     assert "sandbox" in said.body and quiz.live.store.active_live(channel.id) is None
+
+
+def test_a_code_session_with_nothing_to_ask_says_which_kinds_it_looked_for(quiz, channel, host):
+    channel = quiz.rounds.store.update_channel(channel.id, ChannelUpdate(topics=("no-such",)))
+    said = quiz.live.start(channel, host, LiveOptions(code=True))
+    assert "No choice, short-text or code question" in said.body
+    assert "编程题" in quiz.live.start(channel, replace(host, locale="zh-CN"),
+                                     LiveOptions(code=True)).body

@@ -39,6 +39,11 @@ STRINGS: dict[str, dict[str, str]] = {
               "packs: nothing to ask.",
         "zh-CN": "没有符合这些主题和本频道题库的选择题或简答题，无题可出。",
     },
+    "live.no_questions.code": {
+        "en": "No choice, short-text or code question matches these topics and this "
+              "channel's packs: nothing to ask.",
+        "zh-CN": "没有符合这些主题和本频道题库的选择题、简答题或编程题，无题可出。",
+    },
     "live.none": {
         "en": "No live session is running in this channel. An admin starts one with "
               "{/live} start.",
