@@ -117,8 +117,8 @@ async def _scenario(d: Any, args: argparse.Namespace, out: dict[str, Any]) -> No
         raise RuntimeError(f"bench live: the session did not open: {opened.text}")
     # The app's own 2-second sweep may post the question first: either way it is posted once.
     await d.advance_live()
-    await _wait(lambda: "Live · question 1/1" in d.channel_posts()[-1].text, "the question")
-    question = d.channel_posts()[-1]
+    await _wait(lambda: "Live · question 1/1" in d.live_posts()[-1].text, "the question")
+    question = d.live_posts()[-1]
     if "Live · question 1/1" not in question.text:
         raise RuntimeError(f"bench live: no question was posted: {question.text}")
     buttons = [b for b in question.buttons if b.startswith("tq:live:")]
@@ -144,7 +144,7 @@ async def _scenario(d: Any, args: argparse.Namespace, out: dict[str, Any]) -> No
                 "a private reply to every acknowledged click")
     d.clock.advance(seconds=121)  # the host did not answer: the deadline closes it
     await d.advance_live()
-    reveal = next(p for p in reversed(d.channel_posts()) if "answer to question 1/1" in p.text)
+    reveal = next(p for p in reversed(d.live_posts()) if "answer to question 1/1" in p.text)
     # Read after the close: no answer lands after it, so these are what the reveal counted.
     answers = store.live_answers(session_id)
     replies = _private_replies(d)

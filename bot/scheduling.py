@@ -22,6 +22,7 @@ import datetime as dt
 import functools
 import logging
 from collections.abc import Awaitable, Callable
+from dataclasses import replace
 from zoneinfo import ZoneInfo
 
 import apscheduler.executors.base
@@ -35,8 +36,9 @@ from apscheduler.triggers.interval import IntervalTrigger
 from bot.core.kernel.clock import ScaledClock
 from bot.core.kernel.errors import PlatformRefused
 from bot.core.kernel.models import ChannelSettings, RoundPost
-from bot.core.kernel.ports import Publisher
+from bot.core.kernel.ports import Publisher, ThreadGone
 from bot.core.learning.reminders import MemberUnreachable
+from bot.core.live import LivePost
 from bot.core.quiz import Quiz
 from bot.core.rounds.schedule import BOARD_GRACE, DEFAULT_GRACE, missed_board
 
@@ -351,13 +353,35 @@ class QuizScheduler:
 
     async def _advance_live(self) -> None:
         posts = await asyncio.to_thread(self.quiz.live.advance, self.platform)
+        # A thread started by this sweep's lobby post takes the same sweep's later posts too
+        # (lobby=0 posts the lobby and the first question together).
+        threads: dict[int, str | None] = {}
         for post in posts:
+            thread = threads.get(post.session_id, post.thread)
             try:
-                await self.publisher.publish_live(post.channel, post.message)
+                await self._publish_live(post, thread, threads)
             except Exception:
                 # The transition is stored: the session goes on; only this post is lost.
                 log.exception("publishing live post failed channel=%s session=%s",
                               post.channel.id, post.session_id)
+
+    async def _publish_live(self, post: LivePost, thread: str | None,
+                            threads: dict[int, str | None]) -> None:
+        try:
+            started = await self.publisher.publish_live(post.channel, post.message, thread,
+                                                        post.open_thread)
+        except ThreadGone:
+            # Deleted mid-session: the session goes on in the channel, this post included.
+            threads[post.session_id] = None
+            notice = await asyncio.to_thread(self.quiz.live.thread_gone,
+                                             replace(post, thread=thread))
+            if notice is not None:
+                await self.publisher.publish_live(post.channel, notice)
+            await self.publisher.publish_live(post.channel, post.message)
+            return
+        if post.open_thread and started:
+            threads[post.session_id] = started
+            await asyncio.to_thread(self.quiz.live.thread_started, post.session_id, started)
 
     async def deliver_pending(self) -> None:
         """Grade code answers that waited for an executor and deliver each result privately."""

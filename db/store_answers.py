@@ -48,6 +48,8 @@ from db.tables import (
     AnswerRow,
     ChannelRow,
     ItemTotalRow,
+    LiveAnswerRow,
+    LiveSessionRow,
     ReviewRow,
     RoundRow,
     ScoreTotalRow,
@@ -99,6 +101,32 @@ def lock_channel_answers(session: Session, channel_id: int) -> None:
         session.execute(select(func.pg_advisory_xact_lock(cast(literal(channel_id), Integer))))
 
 
+def lock_channel_answers_shared(session: Session, channel_id: int) -> None:
+    """Hold a change of the channel's zone off while this transaction adds to its totals.
+
+    What record_answer's statement takes on PostgreSQL; a live session's points added to the
+    weekly board take it too. SQLite needs nothing: its writers run one at a time.
+    """
+    if session.get_bind().dialect.name == "postgresql":
+        session.execute(select(func.pg_advisory_xact_lock_shared(
+            cast(literal(channel_id), Integer))))
+
+
+def live_week_rows(session: Session, channel_id: int,
+                   since: dt.datetime) -> list[tuple[int, int, dt.datetime]]:
+    """Return (member, points, when) of the live answers on the channel's weekly board.
+
+    The answers with points from ``since`` on of the channel's sessions whose points went to
+    the weekly board when they ended (``live_sessions.on_board``).
+    """
+    rows = session.execute(
+        select(LiveAnswerRow.user_id, LiveAnswerRow.points, LiveAnswerRow.answered_at)
+        .join(LiveSessionRow, LiveSessionRow.id == LiveAnswerRow.session_id)
+        .where(LiveSessionRow.channel_id == channel_id, LiveSessionRow.on_board.is_(True),
+               LiveAnswerRow.answered_at >= since, LiveAnswerRow.points > 0)).all()
+    return [(user_id, points, at) for user_id, points, at in rows]
+
+
 def recount_week(session: Session, channel_id: int, timezone: str, since: dt.datetime) -> None:
     """Recount the channel's weekly totals of the weeks from ``since`` on, in ``timezone``.
 
@@ -129,6 +157,9 @@ def recount_week(session: Session, channel_id: int, timezone: str, since: dt.dat
         if user_id is not None
     ]
     totals = fold(answers, lambda a: (a.user_id, week_of(a.submitted_at, timezone)))
+    # A live session on the weekly board adds its points only (no round solved or tried).
+    for user_id, points, at in live_week_rows(session, channel_id, since):
+        totals.setdefault((user_id, week_of(at, timezone)), Totals()).points += points
     if totals:
         session.execute(
             insert(WeekTotalRow),

@@ -65,6 +65,7 @@ def _settings(row: Any, workspace_external_id: str) -> ChannelSettings:
         leaderboard_hour=row.leaderboard_hour,
         round_hours=row.round_hours,
         live_anyone=row.live_anyone,
+        live_on_board=row.live_on_board,
     )
 
 
@@ -243,6 +244,7 @@ def _new_channel(defaults: ChannelDefaults) -> dict[str, Any]:
         "leaderboard_hour": model.leaderboard_hour,
         "round_hours": model.round_hours,
         "live_anyone": model.live_anyone,
+        "live_on_board": model.live_on_board,
     }
 
 
@@ -259,5 +261,6 @@ def _changes(update: ChannelUpdate) -> dict[str, Any]:
         "leaderboard_weekday": update.leaderboard_weekday,
         "leaderboard_hour": update.leaderboard_hour,
         "live_anyone": update.live_anyone,
+        "live_on_board": update.live_on_board,
     }
     return {name: value for name, value in changes.items() if value is not None}

@@ -24,9 +24,12 @@ from bot.core.kernel.models import (
     Review,
     Row,
 )
+from bot.core.kernel.models import week_start as week_of
 from db.retry import retry_on_disconnect, run_retrying
+from db.store_answers import lock_channel_answers_shared
 from db.store_base import StoreBase, rowcount
 from db.tables import (
+    RESPONSE_MAX_CHARS,
     ChannelRow,
     LiveAnswerRow,
     LivePlayerRow,
@@ -34,6 +37,7 @@ from db.tables import (
     LiveSessionRow,
     ReviewRow,
     UserRow,
+    WeekTotalRow,
 )
 
 _NOT_ENDED = (LiveStatus.LOBBY.value, LiveStatus.RUNNING.value, LiveStatus.PAUSED.value,
@@ -46,7 +50,7 @@ def _session(row: LiveSessionRow) -> LiveSession:
         question_count=row.question_count, current=row.current,
         lobby_ends_at=row.lobby_ends_at, created_at=row.created_at,
         topics=tuple(row.topics or ()), ended_at=row.ended_at, counted=row.counted,
-        lobby_posted=row.lobby_posted, paused_at=row.paused_at)
+        lobby_posted=row.lobby_posted, paused_at=row.paused_at, thread_ref=row.thread_ref)
 
 
 def _question(row: LiveQuestionRow) -> LiveQuestion:
@@ -60,7 +64,8 @@ def live_answer_rows(session: Session, user_id: int, _workspace_id: int | None) 
     """Return a member's live answers for their data export (db/store_members.py)."""
     stmt = (select(LiveAnswerRow.session_id, LiveQuestionRow.item_id,
                    LiveQuestionRow.item_version, LiveAnswerRow.response, LiveAnswerRow.correct,
-                   LiveAnswerRow.points, LiveAnswerRow.elapsed_ms, LiveAnswerRow.answered_at)
+                   LiveAnswerRow.points, LiveAnswerRow.elapsed_ms, LiveAnswerRow.answered_at,
+                   LiveAnswerRow.code)
             .join(LiveQuestionRow, (LiveQuestionRow.session_id == LiveAnswerRow.session_id)
                   & (LiveQuestionRow.position == LiveAnswerRow.position))
             .where(LiveAnswerRow.user_id == user_id)
@@ -161,8 +166,39 @@ class LiveStore(StoreBase):
                 .where(LiveAnswerRow.session_id == session_id)
                 .order_by(LiveAnswerRow.position, LiveAnswerRow.answered_at, LiveAnswerRow.id))
             return [LiveAnswer(a.session_id, a.position, a.user_id, a.response, a.correct,
-                               a.points, a.answered_at, a.elapsed_ms, name, hidden)
+                               a.points, a.answered_at, a.elapsed_ms, name, hidden, a.pending)
                     for a, name, hidden in rows]
+
+    @retry_on_disconnect
+    def pending_live_answers(self, session_id: int, position: int) -> list[LiveAnswer]:
+        """Return the question's code answers the sandbox has yet to grade, with their code."""
+        with self._read() as session:
+            rows = session.scalars(
+                select(LiveAnswerRow).where(LiveAnswerRow.session_id == session_id,
+                                            LiveAnswerRow.position == position,
+                                            LiveAnswerRow.pending.is_(True))
+                .order_by(LiveAnswerRow.answered_at, LiveAnswerRow.id))
+            return [LiveAnswer(a.session_id, a.position, a.user_id, a.response, a.correct,
+                               a.points, a.answered_at, a.elapsed_ms, pending=True, code=a.code)
+                    for a in rows]
+
+    @retry_on_disconnect
+    def grade_live_answer(self, graded: LiveAnswer, review: Review | None = None) -> bool:
+        """Record a pending code answer's grade (and the member's card); False: graded already.
+
+        A conditional UPDATE on the pending flag: however many replicas grade the answer, one
+        grade is recorded, once.
+        """
+        with self._transaction() as session:
+            won = rowcount(session, update(LiveAnswerRow).where(
+                LiveAnswerRow.session_id == graded.session_id,
+                LiveAnswerRow.position == graded.position,
+                LiveAnswerRow.user_id == graded.user_id, LiveAnswerRow.pending.is_(True),
+            ).values(pending=False, correct=graded.correct, points=graded.points,
+                     response=graded.response[:RESPONSE_MAX_CHARS])) > 0
+            if won and review is not None:
+                self._save_card(session, review)
+            return won
 
     def join_live(self, session_id: int, user_id: int, at: dt.datetime) -> bool:
         """Add the member to the session's players; False when they had joined already."""
@@ -211,6 +247,7 @@ class LiveStore(StoreBase):
                 "user_id": answer.user_id, "response": answer.response,
                 "correct": answer.correct, "points": answer.points,
                 "answered_at": answer.answered_at, "elapsed_ms": answer.elapsed_ms,
+                "pending": answer.pending, "code": answer.code,
             }
             stmt = (self._upsert(LiveAnswerRow).values(**values)
                     .on_conflict_do_nothing(
@@ -219,15 +256,16 @@ class LiveStore(StoreBase):
             if session.connection().execute(stmt).first() is None:
                 return False
             if review is not None:
-                card = {"state": review.state, "step": review.step,
-                        "stability": review.stability, "difficulty": review.difficulty,
-                        "due_at": review.due_at, "last_correct": review.last_correct,
-                        "reviewed_at": review.reviewed_at}
-                session.execute(self._upsert(ReviewRow)
-                                .values(user_id=review.user_id, item_id=review.item_id, **card)
-                                .on_conflict_do_update(index_elements=["user_id", "item_id"],
-                                                       set_=card))
+                self._save_card(session, review)
             return True
+
+    def _save_card(self, session: Session, review: Review) -> None:
+        card = {"state": review.state, "step": review.step, "stability": review.stability,
+                "difficulty": review.difficulty, "due_at": review.due_at,
+                "last_correct": review.last_correct, "reviewed_at": review.reviewed_at}
+        session.execute(self._upsert(ReviewRow)
+                        .values(user_id=review.user_id, item_id=review.item_id, **card)
+                        .on_conflict_do_update(index_elements=["user_id", "item_id"], set_=card))
 
     def _live_answer_kept(self, answer: LiveAnswer) -> bool:
         with self._read() as session:
@@ -237,6 +275,20 @@ class LiveStore(StoreBase):
                 LiveAnswerRow.user_id == answer.user_id)).one_or_none()
         return (row is not None and row.response == answer.response
                 and row.elapsed_ms == answer.elapsed_ms)
+
+    def set_live_thread(self, session_id: int, ref: str) -> bool:
+        """Keep the thread started on the session's lobby; False when it has one already."""
+        with self._transaction() as session:
+            return rowcount(session, update(LiveSessionRow).where(
+                LiveSessionRow.id == session_id, LiveSessionRow.thread_ref.is_(None),
+            ).values(thread_ref=ref[:128])) > 0
+
+    def drop_live_thread(self, session_id: int, ref: str) -> bool:
+        """Forget the session's thread ``ref`` (it is gone); False: forgotten already."""
+        with self._transaction() as session:
+            return rowcount(session, update(LiveSessionRow).where(
+                LiveSessionRow.id == session_id, LiveSessionRow.thread_ref == ref[:128],
+            ).values(thread_ref=None)) > 0
 
     def claim_live_lobby(self, session_id: int) -> bool:
         """Claim the posting of the session's lobby; False when it was claimed already."""
@@ -334,10 +386,50 @@ class LiveStore(StoreBase):
                                            LiveStatus.PAUSED.value)),
             ).values(status=LiveStatus.ENDING.value)) > 0
 
-    def finish_live(self, session_id: int, at: dt.datetime, counted: bool) -> bool:
-        """End the session (its channel may open another); False when it had ended."""
+    def finish_live(self, session_id: int, at: dt.datetime, counted: bool,
+                    on_board: bool = False) -> bool:
+        """End the session (its channel may open another); False when it had ended.
+
+        ``on_board``: add each player's points to the channel's weekly totals, in the week
+        (in the channel's zone) of each answer, in this transaction: the ending that wins adds
+        them once. A few statements whatever the number of players or answers; the boards'
+        reads stay as they are.
+        """
         with self._transaction() as session:
-            return rowcount(session, update(LiveSessionRow).where(
+            ended = session.execute(update(LiveSessionRow).where(
                 LiveSessionRow.id == session_id, LiveSessionRow.status.in_(_NOT_ENDED),
             ).values(status=LiveStatus.ENDED.value, active_channel_id=None, ended_at=at,
-                     counted=counted)) > 0
+                     counted=counted, on_board=on_board)
+                .returning(LiveSessionRow.channel_id)).first()
+            if ended is None:
+                return False
+            if on_board:
+                self._add_to_weeks(session, session_id, ended.channel_id)
+            return True
+
+    def _add_to_weeks(self, session: Session, session_id: int, channel_id: int) -> None:
+        """Add the session's points to the weekly totals, as the answers' weeks hold them."""
+        # As record_answer: a change of zone (which recounts the week) waits for this one, and
+        # the zone is read after the lock.
+        lock_channel_answers_shared(session, channel_id)
+        rows = session.execute(
+            select(ChannelRow.timezone, LiveAnswerRow.user_id, LiveAnswerRow.points,
+                   LiveAnswerRow.answered_at)
+            .join(LiveSessionRow, LiveSessionRow.channel_id == ChannelRow.id)
+            .join(LiveAnswerRow, LiveAnswerRow.session_id == LiveSessionRow.id)
+            .where(LiveSessionRow.id == session_id, LiveAnswerRow.points > 0)).all()
+        added: dict[tuple[int, dt.datetime], int] = {}
+        for zone, user_id, points, answered_at in rows:
+            key = (user_id, week_of(answered_at, zone))
+            added[key] = added.get(key, 0) + points
+        if not added:
+            return
+        stmt = self._upsert(WeekTotalRow)
+        session.execute(
+            stmt.on_conflict_do_update(
+                index_elements=["channel_id", "week_start", "user_id"],
+                set_={"points": WeekTotalRow.points + stmt.excluded.points}),
+            [{"channel_id": channel_id, "week_start": week, "user_id": user_id,
+              "points": points, "solved": 0, "first_try": 0, "attempted": 0,
+              "last_solved_at": None}
+             for (user_id, week), points in sorted(added.items())])

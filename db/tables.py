@@ -110,6 +110,8 @@ class ChannelRow(Base):
     created_at: Mapped[dt.datetime] = mapped_column(UtcDateTime)
     # Whether a member who is no admin may host a live session here (migration 0023).
     live_anyone: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
+    # Whether a counted live session's points go on the weekly board too (migration 0028).
+    live_on_board: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
 
 
 class UserRow(Base):
@@ -486,10 +488,16 @@ class LiveSessionRow(Base):
     created_at: Mapped[dt.datetime] = mapped_column(UtcDateTime)
     ended_at: Mapped[dt.datetime | None] = mapped_column(UtcDateTime)
     counted: Mapped[bool | None] = mapped_column(Boolean)  # enough players for a board
+    # Its points were added to the weekly totals when it ended (migration 0028): a change of
+    # the channel's zone recounts them with the daily answers.
+    on_board: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
     lobby_posted: Mapped[bool] = mapped_column(Boolean)  # claimed by the replica that posts it
     # While paused: since when, and the open question's time left (its deadline on resume).
     paused_at: Mapped[dt.datetime | None] = mapped_column(UtcDateTime)
     paused_left_ms: Mapped[int | None] = mapped_column(Integer)
+    # The thread started on the lobby post, where the questions, reveals and final board go
+    # (migration 0028); null on the console, and again once the thread is gone.
+    thread_ref: Mapped[str | None] = mapped_column(String(128))
 
 
 class LiveQuestionRow(Base):
@@ -537,6 +545,10 @@ class LiveAnswerRow(Base):
     points: Mapped[int] = mapped_column(Integer)
     answered_at: Mapped[dt.datetime] = mapped_column(UtcDateTime)
     elapsed_ms: Mapped[int] = mapped_column(Integer)
+    # A code answer: the submission, and whether the sandbox has yet to grade it (migration
+    # 0028); graded before its question's reveal.
+    code: Mapped[str | None] = mapped_column(Text)
+    pending: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
 
 
 class SettingsStampRow(Base):

@@ -207,6 +207,7 @@ class FakeDiscord:
         self.command_scope: str = ""
         self.nonces: dict[str, int] = {}
         self.posted: list[int] = []  # messages the bot created with POST /channels/X/messages
+        self.deleted_channels: set[int] = set()  # channels (threads) deleted: 10003 from now
         self.dm_channels: dict[str, int] = {}  # member id -> their direct-message channel
         self.attachments: dict[str, dict[str, Any]] = {}  # members' uploads, as payloads name
         self.uploads: dict[str, bytes] = {}  # ... and their bytes, served at their URL
@@ -329,7 +330,9 @@ class FakeDiscord:
         record = Interaction(id=self.snowflake(), token=f"tok{self.snowflake()}", kind=kind,
                              data=data, user=who, sent_at=time.monotonic())
         self.interactions[record.token] = record
-        channel = channel_payload(channel_id, "general" if channel_id == GENERAL else "random")
+        channel = (dict(self.threads[channel_id]) if channel_id in self.threads  # a thread's post
+                   else channel_payload(channel_id, "general" if channel_id == GENERAL
+                                        else "random"))
         payload = {
             "id": str(record.id), "application_id": str(APP_ID), "type": kind,
             "token": record.token, "version": 1, "guild_id": str(guild_of(channel_id)),
@@ -593,6 +596,8 @@ class FakeDiscord:
                             and after < mid < before), key=lambda m: int(m["id"]), reverse=True)
             return 200, found[:int(query.get("limit") or 50)]
         if method == "POST" and len(parts) == 3:
+            if channel_id in self.deleted_channels:
+                return 404, {"message": "Unknown Channel", "code": 10003}
             if any(self.dm_channels.get(m) == channel_id for m in self.closed_dms):
                 return 403, {"message": "Cannot send messages to this user", "code": 50007}
             nonce = (body or {}).get("nonce")
@@ -691,6 +696,11 @@ class FakeDiscord:
     def edits_of(self, message_id: int) -> list[RestCall]:
         return [c for c in self.calls if c.method == "PATCH"
                 and c.path.endswith(f"/messages/{message_id}") and c.status == 200]
+
+    def delete_channel(self, channel_id: int) -> None:
+        """Delete a channel or thread as a moderator would: posting there answers 10003."""
+        self.deleted_channels.add(channel_id)
+        self.threads.pop(channel_id, None)
 
     def thread_on(self, message_id: int) -> int | None:
         """Return the id of the thread started on a message, if any."""

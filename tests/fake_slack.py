@@ -321,6 +321,10 @@ class FakeSlack:
         return [s for s in self.shown if s.kind == "post" and s.channel == channel
                 and s.thread_ts == (thread_ts or "")]
 
+    def delete_message(self, post: Shown) -> None:
+        """Delete a top-level post as a member would: replies to its thread find no thread."""
+        self.messages.pop((post.channel, post.ts), None)
+
     def current(self, post: Shown) -> Shown:
         """Return a post as it looks now (after edits)."""
         return self.messages[(post.channel, post.ts)]

@@ -84,7 +84,7 @@ def build_quiz(
         reports=ReportService(store, library, clock),
         insights=InsightsService(store, library, clock),
         signin=SignInService(store, clock, web_url, web_secret),
-        live=LiveService(store, library, clock, reviews),
+        live=LiveService(store, library, clock, reviews, executor),
         browser=QuestionBrowser(store, library),
         audit=audit,
         speed=SpeedService(store, library, clock, speed_executor, audit),

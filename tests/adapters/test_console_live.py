@@ -194,3 +194,21 @@ def test_a_session_survives_a_kill_9_of_the_console_between_two_questions(tmp_pa
     assert "== Live · answer to question 1/2 ==" in again.stdout
     assert "== Live · question 2/2" in again.stdout
     assert "Players (2): me, Bob" in again.stdout
+
+
+def test_live_code_reads_the_lines_up_to_end_and_is_graded_before_the_reveal(app):
+    terminal = Terminal(app[0])
+    terminal.type("/setup topics=tensors difficulty=2")  # the sample bank's one code item
+    shown = terminal.type("/live start questions=1 lobby=0 code=yes")
+    assert "== Live · question 1/1" in shown and "within 90 s" in shown
+    start = terminal.out.tell()
+    terminal.console.handle("/live code", iter(["def double(x):\n", "    return x * 2\n",
+                                                "/end\n"]))
+    shown = terminal.out.getvalue()[start:]
+    assert "Locked in" in shown and "before the reveal" in shown
+    # The only player answered: the question closes, the sandbox's grade comes with the reveal.
+    assert "1 of 1 passed the hidden tests" in shown
+    executor = app[0].quiz.live.executor
+    assert executor.runs == [("t.code-double", "def double(x):\n    return x * 2\n")]
+    [answer] = app[0].quiz.live.store.live_answers(_session(app[0]).id)
+    assert answer.correct and not answer.pending

@@ -496,8 +496,15 @@ def test_upgrade_to_0024_adds_the_audit_log_and_the_stamp_and_downgrade_drops_on
     assert _tables(empty_database_url) == before | AUDIT_TABLES
     engine = make_engine(empty_database_url)
     try:
+        with engine.connect() as connection:  # the migration's one row
+            assert connection.execute(text("SELECT version FROM settings_stamps")).all() == [(0,)]
+    finally:
+        engine.dispose()
+    migrate.upgrade(empty_database_url)  # today's store writes today's columns
+    engine = make_engine(empty_database_url)
+    try:
         store = SqlStore(engine)
-        assert store.settings_stamp() == 0  # the migration's one row
+        assert store.settings_stamp() == 0
         channel = store.ensure_channel("console", "general", "ws", ChannelDefaults())
         store.update_channel(channel.id, ChannelUpdate(post_time=dt.time(7, 30)))
         assert store.settings_stamp() == 1
@@ -506,3 +513,41 @@ def test_upgrade_to_0024_adds_the_audit_log_and_the_stamp_and_downgrade_drops_on
     migrate.downgrade(empty_database_url, "0018")
     assert _tables(empty_database_url) == before
     assert migrate.current(empty_database_url) == "0018"
+
+
+def _columns(url: str, table: str) -> set[str]:
+    engine = make_engine(url)
+    try:
+        return {c["name"] for c in inspect(engine).get_columns(table)}
+    finally:
+        engine.dispose()
+
+
+def test_upgrade_to_0028_puts_live_points_off_the_weekly_board_and_downgrade_drops_it(
+        empty_database_url):
+    migrate.upgrade(empty_database_url, "0027")
+    engine = make_engine(empty_database_url)
+    try:
+        with engine.begin() as connection:
+            connection.execute(text(
+                "INSERT INTO workspaces (id, platform, external_id) VALUES (1, 'console', 'ws')"))
+            connection.execute(text(
+                "INSERT INTO channels (id, platform, external_id, workspace_id, name, post_time,"
+                " timezone, locale, topics, difficulties, enabled, leaderboard_weekday,"
+                " leaderboard_hour, round_hours, created_at) VALUES (1, 'console', 'general',"
+                " 1, 'general', '09:00:00', 'UTC', 'en', '[]', '[]', true, 4, 16, 23,"
+                " '2026-12-01 09:00:00')"))
+    finally:
+        engine.dispose()
+    migrate.upgrade(empty_database_url, "0028")
+    engine = make_engine(empty_database_url)
+    try:
+        store = SqlStore(engine)
+        assert store.get_channel(1).live_on_board is False  # an existing channel: off
+    finally:
+        engine.dispose()
+    migrate.downgrade(empty_database_url, "0027")
+    assert "live_on_board" not in _columns(empty_database_url, "channels")
+    assert not {"on_board", "thread_ref"} & _columns(empty_database_url, "live_sessions")
+    assert not {"code", "pending"} & _columns(empty_database_url, "live_answers")
+    assert migrate.current(empty_database_url) == "0027"

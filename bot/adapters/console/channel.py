@@ -372,7 +372,12 @@ class ConsoleChannel:
 
     def _live(self, rest: str, lines: Iterator[str]) -> None:
         # As typed, then at once what it made due (a skip's reveal, the last answer's close).
-        self.show_reply(self.desk.command(self._who(), "live", rest))
+        if rest.strip().lower() == "code":  # as /code: the lines up to /end answer the question
+            code = self._read_code(lines)
+            if code is not None:
+                self.show_reply(self.desk.live_code(self._who(), code))
+        else:
+            self.show_reply(self.desk.command(self._who(), "live", rest))
         self.advance_live()
 
     def _forget_me(self, rest: str, lines: Iterator[str]) -> None:

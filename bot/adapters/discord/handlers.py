@@ -53,17 +53,27 @@ def is_admin(interaction: discord.Interaction) -> bool:
 
 
 def identity(interaction: discord.Interaction, user: discord.abc.User | None = None) -> Identity:
-    """Return who acts where: the interaction's member (or ``user``), server and channel."""
+    """Return who acts where: the interaction's member (or ``user``), server and channel.
+
+    A click in a thread (a live session's questions are posted in its thread) acts in the
+    thread's channel: the quiz knows channels, and a thread is a place inside one.
+    """
     person = user or interaction.user
+    where: Any = interaction.channel
+    channel_id = interaction.channel_id
+    name = getattr(where, "name", "") or ""
+    if isinstance(where, discord.Thread) and where.parent_id:
+        channel_id = where.parent_id
+        name = getattr(where.parent, "name", "") or ""
     return Identity(
         platform=PLATFORM,
         workspace=str(interaction.guild_id or ""),
-        channel=str(interaction.channel_id or ""),
+        channel=str(channel_id or ""),
         user=str(person.id),
         display_name=display_name(person),
         locale=locale_of(interaction),
         is_admin=is_admin(interaction) if user is None else False,
-        channel_name=(getattr(interaction.channel, "name", "") or "")[:NAME_CHARS],
+        channel_name=name[:NAME_CHARS],
     )
 
 

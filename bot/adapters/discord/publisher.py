@@ -15,6 +15,7 @@ from bot.adapters.discord.embeds import NO_MENTIONS, rendered
 from bot.core.kernel.i18n import t
 from bot.core.kernel.messages import Message, marks_round
 from bot.core.kernel.models import ChannelSettings, Nudge
+from bot.core.kernel.ports import ThreadGone
 from bot.core.learning.reminders import MemberUnreachable
 from bot.core.rounds.pending import PrivateDelivery
 from bot.core.rounds.service import Reveal, RoundPost
@@ -28,6 +29,12 @@ THREAD_NAME_CHARS = 100
 CLOCK_MARGIN = dt.timedelta(minutes=5)
 HISTORY_LIMIT = 500
 CANNOT_DM = 50007  # "Cannot send messages to this user": DMs closed, or no shared server
+UNKNOWN_CHANNEL = 10003  # the channel (a live session's thread) was deleted
+
+
+def _guild(channel: ChannelSettings) -> int | None:
+    return int(channel.workspace_external_id) if channel.workspace_external_id.isdigit() \
+        else None
 
 
 def message_ref(channel_id: int, message_id: int) -> str:
@@ -144,9 +151,35 @@ class DiscordPublisher:
         """Post the weekly leaderboard with its chart attached."""
         await self._send(channel, message)
 
-    async def publish_live(self, channel: ChannelSettings, message: Message) -> None:
-        """Post a live session's question (with its buttons), reveal or final board."""
-        await self._send(channel, message)
+    async def publish_live(self, channel: ChannelSettings, message: Message,
+                           thread: str | None = None, open_thread: bool = False) -> str | None:
+        """Post a live session's lobby, question (with its buttons), reveal or final board.
+
+        ``thread``: into the session's thread; a thread deleted mid-session (10003 Unknown
+        Channel) raises ThreadGone, and the session goes on in the channel. ``open_thread``
+        (the lobby): start the session's thread on this post and return its id.
+        """
+        if thread is not None:
+            target = self.client.get_partial_messageable(int(thread), guild_id=_guild(channel))
+            try:
+                await self._send_to(target, message, channel.locale)
+            except discord.NotFound as exc:
+                if exc.code == UNKNOWN_CHANNEL:
+                    raise ThreadGone(thread) from exc
+                raise
+            return None
+        sent = await self._send(channel, message)
+        if not open_thread:
+            return None
+        partial = self._channel_for(channel).get_partial_message(sent.id)
+        name = (message.title or t(channel.locale, "live.lobby.title"))[:THREAD_NAME_CHARS]
+        try:
+            started = await self._thread_on(partial, channel, name)
+        except discord.HTTPException:
+            log.warning("no thread for the live session in channel=%s: it posts in the channel",
+                        channel.external_id)
+            return None
+        return str(started.id)
 
     async def deliver_private(self, delivery: PrivateDelivery) -> None:
         """Send a late result (a code answer graded after an outage) as a direct message.
@@ -173,14 +206,14 @@ class DiscordPublisher:
                 raise MemberUnreachable(nudge.member_external_id) from exc
             raise
 
-    async def _send(self, channel: ChannelSettings, message: Message) -> None:
-        await self._send_to(self._channel_for(channel), message, channel.locale)
+    async def _send(self, channel: ChannelSettings, message: Message) -> Any:
+        return await self._send_to(self._channel_for(channel), message, channel.locale)
 
-    async def _send_to(self, target: Any, message: Message, locale: str) -> None:
+    async def _send_to(self, target: Any, message: Message, locale: str) -> Any:
         out = rendered(message, locale)
         kwargs: dict[str, Any] = {"embed": out.embed, "allowed_mentions": NO_MENTIONS}
         if out.view is not None:
             kwargs["view"] = out.view
         if out.file is not None:
             kwargs["file"] = out.file
-        await target.send(**kwargs)
+        return await target.send(**kwargs)

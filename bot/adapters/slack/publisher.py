@@ -23,6 +23,7 @@ from bot.adapters.slack.tokens import Tokens
 from bot.core.kernel.errors import PlatformRefused
 from bot.core.kernel.messages import Message, marks_round
 from bot.core.kernel.models import ChannelSettings, Nudge
+from bot.core.kernel.ports import ThreadGone
 from bot.core.learning.reminders import MemberUnreachable
 from bot.core.rounds.pending import PrivateDelivery
 from bot.core.rounds.service import Reveal, RoundPost
@@ -41,6 +42,8 @@ ROUND_EVENT = "torchquiz_round"
 CLOCK_MARGIN = dt.timedelta(minutes=5)
 LIVE_POST_SPACING_S = 1.0  # Slack: one chat.postMessage per second per channel
 MAX_SPACED_CHANNELS = 1000
+# What Slack answers a reply to a live session's thread whose lobby post was deleted.
+THREAD_GONE = ("thread_not_found", "channel_not_found")
 HISTORY_PAGE = 200
 HISTORY_PAGES = 5
 # Errors after which the history will not tell however often we ask: post (and log) instead.
@@ -211,9 +214,13 @@ class SlackPublisher:
                                            blocks=render(nudge.message, nudge.locale),
                                            **NO_PARSING)
 
-    async def publish_live(self, channel: ChannelSettings, message: Message) -> None:
-        """Post a live session's question (with its buttons), reveal or final board.
+    async def publish_live(self, channel: ChannelSettings, message: Message,
+                           thread: str | None = None, open_thread: bool = False) -> str | None:
+        """Post a live session's lobby, question (with its buttons), reveal or final board.
 
+        ``thread``: as a reply in the session's thread (the lobby's ts); a thread whose lobby
+        was deleted (thread_not_found, channel_not_found) raises ThreadGone, and the session
+        goes on in the channel. ``open_thread`` (the lobby): return its ts, the thread.
         Posts in one channel go out at least a second apart (Slack's one post per second per
         channel): a reveal and the next question are two posts of the same sweep.
         """
@@ -223,10 +230,20 @@ class SlackPublisher:
         self._live_next[key] = loop.time() + max(0.0, wait) + LIVE_POST_SPACING_S
         if wait > 0:
             await asyncio.sleep(wait)
-        await self._post(channel, message)
         if len(self._live_next) > MAX_SPACED_CHANNELS:  # forget channels long past their wait
             now = loop.time()
             self._live_next = {k: v for k, v in self._live_next.items() if v > now}
+        if thread is None:
+            ts = await self._post(channel, message)
+            return ts if open_thread else None
+        try:
+            await self._post(channel, message, thread_ts=thread)
+        except PlatformRefused as exc:
+            cause = exc.__cause__
+            if isinstance(cause, SlackApiError) and cause.response.get("error") in THREAD_GONE:
+                raise ThreadGone(thread) from exc
+            raise
+        return None
 
     async def publish_board(self, channel: ChannelSettings, message: Message) -> None:
         """Post the weekly table, then upload its chart into the channel."""

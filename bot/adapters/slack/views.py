@@ -151,6 +151,7 @@ def settings_modal(channel_id: str, current: ChannelSettings | None, origin: Ori
     hour = current.leaderboard_hour if current else 16
     enabled = current.enabled if current else True
     live_anyone = current.live_anyone if current else False
+    live_on_board = current.live_on_board if current else False
     packs = ",".join(current.packs) if current else "bank"
     difficulty: dict[str, Any] = {"type": "checkboxes",
                                   "options": [option(str(n), str(n)) for n in (1, 2, 3)]}
@@ -189,6 +190,9 @@ def settings_modal(channel_id: str, current: ChannelSettings | None, origin: Ori
                 [("admins", t(locale, "ui.settings.live_admins")),
                  ("anyone", t(locale, "ui.settings.live_anyone"))],
                 "anyone" if live_anyone else "admins"),
+        _input("live_on_board", t(locale, "ui.settings.live_on_board"),
+               {"type": "radio_buttons", "options": on_off,
+                "initial_option": on_off[0] if live_on_board else on_off[1]}),
         # Free text, checked by the core's one settings parser (ids this workspace sees).
         _input(PACKS_BLOCK, t(locale, "ui.settings.packs"),
                {"type": "plain_text_input", "initial_value": packs[:PACKS_CHARS],
@@ -223,7 +227,7 @@ def settings_changes(view: dict[str, Any]) -> tuple[str, dict[str, str]]:
         "tz": selected("tz"), "lang": selected("lang"), "topics": many("topics"),
         "difficulty": many("difficulty"), "enabled": selected("enabled"),
         "leaderboard": f"{selected('day')} {selected('hour')}",
-        "live_hosts": selected("live_hosts"),
+        "live_hosts": selected("live_hosts"), "live_on_board": selected("live_on_board"),
     }
     return channel, {key: value for key, value in changes.items() if value.strip()}
 

@@ -24,7 +24,7 @@ from content.topics import current_topics, topic_from_name
 
 WEEKDAYS = ("mon", "tue", "wed", "thu", "fri", "sat", "sun")
 KEYS = ("time", "tz", "lang", "topics", "difficulty", "enabled", "leaderboard", "packs",
-        "live_hosts")
+        "live_hosts", "live_on_board")
 # Other names an admin types for a setting (the settings block shows the short ones).
 KEY_ALIASES = {"language": "lang", "locale": "lang", "timezone": "tz", "zone": "tz",
                "topic": "topics", "difficulties": "difficulty", "pack": "packs",
@@ -37,6 +37,7 @@ _LANGUAGE_NAMES = {"en": "en", "english": "en", "英文": "en", "英语": "en",
 _CHINESE_SLOT = re.compile(r"(?:周|星期|礼拜)([一二三四五六日天])\s*([0-9]{1,2})\s*[点時时]?")
 _CHINESE_WEEKDAYS = "一二三四五六日"
 LIVE_HOSTS = ("admins", "anyone")  # who may host a live session in the channel
+_ON_OFF = {"on": True, "off": False, "true": True, "false": False, "yes": True, "no": False}
 MAX_PACKS = 20  # a channel's chosen packs: more is a paste gone wrong
 _PACK_ID = re.compile(r"[a-z0-9][a-z0-9-]{1,23}")  # content/packs.py's PACK_ID, or "bank"
 # ASCII digits only: str.isdigit() and \d also take "²", Arabic-Indic and full-width digits.
@@ -191,6 +192,10 @@ def parse_changes(changes: Mapping[str, str], known_topics: set[str],
             if value.lower() not in LIVE_HOSTS:
                 raise SettingError("settings.error.live_hosts")
             update = replace(update, live_anyone=value.lower() == "anyone")
+        elif key == "live_on_board":
+            if value.lower() not in _ON_OFF:
+                raise SettingError("settings.error.live_on_board")
+            update = replace(update, live_on_board=_ON_OFF[value.lower()])
     return update
 
 
@@ -242,6 +247,8 @@ def describe(channel: ChannelSettings, locale: str) -> Message:
         "packs": typed(", ".join(channel.packs) or SHIPPED),
         "live_hosts": t(locale, "settings.value.live_anyone" if channel.live_anyone
                         else "settings.value.live_admins"),
+        "live_on_board": t(locale, "settings.value.on" if channel.live_on_board
+                           else "settings.value.off"),
     }
     fields = tuple((t(locale, f"settings.field.{key}"), values[key]) for key in KEYS)
     return Message(title=t(locale, "settings.title"), fields=fields)
@@ -258,6 +265,8 @@ def typed_values(channel: ChannelSettings) -> dict[str, str]:
         "enabled": "on" if channel.enabled else "off",
         "leaderboard": f"{WEEKDAYS[channel.leaderboard_weekday]} {channel.leaderboard_hour}",
         "packs": ",".join(channel.packs) or SHIPPED,
+        "live_hosts": "anyone" if channel.live_anyone else "admins",
+        "live_on_board": "on" if channel.live_on_board else "off",
     }
 
 

@@ -117,6 +117,7 @@ SETTINGS = Command(
         Option("packs", "text", "packs to draw from, comma-separated; bank is the shipped bank"),
         Option("live_hosts", "choice", "who may host a live quiz here",
                choices=(("admins", "admins"), ("anyone", "anyone"))),
+        Option("live_on_board", "boolean", "count live quiz points on the weekly board"),
     ),
     usage={"home": "", "console": "[key=value ...]"})
 REPORTS = Command(

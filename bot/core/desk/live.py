@@ -33,6 +33,9 @@ def live(desk: DeskBase, who: Identity, argument: str, _whom: Identity | None) -
     if verb == "answer":
         return Reply(locale, service.answer(channel, actor.member, rest, AnswerMode.TEXT,
                                             locale))
+    if verb == "code":
+        return Reply(locale, service.answer(channel, actor.member, rest, AnswerMode.CODE,
+                                            locale))
     if verb == "skip":
         return Reply(locale, service.skip(channel, actor))
     if verb == "pause":
@@ -42,6 +45,14 @@ def live(desk: DeskBase, who: Identity, argument: str, _whom: Identity | None) -
     if verb == "end":
         return Reply(locale, service.end(channel, actor))
     return desk.warning(locale, "live.usage")
+
+
+def answer_live_code(desk: DeskBase, who: Identity, code: str) -> Reply:
+    """Answer the open question of the channel's session with code (typed, not a form)."""
+    found, actor = desk.resolve(who)
+    locale = actor.locale or "en"
+    return Reply(locale, desk.quiz.live.answer(found.channel, actor.member, code,
+                                               AnswerMode.CODE, locale))
 
 
 def join_clicked(desk: DeskBase, who: Identity, _kind: str, target: str, _key: str) -> Reply:
@@ -98,13 +109,14 @@ LIVE = Command(
                     choices=(("start", "start"), ("join", "join"), ("skip", "skip"),
                              ("pause", "pause"), ("resume", "resume"), ("end", "end"),
                              ("status", "status"))),
-             Option("options", "text", "for start: questions=N seconds=S lobby=S topics=a,b",
+             Option("options", "text",
+                    "for start: questions=N seconds=S lobby=S topics=a,b code=yes",
                     max_value=200)),
-    usage={"slack": "start [questions=N seconds=S lobby=S topics=a,b] | join | skip | pause "
-                    "| resume | end",
+    usage={"slack": "start [questions=N seconds=S lobby=S topics=a,b code=yes] | join | skip "
+                    "| pause | resume | end",
            "home": "start|join|skip|pause|resume|end",
-           "console": "[start [questions=N] [seconds=S] [lobby=S] [topics=...]|join|"
-                      "answer TEXT|skip|pause|resume|end]"})
+           "console": "[start [questions=N] [seconds=S] [lobby=S] [topics=...] [code=yes]|join|"
+                      "answer TEXT|code|skip|pause|resume|end]"})
 LIVE_BUTTONS = Action(("live",), option_clicked)
 LIVE_JOIN = Action(("ljoin",), join_clicked)
 LIVE_FORM = Action(("lform",), form_clicked)

@@ -23,7 +23,7 @@ from bot.core.desk import answers, speed
 from bot.core.desk.admins import file_report
 from bot.core.desk.base import COMMAND_CHARS, DeskBase, Home, SettingsView
 from bot.core.desk.catalog import REGISTRY
-from bot.core.desk.live import answer_live
+from bot.core.desk.live import answer_live, answer_live_code
 from bot.core.desk.members import forget_me
 from bot.core.desk.packs import PackDesk, PackReply
 from bot.core.kernel.i18n import t
@@ -81,6 +81,13 @@ class Desk(DeskBase):
         if kind == "submit":
             return answers.answer_round(self, who, target, text, mode)
         return answers.answer_practice(self, who, target, text, mode)
+
+    def live_code(self, who: Identity, code: str) -> Reply:
+        """Answer the open live question of the member's channel with code (console's /live code).
+
+        Code is longer than a command's argument: it comes apart, as a form's text does.
+        """
+        return answer_live_code(self, who, code)
 
     def answer_today(self, who: Identity, response: str, mode: AnswerMode) -> Reply:
         """Answer the latest round of the member's channel (a typed answer: no button names it)."""

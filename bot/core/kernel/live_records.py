@@ -37,6 +37,7 @@ class LiveSession:
     counted: bool | None = None  # set at the end: enough human players to count on a board
     lobby_posted: bool = False  # the lobby post went out (claimed by one replica)
     paused_at: dt.datetime | None = None  # while paused: since when
+    thread_ref: str | None = None  # the platform's thread the session posts in, once started
 
 
 @dataclass(frozen=True)
@@ -82,6 +83,10 @@ class LiveAnswer:
     elapsed_ms: int  # from the question's post to the answer
     display_name: str = ""
     hidden: bool = False  # the member keeps off public boards
+    # A code answer is kept at once and graded by the sandbox before the reveal: until then
+    # it is ``pending`` (not right, no points) and ``code`` holds the submission.
+    pending: bool = False
+    code: str | None = None
 
 
 @dataclass(frozen=True)

@@ -264,7 +264,7 @@ def parse_submit(submit: str) -> tuple[str, str, str] | None:
         return None
     if parts[3] not in ("text", "code") or not _target_ok(parts[1], parts[2]):
         return None
-    if parts[1] in ("reported", "preported", "lsubmit") and parts[3] != "text":
+    if parts[1] in ("reported", "preported") and parts[3] != "text":
         return None
     if parts[1] == "ssubmit" and parts[3] != "code":
         return None

@@ -174,6 +174,7 @@ class ChannelSettings:
     leaderboard_hour: int = 16
     round_hours: int = 23  # a round closes this long after it opens, before the next one
     live_anyone: bool = False  # any member may host a live session (else admins only)
+    live_on_board: bool = False  # live sessions' points count on the weekly board too
 
 
 @dataclass(frozen=True)
@@ -198,6 +199,7 @@ class ChannelUpdate:
     packs: tuple[str, ...] | None = None
     enabled: bool | None = None
     live_anyone: bool | None = None
+    live_on_board: bool | None = None
     leaderboard_weekday: int | None = None
     leaderboard_hour: int | None = None
 

@@ -28,6 +28,14 @@ from content.loader import Question
 from content.schema import ExplainCard
 
 
+class ThreadGone(Exception):
+    """A live session's thread no longer takes posts (deleted, or its parent post deleted).
+
+    Raised by ``Publisher.publish_live`` (Discord: 10003 Unknown Channel; Slack:
+    thread_not_found, channel_not_found) so that the session goes on in its channel.
+    """
+
+
 class Clock(Protocol):
     """Tell the current time, always as an aware UTC datetime."""
 
@@ -69,8 +77,14 @@ class Publisher(Protocol):
         """Post the weekly leaderboard to the channel."""
         ...
 
-    async def publish_live(self, channel: ChannelSettings, message: Message) -> None:
-        """Post a live session's question, reveal or final board to the channel, as it is."""
+    async def publish_live(self, channel: ChannelSettings, message: Message,
+                           thread: str | None = None, open_thread: bool = False) -> str | None:
+        """Post a live session's lobby, question, reveal or final board, as it is.
+
+        ``thread``: post in the session's thread (raise ThreadGone when it is gone); else in
+        the channel. ``open_thread`` (the lobby): start the session's thread on this post
+        and return its reference (None when none could be started).
+        """
         ...
 
     async def deliver_private(self, delivery: PrivateDelivery) -> None:

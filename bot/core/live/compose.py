@@ -32,7 +32,7 @@ from bot.core.live.rules import PODIUM, TOP_REVEAL
 from bot.core.questions import hidden_test_seed, posts
 from content.loader import Bank
 from content.options import display_order
-from content.schema import ChoiceItem, Question
+from content.schema import ChoiceItem, CodeItem, Question
 from content.topics import topic_label, topic_labels
 
 
@@ -101,7 +101,8 @@ def question_post(session: LiveSession, question: LiveQuestion, item: Question,
     seed = question_seed(session.id, question)
     body, code = posts.question_body(item, locale, seed=seed)
     closes = question.closes_at or question.opened_at or session.created_at  # set once posted
-    how = t(locale, "live.how.choice" if isinstance(item, ChoiceItem) else "live.how.text",
+    how = t(locale, "live.how.choice" if isinstance(item, ChoiceItem)
+            else "live.how.code" if isinstance(item, CodeItem) else "live.how.text",
             seconds=question.seconds, at=clock_time(closes, channel))
     form = posts.answer_form(item, locale, live_form_action(session.id, question.position))
     return Message(
@@ -135,7 +136,8 @@ def reveal(session: LiveSession, question: LiveQuestion, item: Question,
             lines += ["", t(locale, "live.reveal.why", option=shown, why=why)]
     else:
         right = sum(a.correct for a in these)
-        lines.append(t(locale, "live.reveal.right", right=right, answered=len(these)))
+        said = "live.reveal.passed" if isinstance(item, CodeItem) else "live.reveal.right"
+        lines.append(t(locale, said, right=right, answered=len(these)))
     lines += ["", item.explanation.get(locale), "", t(locale, "live.reveal.top")]
     lines += (_table(standings(answers, players), TOP_REVEAL, locale, _hidden(players, answers))
               or [t(locale, "live.none_yet")])
@@ -165,8 +167,12 @@ def own_rank(answers: Sequence[LiveAnswer], players: Sequence[LivePlayer], membe
 
 def podium(session: LiveSession, questions: Sequence[LiveQuestion], bank: Bank,
            answers: Sequence[LiveAnswer], players: Sequence[LivePlayer], counted: bool,
-           locale: str, *, idle: bool = False) -> Message:
-    """Return the final board: top 10, the fastest right answer, the team's weak topics."""
+           locale: str, *, idle: bool = False, on_board: bool = False) -> Message:
+    """Return the final board: top 10, the fastest right answer, the team's weak topics.
+
+    Its last line says where the points count: this session's board, the weekly board too
+    (``on_board``: the channel's live_on_board), or nowhere (a warm-up).
+    """
     lines = [t(locale, "live.end.idle")] if idle else []
     rows = standings(answers, players)
     hidden = _hidden(players, answers)
@@ -189,7 +195,8 @@ def podium(session: LiveSession, questions: Sequence[LiveQuestion], bank: Bank,
             if card is not None:
                 lines.append(t(locale, "live.end.card", topic=topic_label(topic, locale),
                                card=card, title=bank.cards[card].title.get(locale)))
-    lines += ["", t(locale, "live.end.counted" if counted else "live.end.warmup")]
+    ending = "live.end.weekly" if on_board else "live.end.counted" if counted else "live.end.warmup"
+    lines += ["", t(locale, ending)]
     return Message(title=t(locale, "live.end.title"), body="\n".join(lines),
                    audience=Audience.CHANNEL, buttons=(_rank_button(session, locale),))
 

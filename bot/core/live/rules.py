@@ -9,9 +9,11 @@ from bot.core.questions import BASE_POINTS
 
 MIN_QUESTIONS, MAX_QUESTIONS, DEFAULT_QUESTIONS = 1, 30, 10
 MIN_SECONDS, MAX_SECONDS = 5, 120
-# Seconds per question by kind when the host names none: a letter is quicker than a word.
-DEFAULT_SECONDS = {"choice": 20, "text": 45}
-KINDS = tuple(DEFAULT_SECONDS)  # code questions are not offered in live sessions yet
+# Seconds per question by kind when the host names none: a letter is quicker than a word, and
+# a word than a function. The host's seconds= (5-120) applies to every kind.
+DEFAULT_SECONDS = {"choice": 20, "text": 45, "code": 90}
+KINDS = ("choice", "text")  # what a session draws from by default
+CODE_KINDS = (*KINDS, "code")  # with code=yes: code questions too, graded by the sandbox
 DEFAULT_LOBBY, MAX_LOBBY = 60, 600
 MIN_PLAYERS_TO_COUNT = 3  # fewer human players: a warm-up, it counts toward no board
 IDLE_QUESTIONS = 2  # this many questions in a row without an answer end a session
@@ -41,20 +43,27 @@ class LiveOptions:
     seconds: int | None = None
     lobby: int = DEFAULT_LOBBY
     topics: tuple[str, ...] = ()
+    code: bool = False  # the host asked for code questions too (code=yes)
 
 
 _BOUNDS = {"questions": (MIN_QUESTIONS, MAX_QUESTIONS), "seconds": (MIN_SECONDS, MAX_SECONDS),
            "lobby": (0, MAX_LOBBY)}
+_YES_NO = {"yes": True, "on": True, "true": True, "no": False, "off": False, "false": False}
 
 
 def parse_options(words: list[str]) -> LiveOptions:
-    """Read ``questions=N seconds=S lobby=S topics=a,b`` (any order, each at most once)."""
+    """Read ``questions=N seconds=S lobby=S topics=a,b code=yes`` (any order, each at most once)."""
     values: dict[str, object] = {}
     for word in words:
         name, sep, value = word.partition("=")
         name = name.strip().lower()
-        if not sep or name not in (*_BOUNDS, "topics") or name in values:
+        if not sep or name not in (*_BOUNDS, "topics", "code") or name in values:
             raise OptionError("live.option.unknown", option=word[:40])
+        if name == "code":
+            if value.strip().lower() not in _YES_NO:
+                raise OptionError("live.option.code")
+            values[name] = _YES_NO[value.strip().lower()]
+            continue
         if name == "topics":
             topics = tuple(dict.fromkeys(v.strip().lower() for v in value.split(",")
                                          if v.strip()))

@@ -18,7 +18,7 @@ from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass, replace
 
 from bot.core.kernel.i18n import t
-from bot.core.kernel.messages import Form, Message, Tone, live_form_action
+from bot.core.kernel.messages import Audience, Form, Message, Tone, live_form_action
 from bot.core.kernel.models import (
     Actor,
     AnswerMode,
@@ -31,9 +31,10 @@ from bot.core.kernel.models import (
     Member,
     RoundStatus,
 )
-from bot.core.kernel.ports import Clock
+from bot.core.kernel.ports import Clock, Executor
 from bot.core.live import compose
 from bot.core.live.rules import (
+    CODE_KINDS,
     DEFAULT_SECONDS,
     IDLE_QUESTIONS,
     KINDS,
@@ -44,9 +45,16 @@ from bot.core.live.rules import (
 )
 from bot.core.live.store import LiveStore
 from bot.core.packs import channel_scope, library_of
-from bot.core.questions import ReviewScheduler, judge, posts
+from bot.core.questions import (
+    ReviewScheduler,
+    check_input,
+    gradable,
+    judge,
+    posts,
+    syntax_problem,
+)
 from content.loader import Bank
-from content.schema import Question
+from content.schema import CodeItem, Question
 
 log = logging.getLogger(__name__)
 
@@ -60,17 +68,24 @@ class LivePost:
     channel: ChannelSettings
     message: Message
     session_id: int
+    # Where it goes: the session's thread (its questions, reveals and final board), or the
+    # channel; the lobby post starts the thread (``open_thread``).
+    thread: str | None = None
+    open_thread: bool = False
 
 
 class LiveService:
     """Open, join, answer, skip, end and advance live sessions."""
 
     def __init__(self, store: LiveStore, bank: Bank, clock: Clock,
-                 reviews: ReviewScheduler | None = None) -> None:
+                 reviews: ReviewScheduler | None = None,
+                 executor: Executor | None = None) -> None:
         self.store = store
         self.bank = library_of(bank)
         self.clock = clock
         self.reviews = reviews or ReviewScheduler()
+        # Grades code answers, as in the daily rounds: the sandbox, never this process.
+        self.executor = executor
 
     # ---------------------------------------------------------------- the host
     def start(self, channel: ChannelSettings, actor: Actor, options: LiveOptions) -> Message:
@@ -85,10 +100,13 @@ class LiveService:
             return _warning(locale, "live.denied")
         if self.store.active_live(channel.id) is not None:
             return _warning(locale, "live.running")
+        if options.code and self.executor is None:
+            return _warning(locale, "live.no_code")
         now = self.clock.now()
-        eligible = self._eligible(channel, options.topics)
+        eligible = self._eligible(channel, options.topics, CODE_KINDS if options.code else KINDS)
         if not eligible:
-            return _warning(locale, "live.no_questions")
+            return _warning(locale, "live.no_questions.code" if options.code
+                            else "live.no_questions")
         # Not a secret: a draw that differs per session (S311 is about cryptography).
         drawn = random.Random(f"live|{channel.id}|{now.isoformat()}").sample(  # noqa: S311
             eligible, min(options.questions, len(eligible)))
@@ -105,7 +123,8 @@ class LiveService:
                  session.id, channel.id, len(drawn))
         return Message(body=t(locale, "live.opened", questions=len(drawn)), tone=Tone.SUCCESS)
 
-    def _eligible(self, channel: ChannelSettings, topics: Collection[str]) -> list[Question]:
+    def _eligible(self, channel: ChannelSettings, topics: Collection[str],
+                  kinds: Collection[str] = KINDS) -> list[Question]:
         """Return what the session may draw: the channel's packs, topics and difficulties."""
         paused = self.store.paused_items()
         # The channel's open daily question stays out: a reveal here would give it away.
@@ -114,7 +133,7 @@ class LiveService:
         wanted = set(topics or channel.topics)
         view = self.bank.view(channel_scope(channel), channel.packs)
         return [q for q in view.questions
-                if q.kind in KINDS
+                if q.kind in kinds and gradable(q, self.executor)
                 and (not wanted or wanted & set(q.topics))
                 and (not channel.difficulties or q.difficulty in channel.difficulties)
                 and (q.id, q.version) not in paused and q.id != held]
@@ -191,11 +210,14 @@ class LiveService:
                 or question.closed_at is not None or now >= question.closes_at):
             return _warning(locale, "live.closed")
         item = self.bank.question(question.item_id)
+        elapsed_ms = max(0, int((now - question.opened_at).total_seconds() * 1000))
+        if isinstance(item, CodeItem):
+            return self._lock_code(session, question, item, member, response, mode, locale,
+                                   now, elapsed_ms)
         judgement = judge(item, response, mode, locale, None,
                           compose.question_seed(session.id, question))
         if not judgement.counts:
             return Message(body="\n".join(judgement.lines), tone=Tone.WARNING)
-        elapsed_ms = max(0, int((now - question.opened_at).total_seconds() * 1000))
         answer = LiveAnswer(
             session_id=session.id, position=position, user_id=member.id,
             response=judgement.chosen[:MAX_RESPONSE_CHARS], correct=judgement.correct,
@@ -209,6 +231,63 @@ class LiveService:
             return _warning(locale, "live.locked_already")
         return Message(body=t(locale, "live.locked", seconds=f"{elapsed_ms / 1000:.1f}"),
                        tone=Tone.SUCCESS)
+
+    def _lock_code(self, session: LiveSession, question: LiveQuestion, item: CodeItem,
+                   member: Member, code: str, mode: AnswerMode, locale: str, now: dt.datetime,
+                   elapsed_ms: int) -> Message:
+        """Keep a code answer at once, pending; the sandbox grades it before the reveal.
+
+        What the trusted side can check without running anything is checked here, as in the
+        daily rounds: the size, that it is code naming the function, that it compiles. An
+        answer refused so uses nothing: the member may send another.
+        """
+        problem = check_input(code, AnswerMode.CODE, locale)
+        if problem is not None:
+            return _warning_text(problem)
+        if mode is AnswerMode.BUTTON or item.code.entrypoint not in code:
+            return _warning_text(t(locale, "answer.needs_code",
+                                   entrypoint=item.code.entrypoint))
+        unparsable = syntax_problem(code, locale)
+        if unparsable is not None:
+            return Message(body="\n".join(unparsable.lines), detail=unparsable.detail,
+                           tone=Tone.WARNING)
+        answer = LiveAnswer(
+            session_id=session.id, position=question.position, user_id=member.id,
+            response="", correct=False, points=0, answered_at=now, elapsed_ms=elapsed_ms,
+            pending=True, code=code)
+        if not self.store.record_live_answer(answer):
+            return _warning(locale, "live.locked_already")
+        return Message(body=t(locale, "live.locked.code", seconds=f"{elapsed_ms / 1000:.1f}"),
+                       tone=Tone.SUCCESS)
+
+    def _grade(self, session: LiveSession, question: LiveQuestion, item: Question) -> None:
+        """Grade the question's pending code answers in the sandbox; each grade recorded once.
+
+        Called at every advance while the question is open (so the close finds little left)
+        and at its close, before the reveal reads the answers. The grade is the daily rounds'
+        (the same executor and hidden tests, this question's seed); the points are the live
+        rule's by the time the answer was locked in. An answer the sandbox could not run (a
+        fault) counts as not passed, and says so in the log: the reveal does not wait.
+        """
+        if not isinstance(item, CodeItem):
+            return
+        for answer in self.store.pending_live_answers(session.id, question.position):
+            judgement = judge(item, answer.code or "", AnswerMode.CODE, "en", self.executor,
+                              compose.question_seed(session.id, question))
+            correct = judgement.counts and judgement.correct
+            if not judgement.counts:
+                log.warning("live code answer not graded: session=%s question=%s user=%s",
+                            session.id, question.position, answer.user_id)
+            verdict = judgement.verdict
+            summary = (f"{verdict.status} {verdict.passed_tests}/{verdict.total_tests}"
+                       if verdict is not None else "not graded")
+            graded = replace(answer, pending=False, correct=correct, response=summary,
+                             points=live_points(item.difficulty, correct, answer.elapsed_ms,
+                                                question.seconds))
+            now = self.clock.now()
+            review = self.reviews.review(self.store.get_review(answer.user_id, item.id),
+                                         answer.user_id, item.id, correct, 0, now)
+            self.store.grade_live_answer(graded, review if judgement.counts else None)
 
     def rank(self, channel: ChannelSettings | None, member: Member, locale: str,
              session_id: int | None) -> Message:
@@ -288,14 +367,16 @@ class LiveService:
             if not session.lobby_posted and self.store.claim_live_lobby(session.id):
                 players = self.store.live_players(session.id)
                 made.append(LivePost(channel, compose.lobby(session, channel, players, locale),
-                                     session.id))
+                                     session.id, open_thread=True))
             if now < session.lobby_ends_at:
                 return made
             return made + self._open(session, channel, questions, 0, now)
         current = questions[session.current]
         answers = self.store.live_answers(session.id)
         players = self.store.live_players(session.id)
+        item = self.bank.question(current.item_id)
         if current.closed_at is None:
+            self._grade(session, current, item)
             answered = {a.user_id for a in answers if a.position == current.position}
             everyone = bool(players) and {p.user_id for p in players} <= answered
             due = current.closes_at is not None and now >= current.closes_at
@@ -303,18 +384,38 @@ class LiveService:
                 return []
             if not self.store.close_live_question(session.id, current.position, now):
                 return []  # another replica revealed it
-            # Read again after the close: an answer that landed between the read above and
-            # the close is counted in the database, so the reveal must count it too (no answer
-            # lands after the close: it waits on the question's row and then sees it closed).
+            # Grade what came in up to the close, then read again: an answer that landed
+            # between the read above and the close is counted in the database, so the reveal
+            # must count it too (no answer lands after the close: it waits on the question's
+            # row and then sees it closed).
+            self._grade(session, current, item)
             answers = self.store.live_answers(session.id)
-            item = self.bank.question(current.item_id)
             made.append(LivePost(channel, compose.reveal(
-                session, current, item, answers, players, locale), session.id))
+                session, current, item, answers, players, locale), session.id,
+                session.thread_ref))
         if _idle(questions, answers, current.position):
             return made + self._finish(session, channel, now, idle=True)
         if current.position + 1 < len(questions):
             return made + self._open(session, channel, questions, current.position + 1, now)
         return made + self._finish(session, channel, now)
+
+    def thread_started(self, session_id: int, ref: str) -> None:
+        """Keep the thread the publisher started on the session's lobby: the rest goes there."""
+        self.store.set_live_thread(session_id, ref)
+
+    def thread_gone(self, post: LivePost) -> Message | None:
+        """Post in the channel from now on: the session's thread is gone; say so once.
+
+        Nothing of the session is lost: every step is stored before it is posted, so the post
+        that found the thread gone is made in the channel instead, and so is every later one.
+        Returns the notice to post first, or None when another replica dropped the thread.
+        """
+        if post.thread is None or not self.store.drop_live_thread(post.session_id, post.thread):
+            return None
+        log.warning("live session thread gone: session=%s channel=%s; posting in the channel",
+                    post.session_id, post.channel.id)
+        return Message(body=t(post.channel.locale, "live.thread_gone"), tone=Tone.WARNING,
+                       audience=Audience.CHANNEL)
 
     def _open(self, session: LiveSession, channel: ChannelSettings,
               questions: Sequence[LiveQuestion], position: int,
@@ -328,7 +429,8 @@ class LiveService:
         item = self.bank.question(question.item_id)
         shown = replace(session, current=position, status=LiveStatus.RUNNING)
         return [LivePost(channel, compose.question_post(shown, posted, item, channel,
-                                                        channel.locale), session.id)]
+                                                        channel.locale), session.id,
+                         session.thread_ref)]
 
     def _finish(self, session: LiveSession, channel: ChannelSettings, now: dt.datetime,
                 *, idle: bool = False) -> list[LivePost]:
@@ -337,14 +439,18 @@ class LiveService:
         # Only who answered counts as playing: a bot cannot click, and a join alone is no play.
         playing = {a.user_id for a in answers}
         counted = len(playing) >= MIN_PLAYERS_TO_COUNT
-        if not self.store.finish_live(session.id, now, counted):
+        # The weekly board takes live points only where the channel's admin turned that on
+        # (live_on_board), and never a warm-up's.
+        on_board = counted and channel.live_on_board
+        if not self.store.finish_live(session.id, now, counted, on_board):
             return []
         log.info("live session ended: session=%s players=%s counted=%s idle=%s",
                  session.id, len(playing), counted, idle)
         questions = self.store.live_questions(session.id)
         return [LivePost(channel, compose.podium(session, questions, self.bank, answers,
-                                                 players, counted, channel.locale, idle=idle),
-                         session.id)]
+                                                 players, counted, channel.locale, idle=idle,
+                                                 on_board=on_board),
+                         session.id, session.thread_ref)]
 
 
 def _idle(questions: Sequence[LiveQuestion], answers: Sequence[LiveAnswer],
@@ -354,6 +460,10 @@ def _idle(questions: Sequence[LiveQuestion], answers: Sequence[LiveAnswer],
         return False
     recent = {q.position for q in questions[position + 1 - IDLE_QUESTIONS:position + 1]}
     return not any(a.position in recent for a in answers)
+
+
+def _warning_text(text: str) -> Message:
+    return Message(body=text, tone=Tone.WARNING)
 
 
 def _warning(locale: str, key: str) -> Message:

@@ -67,6 +67,22 @@ class LiveStore(Protocol):
         """
         ...
 
+    def pending_live_answers(self, session_id: int, position: int) -> list[LiveAnswer]:
+        """Return the question's code answers the sandbox has yet to grade, with their code."""
+        ...
+
+    def grade_live_answer(self, graded: LiveAnswer, review: Review | None = None) -> bool:
+        """Record a pending code answer's grade and the member's card; False: graded already."""
+        ...
+
+    def set_live_thread(self, session_id: int, ref: str) -> bool:
+        """Keep the thread started on the session's lobby; False when it has one already."""
+        ...
+
+    def drop_live_thread(self, session_id: int, ref: str) -> bool:
+        """Forget the session's thread ``ref`` (it is gone); False: forgotten already."""
+        ...
+
     def claim_live_lobby(self, session_id: int) -> bool:
         """Claim the posting of the session's lobby; False when it was claimed already."""
         ...
@@ -96,8 +112,13 @@ class LiveStore(Protocol):
         """Mark a session to end at its next advance; False when it is ending already."""
         ...
 
-    def finish_live(self, session_id: int, at: dt.datetime, counted: bool) -> bool:
-        """End the session (its channel may open another); False when it had ended."""
+    def finish_live(self, session_id: int, at: dt.datetime, counted: bool,
+                    on_board: bool = False) -> bool:
+        """End the session (its channel may open another); False when it had ended.
+
+        ``on_board``: add the players' points to the channel's weekly board in the same write
+        (each answer in its week), once: only the ending that wins adds them.
+        """
         ...
 
     def get_channel(self, channel_id: int) -> ChannelSettings | None:

@@ -4,7 +4,15 @@ Shared by the daily rounds and private practice.
 """
 
 from bot.core.questions import diagnostics, posts
-from bot.core.questions.answers import Judgement, gradable, hidden_test_seed, judge, round_seed
+from bot.core.questions.answers import (
+    Judgement,
+    check_input,
+    gradable,
+    hidden_test_seed,
+    judge,
+    round_seed,
+    syntax_problem,
+)
 from bot.core.questions.reviews import ReviewScheduler
 from bot.core.questions.scoring import (
     BASE_POINTS,
@@ -23,6 +31,7 @@ __all__ = [
     "Judgement",
     "ReviewScheduler",
     "StreakState",
+    "check_input",
     "diagnostics",
     "gradable",
     "hidden_test_seed",
@@ -33,5 +42,6 @@ __all__ = [
     "replay_streak",
     "round_seed",
     "streak_window",
+    "syntax_problem",
     "week_start",
 ]

@@ -45,7 +45,8 @@ NO_PINGS: dict[str, list[str]] = {"parse": []}
 SETTING_OPTIONS = {"time": "time", "timezone": "timezone", "language": "language",
                    "topics": "topics", "difficulties": "difficulty",
                    "board_day": "leaderboard_day", "board_hour": "leaderboard_hour",
-                   "enabled": "enabled", "packs": "packs", "live_hosts": "live_hosts"}
+                   "enabled": "enabled", "packs": "packs", "live_hosts": "live_hosts",
+                   "live_on_board": "live_on_board"}
 COMMANDS = {"explain": "explain", "quiz": "quiz", "leaderboard": "leaderboard",
             "stats": "stats", "settings": "quiz-settings", "forget_me": "quiz-forget-me",
             "reports": "quiz-reports", "privacy": "quiz-privacy", "insights": "quiz-insights",
@@ -171,6 +172,11 @@ class DiscordDriver(Harness[FakeDiscord]):
     def thread_of(self, post: Post) -> list[Post]:
         thread = self.fake.thread_on(post.key)
         return [] if thread is None else [self._post(m) for m in self.fake.channel_posts(thread)]
+
+    def delete_thread(self, post: Post) -> None:
+        thread = self.fake.thread_on(post.key)
+        assert thread is not None, "no thread on that post"
+        self.fake.delete_channel(thread)
 
     def mark(self) -> int:
         return len(self.fake.posted)

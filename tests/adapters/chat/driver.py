@@ -193,6 +193,12 @@ class ChatDriver(Protocol):
     def channel_posts(self, channel: str = "general") -> list[Post]:
         """Return the bot's top-level posts in a channel, oldest first."""
 
+    def delete_thread(self, post: Post) -> None:
+        """Delete the thread on ``post`` as a member would (Slack: the post it hangs on)."""
+
+    def live_posts(self, channel: str = "general") -> list[Post]:
+        """Return the channel's posts, each followed by the posts in its thread."""
+
     def mark(self) -> int:
         """Return a mark: what was shown so far, for :meth:`private_since`."""
 
@@ -483,6 +489,11 @@ class Harness(Generic[FakeT]):
     async def advance_live(self) -> None:
         """Run the scheduler's live sweep: post what live sessions are due to post."""
         await self.scheduler.advance_live()
+
+    def live_posts(self, channel: str = "general") -> list[Post]:
+        """Return the channel's posts, each followed by the posts in its thread."""
+        return [shown for post in self.channel_posts(channel)
+                for shown in (post, *self.thread_of(post))]
 
     async def post_board(self, channel: Any) -> Post:
         """Run the scheduler's weekly leaderboard post and return it."""

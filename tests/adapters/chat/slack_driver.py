@@ -50,7 +50,8 @@ CHANNELS = {"general": GENERAL, "random": RANDOM}
 # The neutral names of settings, as the settings modal's blocks take them.
 SETTING_BLOCKS = {"time": "time", "timezone": "tz", "language": "lang", "topics": "topics",
                   "difficulties": "difficulty", "board_day": "day", "board_hour": "hour",
-                  "enabled": "enabled", "packs": "packs", "live_hosts": "live_hosts"}
+                  "enabled": "enabled", "packs": "packs", "live_hosts": "live_hosts",
+                  "live_on_board": "live_on_board"}
 
 
 def build(harness: SlackDriver, *, oauth: bool = False) -> tuple[Any, SlackBot]:
@@ -214,6 +215,9 @@ class SlackDriver(Harness[FakeSlack]):
     def thread_of(self, post: Post) -> list[Post]:
         return [self._post(s) for s in self.fake.posts(post.raw.channel, thread_ts=post.raw.ts)]
 
+    def delete_thread(self, post: Post) -> None:
+        self.fake.delete_message(post.raw)
+
     def mark(self) -> int:
         return len(self.fake.shown)
 
@@ -290,7 +294,7 @@ class SlackDriver(Harness[FakeSlack]):
         view_id = self.fake.trigger_views[asked.trigger_id]
         picked: dict[str, Any] = {}
         for key, value in changes.items():
-            if key == "enabled":
+            if key in ("enabled", "live_on_board"):
                 value = "on" if value else "off"
             elif key in ("topics", "difficulties"):
                 value = [str(v) for v in value]

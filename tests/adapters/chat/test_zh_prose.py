@@ -241,7 +241,7 @@ async def _walk(d: Any, ran: set[str]) -> tuple[int, frozenset[str]]:
         await d.click(lobby, join, who)
     d.clock.advance(seconds=20)
     await d.advance_live()
-    question = d.channel_posts()[-1]
+    question = d.live_posts()[-1]
     live = [b for b in question.buttons if b.startswith("tq:live:")]
     await d.click(question, live[0], "alice")
     await d.click(question, live[-1], "bob")

@@ -11,6 +11,7 @@ from bot.core.channels.setup import (
     parse_changes,
     parse_setup_text,
     parse_topics,
+    typed_values,
 )
 from bot.core.kernel.errors import UserError
 from bot.core.kernel.models import Actor
@@ -52,6 +53,7 @@ def test_anyone_can_look_at_the_settings(quiz, channel, alice):
     ({"colour": "red"}, "Unknown setting"),
     ({"live_hosts": "everyone"}, "admins or anyone"),
     ({"live_hosts": ""}, "admins or anyone"),
+    ({"live_on_board": "maybe"}, "live_on_board must be on or off"),
 ])
 def test_bad_settings_are_refused_with_the_reason(changes, fragment):
     with pytest.raises(UserError, match=fragment):
@@ -64,6 +66,7 @@ def test_bad_settings_are_refused_with_the_reason(changes, fragment):
     ({"colour": "red"}, "Unknown setting 'colour'", "未知设置项 'colour'"),
     ({"packs": "not-ours"}, "Unknown pack 'not-ours'", "未知题包 'not-ours'"),
     ({"live_hosts": "all"}, "live_hosts must be admins or anyone", "`live_hosts` 须为"),
+    ({"live_on_board": "weekly"}, "live_on_board must be on or off", "`live_on_board` 须为"),
 ])
 def test_a_refused_setting_is_explained_in_the_admins_language(quiz, channel, alice, changes,
                                                                english, chinese):
@@ -84,6 +87,21 @@ def test_who_may_host_a_live_session_is_admins_by_default_or_anyone(quiz, channe
     assert stored.live_anyone
     assert dict(describe(stored, "en").fields)["live_hosts"] == "anyone"
     assert dict(describe(stored, "zh-CN").fields)["竞答主持 `live_hosts`"] == "任何成员"
+
+
+def test_live_points_on_the_weekly_board_are_off_by_default_and_an_admin_turns_them_on(
+        quiz, channel, alice, bob):
+    assert not channel.live_on_board
+    assert parse_changes({"live_on_board": "ON"}, TOPICS).live_on_board is True
+    assert parse_changes({"live_on_board": "off"}, TOPICS).live_on_board is False
+    refused = quiz.setup.apply(channel, bob, {"live_on_board": "on"})
+    assert "admin" in refused.body and not quiz.rounds.get_channel(channel.id).live_on_board
+    quiz.setup.apply(channel, Actor(alice.member, is_admin=True), {"live_on_board": "on"})
+    stored = quiz.rounds.get_channel(channel.id)
+    assert stored.live_on_board
+    assert dict(describe(stored, "en").fields)["live_on_board"] == "on"
+    assert dict(describe(stored, "zh-CN").fields)["竞答计入周榜 `live_on_board`"] == "开启"
+    assert typed_values(stored)["live_on_board"] == "on"
 
 
 def test_leaderboard_slot_parses_weekday_and_hour():

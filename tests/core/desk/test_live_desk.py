@@ -112,7 +112,9 @@ def test_a_text_question_opens_its_form_and_the_form_answers_it(desk, quiz, chan
     assert [a.correct for a in quiz.live.store.live_answers(session.id)] == [True]
 
 
-def test_a_code_submission_to_a_live_form_is_not_ours(desk, quiz, channel):
+def test_a_code_submission_to_a_live_text_question_is_refused_and_counts_nothing(desk, quiz,
+                                                                                channel):
     session = _running(desk, quiz, channel, item="t.text-detach")
     reply = desk.submit(who(), f"tq:lsubmit:{session.id}-0:code", "print(1)")
-    assert "not one of this bot's" in reply.message.body
+    assert "not code" in reply.message.body
+    assert quiz.live.store.live_answers(session.id) == []

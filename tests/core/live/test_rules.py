@@ -6,7 +6,8 @@ from bot.core.live import LiveOptions, OptionError, live_points, parse_options
 
 
 def test_no_option_gives_ten_questions_a_minute_of_lobby_and_seconds_by_kind():
-    assert parse_options([]) == LiveOptions(questions=10, seconds=None, lobby=60, topics=())
+    assert parse_options([]) == LiveOptions(questions=10, seconds=None, lobby=60, topics=(),
+                                            code=False)
 
 
 def test_options_are_read_in_any_order():
@@ -30,6 +31,20 @@ def test_an_unknown_or_repeated_option_is_refused(words):
     with pytest.raises(OptionError) as refused:
         parse_options(words)
     assert "I don't know the option" in refused.value.text("en")
+
+
+def test_code_questions_are_asked_for_with_code_yes_and_off_by_default():
+    assert parse_options([]).code is False
+    assert parse_options(["code=yes"]).code is True
+    assert parse_options(["CODE=No"]).code is False
+
+
+@pytest.mark.parametrize("word", ["code=maybe", "code=", "code=1"])
+def test_a_code_option_other_than_yes_or_no_is_refused_in_both_languages(word):
+    with pytest.raises(OptionError) as refused:
+        parse_options([word])
+    assert "code= takes yes or no" in refused.value.text("en")
+    assert "`code=` 须为 `yes` 或 `no`" in refused.value.text("zh-CN")
 
 
 def test_empty_topics_are_refused():

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
 from bot.core.kernel.messages import Audience, live_answer_action, live_join_action
@@ -65,12 +67,18 @@ def test_a_second_start_while_one_runs_is_told_and_opens_nothing(quiz, channel, 
     assert quiz.live.store.active_live(channel.id) == first
 
 
-def test_questions_are_choice_and_short_text_only_never_code(quiz, channel, host):
+def test_questions_are_choice_and_short_text_unless_the_host_asks_for_code(quiz, channel, host):
     channel = quiz.rounds.store.update_channel(channel.id, ChannelUpdate(topics=("tensors",)))
     quiz.live.start(channel, host, LiveOptions(questions=30))
     session = quiz.live.store.active_live(channel.id)
     items = {q.item_id for q in quiz.live.store.live_questions(session.id)}
     assert items == {"t.choice-view", "t.text-shape"}  # t.code-double is tensors too
+    quiz.live.end(channel, host)
+    quiz.live.advance("console")
+    quiz.live.start(channel, host, LiveOptions(questions=30, code=True))
+    session = quiz.live.store.active_live(channel.id)
+    asked = {q.item_id: q.seconds for q in quiz.live.store.live_questions(session.id)}
+    assert asked == {"t.choice-view": 20, "t.text-shape": 45, "t.code-double": 90}
 
 
 def test_the_first_question_is_posted_once_at_the_lobbys_end(quiz, channel, host, clock):
@@ -387,3 +395,151 @@ def test_an_answer_kept_just_before_the_close_is_counted_in_the_reveal(quiz, cha
     reveal = quiz.live.advance("console")[0].message.body
     assert "1 (50 %) ✓" in reveal and "Most chosen wrong answer" in reveal, reveal
     assert len(store.live_answers(session.id)) == 2
+
+
+def _played(quiz, channel, host, bob, carol, **changes):
+    """Play a one-question session with three players (Alice and Bob right, Carol wrong)."""
+    if changes:
+        channel = quiz.rounds.store.update_channel(channel.id, ChannelUpdate(**changes))
+    channel, session, _ = _open(quiz, channel, host)
+    for actor in (bob, carol):
+        quiz.live.join(channel, actor.member, "en")
+    quiz.live.advance("console")
+    for actor, key in ((host, "B"), (bob, "B"), (carol, "A")):
+        _answer(quiz, channel, actor, key)
+    board = quiz.live.advance("console")[-1].message.body
+    return quiz.rounds.store.get_channel(channel.id), session, board
+
+
+def _week(quiz, channel):
+    return {row.display_name: row.points for row in quiz.board.rows(channel, "week")}
+
+
+def test_live_points_stay_off_the_weekly_board_by_default(quiz, channel, host, bob, carol):
+    assert not channel.live_on_board
+    channel, session, board = _played(quiz, channel, host, bob, carol)
+    assert quiz.live.store.get_live(session.id).counted is True
+    assert "live_on_board=on" in board
+    assert _week(quiz, channel) == {}
+
+
+def test_live_points_count_on_the_weekly_board_where_the_admin_turned_it_on(quiz, channel, host,
+                                                                            bob, carol):
+    channel, _, board = _played(quiz, channel, host, bob, carol, live_on_board=True)
+    assert "and on this week's board" in board
+    assert _week(quiz, channel) == {"Alice": 10, "Bob": 10}
+    assert quiz.board.rows(channel, "all") == []  # the all-time board stays the daily one's
+
+
+def test_a_warm_up_counts_on_no_board_even_where_live_points_count_weekly(quiz, channel, host,
+                                                                          bob):
+    channel = quiz.rounds.store.update_channel(channel.id, ChannelUpdate(live_on_board=True))
+    channel, session, _ = _open(quiz, channel, host)
+    quiz.live.join(channel, bob.member, "en")
+    quiz.live.advance("console")
+    for actor in (host, bob):
+        _answer(quiz, channel, actor, "B")
+    board = quiz.live.advance("console")[-1].message.body
+    assert "Fewer than 3 players" in board
+    assert quiz.live.store.get_live(session.id).counted is False
+    assert _week(quiz, channel) == {}
+
+
+def test_live_points_on_the_weekly_board_are_added_once_across_replicas(quiz, channel, host,
+                                                                        bob, carol, store,
+                                                                        bank, clock):
+    other = build_quiz(store, bank, clock).live  # a second replica ends the same session
+    channel, session, _ = _played(quiz, channel, host, bob, carol, live_on_board=True)
+    assert other.advance_session(quiz.live.store.get_live(session.id)) == []
+    assert _week(quiz, channel) == {"Alice": 10, "Bob": 10}
+
+
+def test_a_change_of_zone_recounts_live_points_on_the_weekly_board(quiz, channel, host, bob,
+                                                                   carol):
+    channel, _, _ = _played(quiz, channel, host, bob, carol, live_on_board=True)
+    quiz.setup.apply(channel, host, {"tz": "Asia/Shanghai"})
+    channel = quiz.rounds.store.get_channel(channel.id)
+    assert channel.timezone == "Asia/Shanghai"
+    assert _week(quiz, channel) == {"Alice": 10, "Bob": 10}
+
+
+DOUBLE = "def double(x):\n    return x * 2\n"
+
+
+def test_a_code_answer_is_locked_in_at_once_and_graded_once_before_the_reveal(quiz, channel,
+                                                                            host, bob, executor,
+                                                                            store, clock):
+    channel, session, _ = _open(quiz, channel, host, item="t.code-double", code=True)
+    quiz.live.join(channel, bob.member, "en")
+    question = quiz.live.advance("console")[-1].message
+    assert "sandbox grades it at the reveal" in question.body and question.form.code
+    clock.advance(seconds=9)
+    said = _answer(quiz, channel, host, DOUBLE, AnswerMode.CODE)
+    assert "Locked in (9.0 s)" in said.body and "before the reveal" in said.body
+    assert executor.runs == []  # nothing ran while the member waited
+    [kept] = quiz.live.store.live_answers(session.id)
+    assert kept.pending and not kept.correct and kept.points == 0
+    assert quiz.live.advance("console") == []  # Bob has not answered: the tick grades it
+    assert executor.runs == [("t.code-double", DOUBLE)]
+    assert "already" in _answer(quiz, channel, host, DOUBLE, AnswerMode.CODE).body
+    clock.advance(seconds=30)
+    _answer(quiz, channel, bob, DOUBLE, AnswerMode.CODE)
+    reveal = quiz.live.advance("console")[0].message.body
+    assert "2 of 2 passed the hidden tests" in reveal
+    assert len(executor.runs) == 2  # each answer ran once
+    graded = {a.user_id: a for a in quiz.live.store.live_answers(session.id)}
+    assert not any(a.pending for a in graded.values())
+    assert graded[host.member.id].points > graded[bob.member.id].points > 0
+    assert store.get_review(host.member.id, "t.code-double").last_correct is True
+
+
+def test_code_that_does_not_compile_is_refused_and_counts_nothing(quiz, channel, host, executor):
+    channel, session, _ = _open(quiz, channel, host, item="t.code-double", code=True)
+    quiz.live.advance("console")
+    refused = _answer(quiz, channel, host, "def double(x) return x", AnswerMode.CODE)
+    assert "line 1" in refused.body and refused.detail
+    no_code = _answer(quiz, channel, host, "B", AnswerMode.BUTTON)
+    assert "double" in no_code.body
+    assert quiz.live.store.live_answers(session.id) == [] and executor.runs == []
+    assert "Locked in" in _answer(quiz, channel, host, DOUBLE, AnswerMode.CODE).body
+
+
+def test_a_failing_code_answer_earns_nothing(quiz, channel, host, executor):
+    from tests.support.core import FakeVerdict
+    executor.verdict = FakeVerdict("failed", 0, 1)
+    channel, session, _ = _open(quiz, channel, host, item="t.code-double", code=True)
+    quiz.live.advance("console")
+    _answer(quiz, channel, host, "def double(x):\n    return x + 2\n", AnswerMode.CODE)
+    reveal = quiz.live.advance("console")[0].message.body
+    assert "0 of 1 passed the hidden tests" in reveal
+    [graded] = quiz.live.store.live_answers(session.id)
+    assert (graded.correct, graded.points, graded.pending) == (False, 0, False)
+
+
+def test_two_replicas_grading_one_code_answer_record_it_once(quiz, channel, host, bob, store,
+                                                              bank, clock, executor):
+    other = build_quiz(store, bank, clock, executor).live
+    channel, session, _ = _open(quiz, channel, host, item="t.code-double", code=True)
+    quiz.live.join(channel, bob.member, "en")
+    quiz.live.advance("console")
+    _answer(quiz, channel, host, DOUBLE, AnswerMode.CODE)
+    [pending] = store.pending_live_answers(session.id, 0)
+    graded = replace(pending, pending=False, correct=True, points=20, response="passed 1/1")
+    assert store.grade_live_answer(graded) is True
+    assert store.grade_live_answer(replace(graded, points=99)) is False
+    assert other.advance("console") == [] and executor.runs == []  # nothing left to grade
+    assert [a.points for a in store.live_answers(session.id)] == [20]
+
+
+def test_code_is_asked_only_where_a_sandbox_can_grade_it(store, bank, clock, channel, host):
+    quiz = build_quiz(store, bank, clock)  # no executor
+    said = quiz.live.start(channel, host, LiveOptions(code=True))
+    assert "sandbox" in said.body and quiz.live.store.active_live(channel.id) is None
+
+
+def test_a_code_session_with_nothing_to_ask_says_which_kinds_it_looked_for(quiz, channel, host):
+    channel = quiz.rounds.store.update_channel(channel.id, ChannelUpdate(topics=("no-such",)))
+    said = quiz.live.start(channel, host, LiveOptions(code=True))
+    assert "No choice, short-text or code question" in said.body
+    assert "编程题" in quiz.live.start(channel, replace(host, locale="zh-CN"),
+                                     LiveOptions(code=True)).body

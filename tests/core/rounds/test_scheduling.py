@@ -8,7 +8,8 @@ import pytest
 from apscheduler.schedulers.asyncio import AsyncIOScheduler
 from apscheduler.triggers.date import DateTrigger
 
-from bot.core.kernel.models import Actor, ChannelDefaults, ChannelUpdate
+from bot.core.kernel.models import Actor, AnswerMode, ChannelDefaults, ChannelUpdate
+from bot.core.kernel.ports import ThreadGone
 from bot.core.live import LiveOptions
 from bot.core.quiz import build_quiz
 from bot.core.rounds.schedule import missed_board, missed_post
@@ -43,8 +44,9 @@ class RecordingPublisher:
     async def publish_board(self, channel, message):
         self.boards.append((channel, message))
 
-    async def publish_live(self, channel, message):
+    async def publish_live(self, channel, message, thread=None, open_thread=False):
         self.live.append((channel, message))
+        return None
 
 
 def start_two_replicas(quiz):
@@ -281,7 +283,7 @@ def test_the_live_sweep_posts_a_sessions_due_question_once_across_replicas(quiz,
 class SlowPublisher(RecordingPublisher):
     """A platform that takes a while to accept each post (Slack under load)."""
 
-    async def publish_live(self, channel, message):
+    async def publish_live(self, channel, message, thread=None, open_thread=False):
         await asyncio.sleep(0.2)
         self.live.append((channel, message))
 
@@ -437,3 +439,43 @@ def test_two_replicas_started_after_the_boards_hour_post_it_once(quiz, clock):
     clock.set(_board_due(channel) + dt.timedelta(hours=2))
     first, second = start_two_replicas(quiz)
     assert len(first.boards) + len(second.boards) == 1
+
+
+@dataclass
+class ThreadedPublisher(RecordingPublisher):
+    """A platform with threads: the lobby starts one; a deleted one refuses posts."""
+
+    deleted: set = field(default_factory=set)
+    where: list = field(default_factory=list)
+
+    async def publish_live(self, channel, message, thread=None, open_thread=False):
+        if thread in self.deleted:
+            raise ThreadGone(thread)
+        self.live.append((channel, message))
+        self.where.append(thread)
+        return "T1" if open_thread else None
+
+
+def test_a_sessions_posts_go_in_its_thread_and_in_the_channel_once_it_is_gone(quiz, clock):
+    channel = quiz.rounds.channel("discord", "C1", "G1", ChannelDefaults(name="general"))
+    host = Actor(quiz.rounds.member("discord", "U1", "Ada"), is_admin=True)
+    quiz.live.start(channel, host, LiveOptions(questions=2, lobby=0, seconds=10))
+    publisher = ThreadedPublisher()
+
+    async def scenario():
+        sched = QuizScheduler(quiz, publisher, "discord")
+        await sched.advance_live()  # the lobby (starting T1) and question 1 in T1
+        session = quiz.live.store.active_live(channel.id)
+        assert session.thread_ref == "T1"
+        quiz.live.answer(channel, host.member, "A", AnswerMode.TEXT, "en")
+        publisher.deleted.add("T1")
+        clock.advance(seconds=10)
+        await sched.advance_live()  # the reveal finds T1 gone: notice, reveal, question 2
+        assert quiz.live.store.active_live(channel.id).thread_ref is None
+
+    asyncio.run(scenario())
+    titles = [m.title or m.body for _, m in publisher.live]
+    assert publisher.where == [None, "T1", None, None, None]
+    assert "thread was deleted" in titles[2]
+    assert titles[3].startswith("Live · answer to question 1/2")
+    assert titles[4].startswith("Live · question 2/2")

@@ -29,6 +29,8 @@ STRINGS: dict[str, dict[str, str]] = {
     "settings.field.live_hosts": {"en": "live_hosts", "zh-CN": "竞答主持 `live_hosts`"},
     "settings.value.live_admins": {"en": "admins", "zh-CN": "仅管理员"},
     "settings.value.live_anyone": {"en": "anyone", "zh-CN": "任何成员"},
+    "settings.field.live_on_board": {"en": "live_on_board",
+                                     "zh-CN": "竞答计入周榜 `live_on_board`"},
     "settings.value.all": {"en": "all", "zh-CN": "全部"},
     "settings.value.on": {"en": "on", "zh-CN": "开启"},
     "settings.value.off": {"en": "off", "zh-CN": "关闭"},
@@ -112,6 +114,11 @@ STRINGS: dict[str, dict[str, str]] = {
     "settings.error.live_hosts": {
         "en": "live_hosts must be admins or anyone (who may start a live session here).",
         "zh-CN": "`live_hosts` 须为 `admins` 或 `anyone`（谁可以在本频道开启竞答）。",
+    },
+    "settings.error.live_on_board": {
+        "en": "live_on_board must be on or off (whether live sessions' points count on the "
+              "weekly board).",
+        "zh-CN": "`live_on_board` 须为 `on` 或 `off`（竞答得分是否计入每周排行榜）。",
     },
     "settings.error.leaderboard": {
         "en": "leaderboard takes a weekday and an hour from 0 to 23 in digits 0-9: "

@@ -37,6 +37,8 @@ STRINGS: dict[str, dict[str, str]] = {
     "ui.settings.live_hosts": {"en": "Who may host a live quiz", "zh-CN": "谁可以主持竞答"},
     "ui.settings.live_admins": {"en": "Admins", "zh-CN": "仅管理员"},
     "ui.settings.live_anyone": {"en": "Anyone", "zh-CN": "任何成员"},
+    "ui.settings.live_on_board": {"en": "Live quiz points on the weekly board",
+                                  "zh-CN": "竞答得分计入每周排行榜"},
     "ui.settings.on": {"en": "On", "zh-CN": "开启"},
     "ui.settings.packs": {"en": "Packs to draw from", "zh-CN": "抽题的题包"},
     "ui.settings.packs_hint": {"en": "bank,team-pack (bank: the shipped questions)",

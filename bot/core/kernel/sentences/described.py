@@ -13,7 +13,8 @@ English and Simplified Chinese.
 # What members type as it is, left so in the Chinese descriptions: Discord shows them as plain
 # text, where code font cannot be marked.
 TYPED = ("detach", "view-vs-reshape", "no_grad", "HH", "MM", "Asia/Shanghai", "all", "bank",
-         "list", "questions", "seconds", "lobby", "topics", "N", "S", "a", "b", "yaml", "held")
+         "list", "questions", "seconds", "lobby", "topics", "N", "S", "a", "b", "yaml", "held",
+         "code", "yes")
 
 STRINGS: dict[str, dict[str, str]] = {
     "discord.describe.explain": {"en": "Explain a PyTorch concept, with an example",
@@ -65,6 +66,10 @@ STRINGS: dict[str, dict[str, str]] = {
     },
     "discord.describe.settings.live_hosts": {"en": "who may host a live quiz here",
                                              "zh-CN": "谁可以在这里主持实时测验"},
+    "discord.describe.settings.live_on_board": {
+        "en": "count live quiz points on the weekly board",
+        "zh-CN": "实时测验的得分是否计入每周排行榜",
+    },
     "discord.describe.forget-me": {"en": "See and delete everything the quiz keeps about you",
                                    "zh-CN": "查看并删除测验保存的关于你的全部数据"},
     "discord.describe.reports": {
@@ -130,8 +135,8 @@ STRINGS: dict[str, dict[str, str]] = {
     "discord.describe.live.action": {"en": "what to do (nothing: the session's state)",
                                      "zh-CN": "要做什么（留空：查看当前状态）"},
     "discord.describe.live.options": {
-        "en": "for start: questions=N seconds=S lobby=S topics=a,b",
-        "zh-CN": "开始时可选：questions=N seconds=S lobby=S topics=a,b",
+        "en": "for start: questions=N seconds=S lobby=S topics=a,b code=yes",
+        "zh-CN": "开始时可选：questions=N seconds=S lobby=S topics=a,b code=yes",
     },
     # The choices' labels (the value sent stays the same).
     "discord.choice.week": {"en": "this week", "zh-CN": "本周"},

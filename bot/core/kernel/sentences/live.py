@@ -9,11 +9,13 @@ STRINGS: dict[str, dict[str, str]] = {
         "zh-CN": "团队会议上的限时竞答：开局、加入、抢答",
     },
     "live.usage": {
-        "en": "Use {/live} start [questions=N] [seconds=S] [lobby=S] [topics=a,b], "
-              "{/live} join, {/live} answer TEXT, {/live} skip, {/live} pause, {/live} resume, "
+        "en": "Use {/live} start [questions=N] [seconds=S] [lobby=S] [topics=a,b] [code=yes], "
+              "{/live} join, {/live} answer TEXT, {/live} code (then the code, then /end), "
+              "{/live} skip, {/live} pause, {/live} resume, "
               "{/live} end, or {/live} alone for the session's state.",
-        "zh-CN": "用法：`{/live} start [questions=N] [seconds=S] [lobby=S] [topics=a,b]`、"
-                 "`{/live} join`、`{/live} answer` 答案、`{/live} skip`、`{/live} pause`、"
+        "zh-CN": "用法：`{/live} start [questions=N] [seconds=S] [lobby=S] [topics=a,b] "
+                 "[code=yes]`、`{/live} join`、`{/live} answer` 答案、`{/live} code`（随后输入"
+                 "代码，以 `/end` 结束）、`{/live} skip`、`{/live} pause`、"
                  "`{/live} resume`、`{/live} end`；只输入 {/live} 查看当前状态。",
     },
     "live.opened": {
@@ -36,6 +38,11 @@ STRINGS: dict[str, dict[str, str]] = {
         "en": "No choice or short-text question matches these topics and this channel's "
               "packs: nothing to ask.",
         "zh-CN": "没有符合这些主题和本频道题库的选择题或简答题，无题可出。",
+    },
+    "live.no_questions.code": {
+        "en": "No choice, short-text or code question matches these topics and this "
+              "channel's packs: nothing to ask.",
+        "zh-CN": "没有符合这些主题和本频道题库的选择题、简答题或编程题，无题可出。",
     },
     "live.none": {
         "en": "No live session is running in this channel. An admin starts one with "
@@ -106,6 +113,10 @@ STRINGS: dict[str, dict[str, str]] = {
         "en": "Locked in ({seconds} s). The answer comes when the time is up.",
         "zh-CN": "已锁定（{seconds} 秒）。时间到后公布答案。",
     },
+    "live.locked.code": {
+        "en": "Locked in ({seconds} s). The sandbox grades your code before the reveal.",
+        "zh-CN": "已锁定（{seconds} 秒）。公布答案前由沙箱为你的代码评分。",
+    },
     "live.locked_already": {
         "en": "You have locked in an answer to this question already; it stays.",
         "zh-CN": "你已锁定本题的答案，不能更改。",
@@ -146,6 +157,12 @@ STRINGS: dict[str, dict[str, str]] = {
         "en": "Pick an option within {seconds} s (closes at {at}). One answer each.",
         "zh-CN": "请在 {seconds} 秒内选择（{at} 截止）。每人只能答一次。",
     },
+    "live.how.code": {
+        "en": "Write the function within {seconds} s (closes at {at}): the Answer button opens "
+              "the code form. One answer each; the sandbox grades it at the reveal.",
+        "zh-CN": "请在 {seconds} 秒内写出函数（{at} 截止）：点“作答”按钮打开代码表单。"
+                 "每人只能答一次；公布答案时由沙箱评分。",
+    },
     "live.how.text": {
         "en": "Type your answer within {seconds} s (closes at {at}). One answer each.",
         "zh-CN": "请在 {seconds} 秒内输入答案（{at} 截止）。每人只能答一次。",
@@ -165,6 +182,15 @@ STRINGS: dict[str, dict[str, str]] = {
     "live.reveal.right": {
         "en": "{right} of {answered} answered right.",
         "zh-CN": "{answered} 人作答，{right} 人答对。",
+    },
+    "live.reveal.passed": {
+        "en": "{right} of {answered} passed the hidden tests.",
+        "zh-CN": "{answered} 人提交代码，{right} 人通过隐藏测试。",
+    },
+    "live.no_code": {
+        "en": "Code questions need the sandbox, and none can grade here now: start without "
+              "code=yes.",
+        "zh-CN": "编程题需要沙箱评分，但此处暂时无法评分：请去掉 `code=yes` 再开始。",
     },
     "live.reveal.top": {"en": "Top 5 so far:", "zh-CN": "目前前五名："},
     "live.row": {
@@ -196,8 +222,14 @@ STRINGS: dict[str, dict[str, str]] = {
         "zh-CN": "关于{topic}，推荐阅读：`{/explain} {card}`（{title}）",
     },
     "live.end.counted": {
-        "en": "These points count on this session's board only.",
-        "zh-CN": "本场得分只计入本场排名。",
+        "en": "These points count on this session's board only (an admin can add them to the "
+              "weekly board: live_on_board=on in the settings).",
+        "zh-CN": "本场得分只计入本场排名（管理员可在设置中用 `live_on_board=on` 将其计入每周"
+                 "排行榜）。",
+    },
+    "live.end.weekly": {
+        "en": "These points count on this session's board and on this week's board.",
+        "zh-CN": "本场得分计入本场排名，也计入本周排行榜。",
     },
     "live.end.warmup": {
         "en": "Fewer than 3 players answered: a warm-up that counts toward no board.",
@@ -223,14 +255,22 @@ STRINGS: dict[str, dict[str, str]] = {
         "zh-CN": "你目前排名 {rank}/{of}，{points} 分。",
     },
     "live.option.unknown": {
-        "en": "I don't know the option {option}: use questions=N, seconds=S, lobby=S or "
-              "topics=a,b (each once).",
-        "zh-CN": "无法识别选项 {option}：请用 `questions=N`、`seconds=S`、`lobby=S` 或 "
-                 "`topics=a,b`（每项一次）。",
+        "en": "I don't know the option {option}: use questions=N, seconds=S, lobby=S, "
+              "topics=a,b or code=yes (each once).",
+        "zh-CN": "无法识别选项 {option}：请用 `questions=N`、`seconds=S`、`lobby=S`、"
+                 "`topics=a,b` 或 `code=yes`（每项一次）。",
     },
     "live.option.range": {
         "en": "{option} must be a whole number from {low} to {high}.",
         "zh-CN": "{option} 必须是 {low} 到 {high} 之间的整数。",
+    },
+    "live.thread_gone": {
+        "en": "This live quiz's thread was deleted: the session goes on here, in the channel.",
+        "zh-CN": "本场竞答的讨论串已被删除：竞答在本频道继续进行。",
+    },
+    "live.option.code": {
+        "en": "code= takes yes or no (code questions too, graded by the sandbox).",
+        "zh-CN": "`code=` 须为 `yes` 或 `no`（是否也出编程题，由沙箱评分）。",
     },
     "live.option.topics": {
         "en": "topics= takes one to 20 topics, separated by commas.",
