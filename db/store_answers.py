@@ -36,6 +36,7 @@ from bot.core.kernel.models import (
     AnswerMode,
     AnswerRecord,
     Review,
+    SpeedVerdictRecord,
     StreakState,
     streak_misses,
     streak_step,
@@ -43,6 +44,7 @@ from bot.core.kernel.models import (
 from bot.core.kernel.models import week_start as week_of
 from db.retry import run_retrying
 from db.store_base import StoreBase
+from db.store_speed import verdict_values
 from db.tables import (
     RESPONSE_MAX_CHARS,
     AnswerRow,
@@ -51,6 +53,7 @@ from db.tables import (
     ReviewRow,
     RoundRow,
     ScoreTotalRow,
+    SpeedVerdictRow,
     WeekTotalRow,
 )
 from db.totals import Answer, Totals, added_by, fold
@@ -395,6 +398,27 @@ class AnswerStore(StoreBase):
             if not any(
                 a.attempt == draft.attempt for a in self.answers_for(draft.round_id, draft.user_id)
             ):
+                raise
+            self._log_duplicate(draft)
+            return None
+
+    def record_speed_answer(self, verdict: SpeedVerdictRecord,
+                            draft: AnswerDraft) -> AnswerRecord | None:
+        """Store a daily speed round's try: its verdict and its answer, in one transaction.
+
+        None when that try was stored already (a retried request, a second replica): the
+        answer's unique (round, member, attempt) and the verdict's decide, so a try is kept
+        once with its totals, or not at all.
+        """
+        try:
+            with self._engine.begin() as connection:
+                stored = self._record(connection, draft)
+                if stored is not None:
+                    connection.execute(insert(SpeedVerdictRow).values(**verdict_values(verdict)))
+                return stored
+        except IntegrityError:
+            if not any(a.attempt == draft.attempt
+                       for a in self.answers_for(draft.round_id, draft.user_id)):
                 raise
             self._log_duplicate(draft)
             return None

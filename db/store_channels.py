@@ -13,6 +13,7 @@ from bot.core.kernel.models import (
     ChannelSettings,
     ChannelUpdate,
     Member,
+    kinds_of,
     week_start,
 )
 from content.topics import current_topics
@@ -65,6 +66,7 @@ def _settings(row: Any, workspace_external_id: str) -> ChannelSettings:
         leaderboard_hour=row.leaderboard_hour,
         round_hours=row.round_hours,
         live_anyone=row.live_anyone,
+        kinds=kinds_of(row.kinds),
     )
 
 
@@ -243,6 +245,7 @@ def _new_channel(defaults: ChannelDefaults) -> dict[str, Any]:
         "leaderboard_hour": model.leaderboard_hour,
         "round_hours": model.round_hours,
         "live_anyone": model.live_anyone,
+        "kinds": list(model.kinds),
     }
 
 
@@ -259,5 +262,6 @@ def _changes(update: ChannelUpdate) -> dict[str, Any]:
         "leaderboard_weekday": update.leaderboard_weekday,
         "leaderboard_hour": update.leaderboard_hour,
         "live_anyone": update.live_anyone,
+        "kinds": list(update.kinds) if update.kinds is not None else None,
     }
     return {name: value for name, value in changes.items() if value is not None}

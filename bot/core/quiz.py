@@ -70,8 +70,11 @@ def build_quiz(
     """
     library = library_of(bank)
     reviews = ReviewScheduler()  # one FSRS scheduler for daily answers and practice alike
-    rounds = QuizService(store, library, clock, executor, reviews=reviews, post_lease=post_lease)
     audit = AuditService(store, clock)
+    speed = SpeedService(store, library, clock, speed_executor, audit)
+    rounds = QuizService(store, library, clock, executor, reviews=reviews, post_lease=post_lease,
+                         speed=speed)
+    speed.on_released = rounds.speed_released  # a held try at a daily speed round counts then
     return Quiz(
         rounds=rounds,
         practice=PracticeService(store, library, clock, executor, reviews),
@@ -87,5 +90,5 @@ def build_quiz(
         live=LiveService(store, library, clock, reviews),
         browser=QuestionBrowser(store, library),
         audit=audit,
-        speed=SpeedService(store, library, clock, speed_executor, audit),
+        speed=speed,
     )

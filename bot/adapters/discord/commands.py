@@ -176,11 +176,12 @@ def register(tree: app_commands.CommandTree[discord.Client], handlers: Handlers)
         enabled: bool | None = None,
         packs: str | None = None,
         live_hosts: app_commands.Choice[str] | None = None,
+        kinds: str | None = None,
     ) -> None:
         changes = {key: value for key, value in {
             "time": time, "tz": timezone, "lang": language.value if language else None,
             "topics": topics, "difficulty": difficulty, "packs": packs,
-            "live_hosts": live_hosts.value if live_hosts else None,
+            "live_hosts": live_hosts.value if live_hosts else None, "kinds": kinds,
             "enabled": None if enabled is None else ("on" if enabled else "off"),
         }.items() if value is not None}
         if leaderboard_day is not None or leaderboard_hour is not None:

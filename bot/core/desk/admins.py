@@ -100,6 +100,7 @@ SETTINGS = Command(
         Option("packs", "text", "packs to draw from, comma-separated; bank is the shipped bank"),
         Option("live_hosts", "choice", "who may host a live quiz here",
                choices=(("admins", "admins"), ("anyone", "anyone"))),
+        Option("kinds", "text", "kinds of daily question: choice,text,code,speed, or all"),
     ),
     usage={"home": "", "console": "[key=value ...]"})
 REPORTS = Command(

@@ -12,6 +12,7 @@ from __future__ import annotations
 import logging
 import threading
 import zlib
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from bot.core.audit import AuditService
@@ -71,8 +72,11 @@ class SpeedService:
     """Serve speed challenges, time answers, keep verdicts, rank them, review held ones."""
 
     def __init__(self, store: SpeedStore, bank: Bank, clock: Clock,
-                 executor: SpeedExecutor | None, audit: AuditService) -> None:
+                 executor: SpeedExecutor | None, audit: AuditService,
+                 on_released: Callable[[SpeedVerdictRecord], None] | None = None) -> None:
         self.store = store
+        # A released verdict of a daily speed round counts for the round (rounds' service).
+        self.on_released = on_released
         self.bank = bank
         self.clock = clock
         self.executor = executor
@@ -161,6 +165,21 @@ class SpeedService:
         item = self.item(item_id)
         if item is None:
             return self.unknown(locale, item_id)
+        timed = self.time(member, item, code, locale)
+        if isinstance(timed, Message):
+            return timed
+        record, message = self.assess(member, where, item, timed, locale)
+        if record is not None:
+            self.store.add_speed_verdict(record)
+        return message
+
+    def time(self, member: Member, item: SpeedItem, code: str,
+             locale: str) -> SpeedVerdictView | Message:
+        """Time ``code`` on the SpeedExecutor port; a Message when refused or nothing timed it.
+
+        Code too long or empty is refused before anything runs; at most IN_FLIGHT verdicts
+        are timed at once per process (the others are told the timer is busy).
+        """
         if len(code) > MAX_CODE_CHARS:
             return Message(body=t(locale, "speed.too_long", size=len(code),
                                   limit=MAX_CODE_CHARS), tone=Tone.WARNING)
@@ -179,43 +198,53 @@ class SpeedService:
             return Message(body=t(locale, "error.internal"), tone=Tone.ERROR)
         finally:
             self._slots.release()
-        return self._verdict(member, where, item, verdict, locale)
+        return verdict
 
-    def _verdict(self, member: Member, where: Where, item: SpeedItem,
-                 verdict: SpeedVerdictView, locale: str) -> Message:
+    def assess(self, member: Member, where: Where, item: SpeedItem, verdict: SpeedVerdictView,
+               locale: str, *, round_id: int | None = None,
+               attempt: int | None = None) -> tuple[SpeedVerdictRecord | None, Message]:
+        """Return the verdict to keep (None: a fault or a refusal, not kept) and its wording.
+
+        ``round_id`` and ``attempt``: the verdict answers a daily speed round (its own board
+        line is the round's: the caller adds it).
+        """
         title = t(locale, "speed.verdict.title", id=item.id)
         if verdict.fault:
             log.warning("speed fault item=%s user=%s", item.id, member.id)
-            return Message(title=title, body=t(locale, "speed.verdict.fault"), tone=Tone.WARNING)
+            return None, Message(title=title, body=t(locale, "speed.verdict.fault"),
+                                 tone=Tone.WARNING)
         status = verdict.status
         reading = read_report(verdict.speed) if verdict.speed is not None else None
         if verdict.speed is not None and reading is None:
             log.error("speed report unreadable item=%s", item.id)
-            return Message(title=title, body=t(locale, "speed.verdict.fault"), tone=Tone.WARNING)
+            return None, Message(title=title, body=t(locale, "speed.verdict.fault"),
+                                 tone=Tone.WARNING)
         explained = diagnostics.explain(locale, verdict.reason)
         detail = (verdict.reason.quote if explained is not None and verdict.reason
                   else verdict.message)  # fmt: skip
         if status == "rejected" or status not in ("passed", "failed", "error", "timeout",
                                                   "memory_limit", "output_limit"):
             lines = [t(locale, "speed.verdict.rejected"), *([explained] if explained else [])]
-            return Message(title=title, body="\n".join(lines), detail=detail, tone=Tone.WARNING)
+            return None, Message(title=title, body="\n".join(lines), detail=detail,
+                                 tone=Tone.WARNING)
         now = self.clock.now()
         if reading is None:
-            self.store.add_speed_verdict(SpeedVerdictRecord(
+            record = SpeedVerdictRecord(
                 member.id, where.channel_id, where.scope, item.id, item.version, RELEASED,
-                faster=False, held=False, score=0.0, shapes=(), reason="", created_at=now))
+                faster=False, held=False, score=0.0, shapes=(), reason="", created_at=now,
+                round_id=round_id, attempt=attempt)
             key = "speed.verdict.wrong" if status == "failed" else f"speed.verdict.{status}"
             if status in ("output_limit",):
                 key = "speed.verdict.error"
-            return Message(title=title, body=t(locale, key), detail=detail,
-                           output=verdict.stdout or None, tone=Tone.ERROR)
+            return record, Message(title=title, body=t(locale, key), detail=detail,
+                                   output=verdict.stdout or None, tone=Tone.ERROR)
         faster = reading.faster and status == "passed"
         held = reading.held and faster
-        self.store.add_speed_verdict(SpeedVerdictRecord(
+        record = SpeedVerdictRecord(
             member.id, where.channel_id, where.scope, item.id, item.version,
             PENDING if held else RELEASED, faster=faster, held=held,
             score=reading.score if faster else 0.0, shapes=reading.shapes, reason=reading.reason,
-            created_at=now))
+            created_at=now, round_id=round_id, attempt=attempt)
         lines = [t(locale, "speed.verdict.faster", score=times(reading.score)) if faster else
                  t(locale, "speed.verdict.slower", at="1.1")]
         lines.extend(self._shape_line(s, locale) for s in reading.shapes)
@@ -224,10 +253,10 @@ class SpeedService:
                        rtol=f"{tol.rtol:g}", atol=f"{tol.atol:g}"))
         if held:
             lines.append(t(locale, "speed.verdict.held"))
-        elif faster:
+        elif faster and round_id is None:
             lines.append(t(locale, "speed.verdict.board", id=item.id))
-        return Message(title=title, body="\n".join(lines), output=verdict.stdout or None,
-                       tone=Tone.SUCCESS if faster else Tone.INFO)
+        return record, Message(title=title, body="\n".join(lines), output=verdict.stdout or None,
+                               tone=Tone.SUCCESS if faster else Tone.INFO)
 
     @staticmethod
     def _shape_line(shape: SpeedShapeFigure, locale: str) -> str:
@@ -288,5 +317,7 @@ class SpeedService:
                           action=f"speed.{decision}",
                           target=f"speed verdict {verdict_id} ({record.item_id})",
                           before=f"status={PENDING}", after=f"status={status}")
+        if status == RELEASED and record.round_id is not None and self.on_released is not None:
+            self.on_released(record)
         return Message(body=t(locale, f"speed.held.done.{decision}", id=verdict_id,
                               item=record.item_id), tone=Tone.SUCCESS)

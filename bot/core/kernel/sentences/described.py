@@ -13,7 +13,8 @@ English and Simplified Chinese.
 # What members type as it is, left so in the Chinese descriptions: Discord shows them as plain
 # text, where code font cannot be marked.
 TYPED = ("detach", "view-vs-reshape", "no_grad", "HH", "MM", "Asia/Shanghai", "all", "bank",
-         "list", "questions", "seconds", "lobby", "topics", "N", "S", "a", "b", "yaml", "held")
+         "list", "questions", "seconds", "lobby", "topics", "N", "S", "a", "b", "yaml", "held",
+         "choice", "text", "code", "speed")
 
 STRINGS: dict[str, dict[str, str]] = {
     "discord.describe.explain": {"en": "Explain a PyTorch concept, with an example",
@@ -65,6 +66,10 @@ STRINGS: dict[str, dict[str, str]] = {
     },
     "discord.describe.settings.live_hosts": {"en": "who may host a live quiz here",
                                              "zh-CN": "谁可以在这里主持实时测验"},
+    "discord.describe.settings.kinds": {
+        "en": "kinds of daily question: choice,text,code,speed, or all",
+        "zh-CN": "每日题目的题型：choice、text、code、speed，或 all",
+    },
     "discord.describe.forget-me": {"en": "See and delete everything the quiz keeps about you",
                                    "zh-CN": "查看并删除测验保存的关于你的全部数据"},
     "discord.describe.reports": {
