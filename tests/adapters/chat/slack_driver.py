@@ -50,7 +50,8 @@ CHANNELS = {"general": GENERAL, "random": RANDOM}
 # The neutral names of settings, as the settings modal's blocks take them.
 SETTING_BLOCKS = {"time": "time", "timezone": "tz", "language": "lang", "topics": "topics",
                   "difficulties": "difficulty", "board_day": "day", "board_hour": "hour",
-                  "enabled": "enabled", "packs": "packs", "live_hosts": "live_hosts"}
+                  "enabled": "enabled", "packs": "packs", "live_hosts": "live_hosts",
+                  "kinds": "kinds"}
 
 
 def build(harness: SlackDriver, *, oauth: bool = False) -> tuple[Any, SlackBot]:
@@ -291,7 +292,7 @@ class SlackDriver(Harness[FakeSlack]):
         for key, value in changes.items():
             if key == "enabled":
                 value = "on" if value else "off"
-            elif key in ("topics", "difficulties"):
+            elif key in ("topics", "difficulties", "kinds"):
                 value = [str(v) for v in value]
             elif key == "board_hour":
                 value = str(value)
