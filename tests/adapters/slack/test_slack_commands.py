@@ -42,7 +42,8 @@ def test_the_settings_modal_shows_every_setting_and_suggests_zones_and_topics(sl
         assert labels == ["Channel", "Daily post time", "Time zone", "Language",
                           "Topics (none: every topic)", "Difficulty (none: all)",
                           "Weekly leaderboard day", "Weekly leaderboard hour", "Daily question",
-                          "Who may host a live quiz", "Packs to draw from"]
+                          "Who may host a live quiz", "Kinds of daily question",
+                          "Packs to draw from"]
         zones = await h.send.options(view_id, "tq-settings-tz", "shang")
         assert "Asia/Shanghai" in [o["value"] for o in h.acked(zones).body["options"]]
         topics = await h.send.options(view_id, "tq-settings-topics", "auto")
