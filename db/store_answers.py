@@ -42,6 +42,7 @@ from bot.core.kernel.models import (
     streak_step,
 )
 from bot.core.kernel.models import week_start as week_of
+from bot.core.kernel.ports import RoundCount
 from db.retry import run_retrying
 from db.store_base import StoreBase
 from db.store_speed import verdict_values
@@ -422,6 +423,19 @@ class AnswerStore(StoreBase):
                 raise
             self._log_duplicate(draft)
             return None
+
+    def _count_in_round(self, connection: Connection, record: SpeedVerdictRecord,
+                        counted: RoundCount) -> None:
+        """Record the answer a released speed verdict adds to its round, on ``connection``.
+
+        The member's answers there are read in the same transaction; a clash of attempts (a try
+        of theirs stored meanwhile) raises and rolls the release back, for the admin to retry.
+        """
+        rows = connection.execute(_ANSWERS_FOR, {"round_id": record.round_id,
+                                                 "user_id": record.user_id}).all()
+        draft = counted(record, [_answer(row) for row in rows])
+        if self._record(connection, draft) is None:
+            raise LookupError(f"attempt {draft.attempt} of round {draft.round_id} taken")
 
     def _record(self, connection: Connection, draft: AnswerDraft,
                 review: Review | None = None) -> AnswerRecord | None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import datetime as dt
 from typing import Any
 
-from sqlalchemy import select, update
+from sqlalchemy import Connection, select, update
 
 from bot.core.kernel.models import (
     PENDING,
@@ -16,6 +16,7 @@ from bot.core.kernel.models import (
     SpeedShapeFigure,
     SpeedVerdictRecord,
 )
+from bot.core.kernel.ports import RoundCount
 from db.retry import retry_on_disconnect
 from db.store_base import StoreBase
 from db.tables import SpeedOpenRow, SpeedVerdictRow, UserRow
@@ -153,11 +154,13 @@ class SpeedStore(StoreBase):
                               row.reason, _shapes_in(row.shapes), row.created_at)
                     for row, name in session.execute(stmt).all()]
 
-    def review_speed(self, verdict_id: int, workspace: str,
-                     status: str) -> SpeedVerdictRecord | None:
+    def review_speed(self, verdict_id: int, workspace: str, status: str,
+                     counted: RoundCount | None = None) -> SpeedVerdictRecord | None:
         """Move a pending verdict of ``workspace`` to ``status``; None when none was pending.
 
         One conditional UPDATE: of two admins clicking at once, one wins, the other is told.
+        ``counted``: a daily speed round's verdict adds that answer to its round in the same
+        transaction (the release and the points happen together, or neither).
         """
         with self._transaction() as session:
             changed = session.execute(
@@ -170,4 +173,14 @@ class SpeedStore(StoreBase):
             if changed is None:
                 return None
             row = session.get(SpeedVerdictRow, verdict_id)
-            return _record(row) if row is not None else None
+            if row is None:
+                return None
+            record = _record(row)
+            if counted is not None and record.round_id is not None:
+                self._count_in_round(session.connection(), record, counted)
+            return record
+
+    def _count_in_round(self, connection: Connection, record: SpeedVerdictRecord,
+                        counted: RoundCount) -> None:
+        """Add a released verdict's answer to its round (db.store_answers does: the totals)."""
+        raise NotImplementedError

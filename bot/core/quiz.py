@@ -74,7 +74,6 @@ def build_quiz(
     speed = SpeedService(store, library, clock, speed_executor, audit)
     rounds = QuizService(store, library, clock, executor, reviews=reviews, post_lease=post_lease,
                          speed=speed)
-    speed.on_released = rounds.speed_released  # a held try at a daily speed round counts then
     return Quiz(
         rounds=rounds,
         practice=PracticeService(store, library, clock, executor, reviews),

@@ -43,7 +43,6 @@ from bot.core.kernel.models import (
     RoundClaim,
     RoundPost,
     RoundStatus,
-    SpeedVerdictRecord,
     Tally,
 )
 from bot.core.kernel.ports import Clock, Executor
@@ -490,7 +489,8 @@ class QuizService(Generic[S]):
         The try is timed by the speed executor (seconds: the front acknowledged first). A
         released faster verdict earns its score band's points (speed_points), less what the
         member's earlier tries at this round earned already: the round counts a member's
-        best once. A held verdict earns nothing until an admin releases it (speed_released).
+        best once. A held verdict earns nothing until an admin releases it (SpeedService.review
+        then adds its answer in the release's own transaction).
         """
         member = actor.member
         speed = self.speed
@@ -525,34 +525,6 @@ class QuizService(Generic[S]):
                 else speed_round.points_line(locale, points, best, counted))
         reply = replace(message, body=f"{message.body}\n{line}", audience=Audience.PRIVATE)
         return AnswerOutcome(reply, True, rnd.id, tally_changed=True)
-
-    def speed_released(self, verdict: SpeedVerdictRecord) -> None:
-        """Count a held verdict of a daily speed round that an admin released, once.
-
-        Called by the speed service after its one conditional UPDATE moved the verdict (of two
-        admins, one): the verdict's points go to the round as one more answer, at the time it
-        was sent, less what the member's other tries there earned.
-        """
-        if verdict.round_id is None:
-            return
-        rnd = self.store.get_round(verdict.round_id)
-        item = self.bank.speed.get(verdict.item_id)
-        if rnd is None or item is None:
-            return
-        for _ in range(3):  # a try of the member racing this one took the attempt: take the next
-            earlier = self.store.answers_for(rnd.id, verdict.user_id)
-            best = sum(a.points for a in earlier)
-            draft = AnswerDraft(
-                round_id=rnd.id, user_id=verdict.user_id,
-                attempt=max((a.attempt for a in earlier), default=0) + 1, mode=AnswerMode.CODE,
-                response=f"speed verdict {verdict.id} released", correct=True,
-                points=max(0, speed_points(item.difficulty, verdict.score) - best),
-                submitted_at=verdict.created_at, verdict_status="passed")
-            if self.store.record_answer(draft) is not None:
-                log.info("held speed verdict counted round=%s user=%s verdict=%s", rnd.id,
-                         verdict.user_id, verdict.id)
-                return
-        log.warning("held speed verdict not counted round=%s verdict=%s", rnd.id, verdict.id)
 
     def tally_line(self, round_id: int, locale: str) -> str:
         """Return a round's tally as the channel sees it ("3 solved · 5 answered")."""

@@ -12,7 +12,7 @@ from __future__ import annotations
 import logging
 import threading
 import zlib
-from collections.abc import Callable
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from bot.core.audit import AuditService
@@ -26,7 +26,7 @@ from bot.core.kernel.messages import (
     speed_form_action,
     speed_review_action,
 )
-from bot.core.kernel.models import Member
+from bot.core.kernel.models import AnswerDraft, AnswerMode, AnswerRecord, Member
 from bot.core.kernel.ports import Clock, SpeedExecutor, SpeedVerdictView
 from bot.core.kernel.speed_records import (
     PENDING,
@@ -37,6 +37,7 @@ from bot.core.kernel.speed_records import (
 )
 from bot.core.questions import diagnostics
 from bot.core.speed.report import read_report, times
+from bot.core.speed.rounds import speed_points
 from bot.core.speed.store import SpeedStore
 from content.loader import Bank
 from content.schema import SpeedItem
@@ -72,11 +73,8 @@ class SpeedService:
     """Serve speed challenges, time answers, keep verdicts, rank them, review held ones."""
 
     def __init__(self, store: SpeedStore, bank: Bank, clock: Clock,
-                 executor: SpeedExecutor | None, audit: AuditService,
-                 on_released: Callable[[SpeedVerdictRecord], None] | None = None) -> None:
+                 executor: SpeedExecutor | None, audit: AuditService) -> None:
         self.store = store
-        # A released verdict of a daily speed round counts for the round (rounds' service).
-        self.on_released = on_released
         self.bank = bank
         self.clock = clock
         self.executor = executor
@@ -281,6 +279,22 @@ class SpeedService:
                        footer=t(locale, "speed.board.footer"))
 
     # ------------------------------------------------------------ held verdicts (admins)
+    def _round_answer(self, verdict: SpeedVerdictRecord,
+                      earlier: Sequence[AnswerRecord]) -> AnswerDraft:
+        """Return the answer a released verdict adds to its round: the points above the best.
+
+        At the time the verdict was sent (it counts after the round closed too), as the
+        member's next attempt; the round counts the member's best once.
+        """
+        item = self.bank.speed.get(verdict.item_id)
+        band = speed_points(item.difficulty, verdict.score) if item is not None else 0
+        return AnswerDraft(
+            round_id=verdict.round_id or 0, user_id=verdict.user_id,
+            attempt=max((a.attempt for a in earlier), default=0) + 1, mode=AnswerMode.CODE,
+            response=f"speed verdict {verdict.id} released", correct=True,
+            points=max(0, band - sum(a.points for a in earlier)),
+            submitted_at=verdict.created_at, verdict_status="passed")
+
     def held(self, where: Where, locale: str) -> Message:
         """Return the workspace's held verdicts, each with Release and Reject buttons."""
         rows = self.store.held_speed(where.scope, HELD_ROWS)
@@ -309,7 +323,9 @@ class SpeedService:
         status = _DECISIONS.get(decision)
         if status is None:
             return Message(body=t(locale, "speed.held.usage"), tone=Tone.WARNING)
-        record = self.store.review_speed(verdict_id, where.scope, status)
+        # Released, a daily speed round's verdict counts for its round in the same transaction.
+        record = self.store.review_speed(verdict_id, where.scope, status,
+                                         self._round_answer if status == RELEASED else None)
         if record is None:
             return Message(body=t(locale, "speed.held.gone", id=verdict_id), tone=Tone.WARNING)
         self.audit.record(platform=where.platform, workspace=where.workspace,
@@ -317,7 +333,5 @@ class SpeedService:
                           action=f"speed.{decision}",
                           target=f"speed verdict {verdict_id} ({record.item_id})",
                           before=f"status={PENDING}", after=f"status={status}")
-        if status == RELEASED and record.round_id is not None and self.on_released is not None:
-            self.on_released(record)
         return Message(body=t(locale, f"speed.held.done.{decision}", id=verdict_id,
                               item=record.item_id), tone=Tone.SUCCESS)

@@ -243,3 +243,21 @@ def _verdicts(store: SqlStore, round_id: int) -> list[SpeedVerdictRecord]:
         rows = session.execute(select(SpeedVerdictRow).where(
             SpeedVerdictRow.round_id == round_id)).scalars().all()
         return [_record(r) for r in rows]
+
+
+def test_a_release_whose_points_cannot_be_stored_is_rolled_back_with_them(
+        desk: Desk, squiz: Quiz, store: SqlStore, clock: FakeClock):
+    channel = _speed_channel(desk)
+    post = _post(squiz, channel)
+    held = _held_try(store, squiz, post.round.id, channel.id, "dave", 30.0, clock.now())
+
+    def clashing(verdict, earlier):  # the held try's own attempt: taken already
+        return AnswerDraft(round_id=post.round.id, user_id=verdict.user_id, attempt=1,
+                           mode=AnswerMode.CODE, response="x", correct=True, points=20,
+                           submitted_at=clock.now())
+
+    with pytest.raises(LookupError):
+        store.review_speed(held, "console:ws", "released", clashing)
+    assert [h.id for h in store.held_speed("console:ws", 10)] == [held]  # still waiting
+    [row] = store.scores(channel.id)
+    assert (row.points, row.solved) == (0, 0)
