@@ -36,13 +36,16 @@ from bot.core.kernel.models import (
     AnswerMode,
     AnswerRecord,
     Review,
+    SpeedVerdictRecord,
     StreakState,
     streak_misses,
     streak_step,
 )
 from bot.core.kernel.models import week_start as week_of
+from bot.core.kernel.ports import RoundCount
 from db.retry import run_retrying
 from db.store_base import StoreBase
+from db.store_speed import verdict_values
 from db.tables import (
     RESPONSE_MAX_CHARS,
     AnswerRow,
@@ -53,6 +56,7 @@ from db.tables import (
     ReviewRow,
     RoundRow,
     ScoreTotalRow,
+    SpeedVerdictRow,
     WeekTotalRow,
 )
 from db.totals import Answer, Totals, added_by, fold
@@ -429,6 +433,40 @@ class AnswerStore(StoreBase):
                 raise
             self._log_duplicate(draft)
             return None
+
+    def record_speed_answer(self, verdict: SpeedVerdictRecord,
+                            draft: AnswerDraft) -> AnswerRecord | None:
+        """Store a daily speed round's try: its verdict and its answer, in one transaction.
+
+        None when that try was stored already (a retried request, a second replica): the
+        answer's unique (round, member, attempt) and the verdict's decide, so a try is kept
+        once with its totals, or not at all.
+        """
+        try:
+            with self._engine.begin() as connection:
+                stored = self._record(connection, draft)
+                if stored is not None:
+                    connection.execute(insert(SpeedVerdictRow).values(**verdict_values(verdict)))
+                return stored
+        except IntegrityError:
+            if not any(a.attempt == draft.attempt
+                       for a in self.answers_for(draft.round_id, draft.user_id)):
+                raise
+            self._log_duplicate(draft)
+            return None
+
+    def _count_in_round(self, connection: Connection, record: SpeedVerdictRecord,
+                        counted: RoundCount) -> None:
+        """Record the answer a released speed verdict adds to its round, on ``connection``.
+
+        The member's answers there are read in the same transaction; a clash of attempts (a try
+        of theirs stored meanwhile) raises and rolls the release back, for the admin to retry.
+        """
+        rows = connection.execute(_ANSWERS_FOR, {"round_id": record.round_id,
+                                                 "user_id": record.user_id}).all()
+        draft = counted(record, [_answer(row) for row in rows])
+        if self._record(connection, draft) is None:
+            raise LookupError(f"attempt {draft.attempt} of round {draft.round_id} taken")
 
     def _record(self, connection: Connection, draft: AnswerDraft,
                 review: Review | None = None) -> AnswerRecord | None:

@@ -13,6 +13,7 @@ from bot.core.kernel.models import (
     ChannelSettings,
     ChannelUpdate,
     Member,
+    kinds_of,
     week_start,
 )
 from content.topics import current_topics
@@ -66,6 +67,7 @@ def _settings(row: Any, workspace_external_id: str) -> ChannelSettings:
         round_hours=row.round_hours,
         live_anyone=row.live_anyone,
         live_on_board=row.live_on_board,
+        kinds=kinds_of(row.kinds),
     )
 
 
@@ -245,6 +247,7 @@ def _new_channel(defaults: ChannelDefaults) -> dict[str, Any]:
         "round_hours": model.round_hours,
         "live_anyone": model.live_anyone,
         "live_on_board": model.live_on_board,
+        "kinds": list(model.kinds),
     }
 
 
@@ -262,5 +265,6 @@ def _changes(update: ChannelUpdate) -> dict[str, Any]:
         "leaderboard_hour": update.leaderboard_hour,
         "live_anyone": update.live_anyone,
         "live_on_board": update.live_on_board,
+        "kinds": list(update.kinds) if update.kinds is not None else None,
     }
     return {name: value for name, value in changes.items() if value is not None}

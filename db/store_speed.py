@@ -5,7 +5,7 @@ from __future__ import annotations
 import datetime as dt
 from typing import Any
 
-from sqlalchemy import select, update
+from sqlalchemy import Connection, select, update
 
 from bot.core.kernel.models import (
     PENDING,
@@ -16,6 +16,7 @@ from bot.core.kernel.models import (
     SpeedShapeFigure,
     SpeedVerdictRecord,
 )
+from bot.core.kernel.ports import RoundCount
 from db.retry import retry_on_disconnect
 from db.store_base import StoreBase
 from db.tables import SpeedOpenRow, SpeedVerdictRow, UserRow
@@ -38,7 +39,20 @@ def _record(row: SpeedVerdictRow) -> SpeedVerdictRecord:
         user_id=row.user_id, channel_id=row.channel_id, workspace=row.workspace,
         item_id=row.item_id, item_version=row.item_version, status=row.status,
         faster=row.faster, held=row.held, score=row.score, shapes=_shapes_in(row.shapes),
-        reason=row.reason, created_at=row.created_at, id=row.id)
+        reason=row.reason, created_at=row.created_at, id=row.id, round_id=row.round_id,
+        attempt=row.attempt)
+
+
+def verdict_values(record: SpeedVerdictRecord) -> dict[str, Any]:
+    """Return the columns of a new speed verdict row."""
+    return {
+        "user_id": record.user_id, "channel_id": record.channel_id,
+        "workspace": record.workspace, "item_id": record.item_id,
+        "item_version": record.item_version, "status": record.status, "faster": record.faster,
+        "held": record.held, "score": record.score, "shapes": _shapes_out(record.shapes),
+        "reason": record.reason, "created_at": record.created_at, "round_id": record.round_id,
+        "attempt": record.attempt,
+    }
 
 
 class SpeedStore(StoreBase):
@@ -64,15 +78,44 @@ class SpeedStore(StoreBase):
     def add_speed_verdict(self, record: SpeedVerdictRecord) -> int:
         """Keep one speed verdict; return its id."""
         with self._transaction() as session:
-            row = SpeedVerdictRow(
-                user_id=record.user_id, channel_id=record.channel_id,
-                workspace=record.workspace, item_id=record.item_id,
-                item_version=record.item_version, status=record.status, faster=record.faster,
-                held=record.held, score=record.score, shapes=_shapes_out(record.shapes),
-                reason=record.reason, created_at=record.created_at)
+            row = SpeedVerdictRow(**verdict_values(record))
             session.add(row)
             session.flush()
             return int(row.id)
+
+    def round_speed_board(self, round_id: int, limit: int) -> list[SpeedBoardEntry]:
+        """Return each visible member's best released faster verdict of a daily speed round.
+
+        Best score first, ties by who got there first; one query, read only.
+        """
+        stmt = (
+            select(SpeedVerdictRow.id, SpeedVerdictRow.user_id, SpeedVerdictRow.score,
+                   SpeedVerdictRow.created_at, UserRow.display_name)
+            .join(UserRow, UserRow.id == SpeedVerdictRow.user_id)
+            .where(SpeedVerdictRow.round_id == round_id,
+                   SpeedVerdictRow.faster.is_(True),
+                   SpeedVerdictRow.status == RELEASED,
+                   UserRow.hidden.is_(False))
+            .order_by(SpeedVerdictRow.score.desc(), SpeedVerdictRow.created_at,
+                      SpeedVerdictRow.id)
+        )
+        return self._best_each(stmt, limit)
+
+    def _best_each(self, stmt: Any, limit: int) -> list[SpeedBoardEntry]:
+        """Return the first row of each member of ``stmt`` (best first), ranked."""
+        with self._read() as session:
+            rows = session.execute(stmt).all()
+        seen: set[int] = set()
+        board: list[SpeedBoardEntry] = []
+        for row in rows:
+            if row.user_id in seen:
+                continue
+            seen.add(row.user_id)
+            board.append(SpeedBoardEntry(len(board) + 1, row.user_id, row.display_name,
+                                         row.score, row.created_at))
+            if len(board) >= limit:
+                break
+        return board
 
     def speed_board(self, item_id: str, item_version: int, channel_id: int,
                     limit: int) -> list[SpeedBoardEntry]:
@@ -95,19 +138,7 @@ class SpeedStore(StoreBase):
             .order_by(SpeedVerdictRow.score.desc(), SpeedVerdictRow.created_at,
                       SpeedVerdictRow.id)
         )
-        with self._read() as session:
-            rows = session.execute(stmt).all()
-        seen: set[int] = set()
-        board: list[SpeedBoardEntry] = []
-        for row in rows:
-            if row.user_id in seen:
-                continue
-            seen.add(row.user_id)
-            board.append(SpeedBoardEntry(len(board) + 1, row.user_id, row.display_name,
-                                         row.score, row.created_at))
-            if len(board) >= limit:
-                break
-        return board
+        return self._best_each(stmt, limit)
 
     def held_speed(self, workspace: str, limit: int) -> list[HeldSpeed]:
         """Return the workspace's verdicts held for review, oldest first."""
@@ -123,11 +154,13 @@ class SpeedStore(StoreBase):
                               row.reason, _shapes_in(row.shapes), row.created_at)
                     for row, name in session.execute(stmt).all()]
 
-    def review_speed(self, verdict_id: int, workspace: str,
-                     status: str) -> SpeedVerdictRecord | None:
+    def review_speed(self, verdict_id: int, workspace: str, status: str,
+                     counted: RoundCount | None = None) -> SpeedVerdictRecord | None:
         """Move a pending verdict of ``workspace`` to ``status``; None when none was pending.
 
         One conditional UPDATE: of two admins clicking at once, one wins, the other is told.
+        ``counted``: a daily speed round's verdict adds that answer to its round in the same
+        transaction (the release and the points happen together, or neither).
         """
         with self._transaction() as session:
             changed = session.execute(
@@ -140,4 +173,14 @@ class SpeedStore(StoreBase):
             if changed is None:
                 return None
             row = session.get(SpeedVerdictRow, verdict_id)
-            return _record(row) if row is not None else None
+            if row is None:
+                return None
+            record = _record(row)
+            if counted is not None and record.round_id is not None:
+                self._count_in_round(session.connection(), record, counted)
+            return record
+
+    def _count_in_round(self, connection: Connection, record: SpeedVerdictRecord,
+                        counted: RoundCount) -> None:
+        """Add a released verdict's answer to its round (db.store_answers does: the totals)."""
+        raise NotImplementedError

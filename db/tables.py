@@ -112,6 +112,9 @@ class ChannelRow(Base):
     live_anyone: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
     # Whether a counted live session's points go on the weekly board too (migration 0028).
     live_on_board: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
+    # The kinds of question its daily rounds draw, in ROUND_KINDS order (migration 0029).
+    kinds: Mapped[list[str]] = mapped_column(
+        JSON, server_default=text("'[\"choice\", \"text\", \"code\"]'"))
 
 
 class UserRow(Base):
@@ -633,6 +636,10 @@ class SpeedVerdictRow(Base):
     __table_args__ = (
         Index("ix_speed_verdicts_item_id_channel_id", "item_id", "channel_id"),
         Index("ix_speed_verdicts_workspace_status", "workspace", "status"),
+        # A daily speed round's verdict is kept once per try (migration 0029); NULLs (practice)
+        # never collide.
+        Index("ux_speed_verdicts_round_id_user_id_attempt", "round_id", "user_id", "attempt",
+              unique=True),
     )
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
@@ -648,3 +655,7 @@ class SpeedVerdictRow(Base):
     shapes: Mapped[list[dict[str, Any]]] = mapped_column(JSON)
     reason: Mapped[str] = mapped_column(Text)
     created_at: Mapped[dt.datetime] = mapped_column(UtcDateTime)
+    # The daily speed round it answered and the member's try at it (migration 0029); NULL for
+    # practice (/quiz speed). No foreign key: a column added in place on SQLite.
+    round_id: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    attempt: Mapped[int | None] = mapped_column(Integer, nullable=True)

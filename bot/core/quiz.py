@@ -70,8 +70,10 @@ def build_quiz(
     """
     library = library_of(bank)
     reviews = ReviewScheduler()  # one FSRS scheduler for daily answers and practice alike
-    rounds = QuizService(store, library, clock, executor, reviews=reviews, post_lease=post_lease)
     audit = AuditService(store, clock)
+    speed = SpeedService(store, library, clock, speed_executor, audit)
+    rounds = QuizService(store, library, clock, executor, reviews=reviews, post_lease=post_lease,
+                         speed=speed)
     return Quiz(
         rounds=rounds,
         practice=PracticeService(store, library, clock, executor, reviews),
@@ -87,5 +89,5 @@ def build_quiz(
         live=LiveService(store, library, clock, reviews, executor),
         browser=QuestionBrowser(store, library),
         audit=audit,
-        speed=SpeedService(store, library, clock, speed_executor, audit),
+        speed=speed,
     )

@@ -79,3 +79,17 @@ def test_a_speed_challenge_is_served_timed_ranked_and_its_held_verdicts_reviewed
     assert "not waiting for review" in terminal.type(f"/speed reject {held}")
     changes = app.quiz.audit.latest("console", "local")
     assert [c.action for c in changes] == ["speed.release"]
+
+
+def test_a_daily_speed_round_is_chosen_posted_answered_with_code_and_revealed(app):
+    terminal = Terminal(app)
+    assert "Unknown kind 'speedy'" in terminal.type("/setup kinds=speedy")
+    saved = terminal.type("/setup kinds=speed")
+    assert "Settings saved" in saved and "kinds" in saved and "speed" in saved
+    app.quiz.rounds.clock.advance(days=1)
+    posted = terminal.type("/today")  # the next day's round: the channel's one speed challenge
+    assert "Euclidean norm" in posted and "wide = x.double()" in posted, posted
+    reply = terminal.type("/code", *FASTER.splitlines(), "/end")
+    assert "Correct and faster" in reply and "Today's round: +" in reply, reply
+    revealed = terminal.type("/reveal")
+    assert "own fast solution" in revealed and "vector_norm" in revealed, revealed

@@ -541,9 +541,10 @@ def test_upgrade_to_0028_puts_live_points_off_the_weekly_board_and_downgrade_dro
         engine.dispose()
     migrate.upgrade(empty_database_url, "0028")
     engine = make_engine(empty_database_url)
-    try:
-        store = SqlStore(engine)
-        assert store.get_channel(1).live_on_board is False  # an existing channel: off
+    try:  # read as 0028 has it (today's store reads later revisions' columns too)
+        with engine.connect() as connection:
+            assert connection.execute(text(
+                "SELECT live_on_board FROM channels WHERE id = 1")).scalar_one() in (False, 0)
     finally:
         engine.dispose()
     migrate.downgrade(empty_database_url, "0027")
@@ -551,3 +552,56 @@ def test_upgrade_to_0028_puts_live_points_off_the_weekly_board_and_downgrade_dro
     assert not {"on_board", "thread_ref"} & _columns(empty_database_url, "live_sessions")
     assert not {"code", "pending"} & _columns(empty_database_url, "live_answers")
     assert migrate.current(empty_database_url) == "0027"
+# 0029: a channel chooses the kinds of its daily rounds; a speed verdict may answer a round
+
+
+def _channel_at_0027(url):
+    migrate.upgrade(url, "0027")
+    engine = make_engine(url)
+    try:
+        with engine.begin() as connection:
+            meta = MetaData()
+            meta.reflect(connection)
+            assert "kinds" not in meta.tables["channels"].c
+            connection.execute(meta.tables["workspaces"].insert(),
+                               [{"id": 1, "platform": "slack", "external_id": "W"}])
+            connection.execute(meta.tables["channels"].insert(), [{
+                "id": 1, "platform": "slack", "external_id": "C1", "workspace_id": 1,
+                "name": "c1", "post_time": dt.time(9), "timezone": "UTC", "locale": "en",
+                "topics": ["tensors"], "difficulties": [1], "packs": ["bank"], "enabled": True,
+                "leaderboard_weekday": 4, "leaderboard_hour": 16, "round_hours": 23,
+                "created_at": dt.datetime(2026, 1, 1, tzinfo=dt.UTC), "live_anyone": False}])
+    finally:
+        engine.dispose()
+
+
+def test_upgrade_to_0029_keeps_every_channel_on_the_kinds_it_posts_today(empty_database_url):
+    _channel_at_0027(empty_database_url)
+    migrate.upgrade(empty_database_url, "0029")
+    engine = make_engine(empty_database_url)
+    try:
+        store = SqlStore(engine)
+        assert store.get_channel(1).kinds == ("choice", "text", "code")
+        changed = store.update_channel(1, ChannelUpdate(kinds=("code", "speed")))
+        assert store.get_channel(1).kinds == changed.kinds == ("code", "speed")
+        columns = {c["name"] for c in inspect(engine).get_columns("speed_verdicts")}
+    finally:
+        engine.dispose()
+    assert {"round_id", "attempt"} <= columns
+
+
+def test_downgrade_from_0029_drops_the_kinds_and_the_verdicts_round_and_keeps_the_channel(
+        empty_database_url):
+    _channel_at_0027(empty_database_url)
+    migrate.upgrade(empty_database_url, "0029")
+    migrate.downgrade(empty_database_url, "0028")
+    engine = make_engine(empty_database_url)
+    try:
+        channels = {c["name"] for c in inspect(engine).get_columns("channels")}
+        verdicts = {c["name"] for c in inspect(engine).get_columns("speed_verdicts")}
+        with engine.connect() as connection:
+            names = connection.execute(text("SELECT name FROM channels")).scalars().all()
+    finally:
+        engine.dispose()
+    assert "kinds" not in channels and not {"round_id", "attempt"} & verdicts
+    assert names == ["c1"] and migrate.current(empty_database_url) == "0028"

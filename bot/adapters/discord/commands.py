@@ -177,11 +177,12 @@ def register(tree: app_commands.CommandTree[discord.Client], handlers: Handlers)
         packs: str | None = None,
         live_hosts: app_commands.Choice[str] | None = None,
         live_on_board: bool | None = None,
+        kinds: str | None = None,
     ) -> None:
         changes = {key: value for key, value in {
             "time": time, "tz": timezone, "lang": language.value if language else None,
             "topics": topics, "difficulty": difficulty, "packs": packs,
-            "live_hosts": live_hosts.value if live_hosts else None,
+            "live_hosts": live_hosts.value if live_hosts else None, "kinds": kinds,
             "enabled": None if enabled is None else ("on" if enabled else "off"),
             "live_on_board": None if live_on_board is None else ("on" if live_on_board
                                                                  else "off"),

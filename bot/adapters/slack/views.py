@@ -18,7 +18,7 @@ from bot.core.channels.setup import WEEKDAYS
 from bot.core.desk.catalog import REGISTRY
 from bot.core.kernel.i18n import t
 from bot.core.kernel.messages import Form, Message, submit_id
-from bot.core.kernel.models import ChannelSettings
+from bot.core.kernel.models import DEFAULT_KINDS, ROUND_KINDS, ChannelSettings
 from content.topics import topic_label
 
 ANSWER_BLOCK = "answer"
@@ -152,6 +152,8 @@ def settings_modal(channel_id: str, current: ChannelSettings | None, origin: Ori
     enabled = current.enabled if current else True
     live_anyone = current.live_anyone if current else False
     live_on_board = current.live_on_board if current else False
+    kinds = current.kinds if current else DEFAULT_KINDS
+    kind_options = [option(t(locale, f"ui.settings.kind.{k}"), k) for k in ROUND_KINDS]
     packs = ",".join(current.packs) if current else "bank"
     difficulty: dict[str, Any] = {"type": "checkboxes",
                                   "options": [option(str(n), str(n)) for n in (1, 2, 3)]}
@@ -193,6 +195,11 @@ def settings_modal(channel_id: str, current: ChannelSettings | None, origin: Ori
         _input("live_on_board", t(locale, "ui.settings.live_on_board"),
                {"type": "radio_buttons", "options": on_off,
                 "initial_option": on_off[0] if live_on_board else on_off[1]}),
+        # Ticking none leaves the kinds as they are (the core refuses a channel without one).
+        _input("kinds", t(locale, "ui.settings.kinds"),
+               {"type": "checkboxes", "options": kind_options,
+                "initial_options": [o for o in kind_options if o["value"] in kinds]},
+               optional=True),
         # Free text, checked by the core's one settings parser (ids this workspace sees).
         _input(PACKS_BLOCK, t(locale, "ui.settings.packs"),
                {"type": "plain_text_input", "initial_value": packs[:PACKS_CHARS],
@@ -228,6 +235,7 @@ def settings_changes(view: dict[str, Any]) -> tuple[str, dict[str, str]]:
         "difficulty": many("difficulty"), "enabled": selected("enabled"),
         "leaderboard": f"{selected('day')} {selected('hour')}",
         "live_hosts": selected("live_hosts"), "live_on_board": selected("live_on_board"),
+        "kinds": "" if many("kinds") == "all" else many("kinds"),  # none ticked: unchanged
     }
     return channel, {key: value for key, value in changes.items() if value.strip()}
 

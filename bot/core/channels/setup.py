@@ -17,18 +17,25 @@ from bot.core.kernel.errors import UserError
 from bot.core.kernel.i18n import t, typed_list
 from bot.core.kernel.matching import fold, nearest
 from bot.core.kernel.messages import Message, Tone
-from bot.core.kernel.models import SUPPORTED_LOCALES, Actor, ChannelSettings, ChannelUpdate
+from bot.core.kernel.models import (
+    DEFAULT_KINDS,
+    ROUND_KINDS,
+    SUPPORTED_LOCALES,
+    Actor,
+    ChannelSettings,
+    ChannelUpdate,
+)
 from bot.core.packs import DEFAULT_PACKS, SHIPPED, channel_scope, library_of
 from content.loader import Bank
 from content.topics import current_topics, topic_from_name
 
 WEEKDAYS = ("mon", "tue", "wed", "thu", "fri", "sat", "sun")
 KEYS = ("time", "tz", "lang", "topics", "difficulty", "enabled", "leaderboard", "packs",
-        "live_hosts", "live_on_board")
+        "live_hosts", "live_on_board", "kinds")
 # Other names an admin types for a setting (the settings block shows the short ones).
 KEY_ALIASES = {"language": "lang", "locale": "lang", "timezone": "tz", "zone": "tz",
                "topic": "topics", "difficulties": "difficulty", "pack": "packs",
-               "board": "leaderboard"}
+               "board": "leaderboard", "kind": "kinds"}
 # Languages by the names people type for them, folded to lower case.
 _LANGUAGE_NAMES = {"en": "en", "english": "en", "英文": "en", "英语": "en",
                    "zh-cn": "zh-CN", "zh_cn": "zh-CN", "zh": "zh-CN", "chinese": "zh-CN",
@@ -125,6 +132,22 @@ def parse_packs(value: str, known_packs: Collection[str]) -> tuple[str, ...]:
     return tuple(sorted(ids, key=lambda p: (p != SHIPPED, p)))
 
 
+def parse_kinds(value: str) -> tuple[str, ...]:
+    """Return a channel's round kinds from ``choice,code,speed``; raise SettingError on a bad one.
+
+    ``all`` is every kind (speed challenges too); empty resets to what a channel posts by
+    default (choice, text and code). Kept in ROUND_KINDS order.
+    """
+    typed = {p.strip().lower() for p in re.split("[,，、 ]", value) if p.strip()}
+    if "all" in typed:
+        return ROUND_KINDS
+    for kind in sorted(typed):
+        if kind not in ROUND_KINDS:
+            raise SettingError("settings.error.kinds", kind=repr(kind[:20]),
+                               kinds=", ".join(ROUND_KINDS))
+    return tuple(k for k in ROUND_KINDS if k in typed) or DEFAULT_KINDS
+
+
 def parse_topics(value: str, known_topics: Collection[str]) -> tuple[str, ...]:
     """Return a channel's topics from ``autograd,tensors``; raise SettingError with the nearest.
 
@@ -196,6 +219,8 @@ def parse_changes(changes: Mapping[str, str], known_topics: set[str],
             if value.lower() not in _ON_OFF:
                 raise SettingError("settings.error.live_on_board")
             update = replace(update, live_on_board=_ON_OFF[value.lower()])
+        elif key == "kinds":
+            update = replace(update, kinds=parse_kinds(value))
     return update
 
 
@@ -249,6 +274,7 @@ def describe(channel: ChannelSettings, locale: str) -> Message:
                         else "settings.value.live_admins"),
         "live_on_board": t(locale, "settings.value.on" if channel.live_on_board
                            else "settings.value.off"),
+        "kinds": typed(", ".join(channel.kinds)),
     }
     fields = tuple((t(locale, f"settings.field.{key}"), values[key]) for key in KEYS)
     return Message(title=t(locale, "settings.title"), fields=fields)
@@ -267,6 +293,7 @@ def typed_values(channel: ChannelSettings) -> dict[str, str]:
         "packs": ",".join(channel.packs) or SHIPPED,
         "live_hosts": "anyone" if channel.live_anyone else "admins",
         "live_on_board": "on" if channel.live_on_board else "off",
+        "kinds": ",".join(channel.kinds),
     }
 
 

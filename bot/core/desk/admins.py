@@ -118,6 +118,7 @@ SETTINGS = Command(
         Option("live_hosts", "choice", "who may host a live quiz here",
                choices=(("admins", "admins"), ("anyone", "anyone"))),
         Option("live_on_board", "boolean", "count live quiz points on the weekly board"),
+        Option("kinds", "text", "kinds of daily question: choice,text,code,speed, or all"),
     ),
     usage={"home": "", "console": "[key=value ...]"})
 REPORTS = Command(

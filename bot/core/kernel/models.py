@@ -154,6 +154,18 @@ class AnswerMode(StrEnum):
     CODE = "code"
 
 
+# The kinds of question a daily round may be (the channel's ``kinds`` setting); a speed
+# challenge is a round only where a channel chose it.
+ROUND_KINDS = ("choice", "text", "code", "speed")
+DEFAULT_KINDS = ("choice", "text", "code")
+
+
+def kinds_of(stored: object) -> tuple[str, ...]:
+    """Return the round kinds a stored list names, in ROUND_KINDS order (none known: default)."""
+    named = set(stored) if isinstance(stored, list | tuple) else set()
+    return tuple(k for k in ROUND_KINDS if k in named) or DEFAULT_KINDS
+
+
 @dataclass(frozen=True)
 class ChannelSettings:
     """A team channel and the schedule, language and content it chose."""
@@ -175,6 +187,7 @@ class ChannelSettings:
     round_hours: int = 23  # a round closes this long after it opens, before the next one
     live_anyone: bool = False  # any member may host a live session (else admins only)
     live_on_board: bool = False  # live sessions' points count on the weekly board too
+    kinds: tuple[str, ...] = DEFAULT_KINDS  # the kinds its daily rounds draw (ROUND_KINDS)
 
 
 @dataclass(frozen=True)
@@ -200,6 +213,7 @@ class ChannelUpdate:
     enabled: bool | None = None
     live_anyone: bool | None = None
     live_on_board: bool | None = None
+    kinds: tuple[str, ...] | None = None
     leaderboard_weekday: int | None = None
     leaderboard_hour: int | None = None
 

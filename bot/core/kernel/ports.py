@@ -9,12 +9,14 @@ passes them in.
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from bot.core.kernel.messages import Message
 from bot.core.kernel.models import (
+    AnswerDraft,
+    AnswerRecord,
     ChannelSettings,
     Chart,
     LeaderboardRow,
@@ -22,10 +24,15 @@ from bot.core.kernel.models import (
     PrivateDelivery,
     Reveal,
     RoundPost,
+    SpeedVerdictRecord,
     TopicMastery,
 )
 from content.loader import Question
 from content.schema import ExplainCard
+
+# The answer a released speed verdict adds to its daily round, worked out from the member's
+# answers there (bot/core/speed: SpeedService; db: stored in the release's transaction).
+RoundCount = Callable[[SpeedVerdictRecord, Sequence[AnswerRecord]], AnswerDraft]
 
 
 class ThreadGone(Exception):

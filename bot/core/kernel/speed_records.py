@@ -47,6 +47,9 @@ class SpeedVerdictRecord:
     reason: str
     created_at: dt.datetime
     id: int = 0
+    # A verdict of a daily speed round: the round and the member's attempt at it (None: practice).
+    round_id: int | None = None
+    attempt: int | None = None
 
 
 @dataclass(frozen=True)

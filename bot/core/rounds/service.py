@@ -20,9 +20,18 @@ from zoneinfo import ZoneInfo
 
 from bot.core.kernel.errors import GradingUnavailable, NotFound
 from bot.core.kernel.i18n import t
-from bot.core.kernel.messages import Form, Message, Tone, answer_action, form_action
+from bot.core.kernel.messages import (
+    Audience,
+    Form,
+    Message,
+    Tone,
+    answer_action,
+    form_action,
+)
 from bot.core.kernel.models import (
+    RELEASED,
     Actor,
+    AnswerDraft,
     AnswerMode,
     ChannelDefaults,
     ChannelSettings,
@@ -38,14 +47,16 @@ from bot.core.kernel.models import (
 )
 from bot.core.kernel.ports import Clock, Executor
 from bot.core.learning import daily_pick
-from bot.core.packs import DEFAULT_PACKS, channel_scope, library_of
+from bot.core.packs import DEFAULT_PACKS, SHIPPED, channel_scope, library_of
 from bot.core.questions import MAX_ATTEMPTS, ReviewScheduler, gradable, judge, posts, round_seed
 from bot.core.rounds.pending import PendingGrader
-from bot.core.rounds.recording import AnswerRecorder
+from bot.core.rounds.recording import STORED_RESPONSE_CHARS, AnswerRecorder
 from bot.core.rounds.schedule import Missed, missed_post
 from bot.core.rounds.store import RoundStore
+from bot.core.speed import SPEED_TRIES, SpeedService, Where, speed_points, speed_round
 from content.loader import Bank
 from content.packs import pack_of
+from content.schema import Question, SpeedItem
 
 log = logging.getLogger(__name__)
 
@@ -86,11 +97,14 @@ class QuizService(Generic[S]):
         executor: Executor | None = None,
         reviews: ReviewScheduler | None = None,
         post_lease: dt.timedelta = POST_LEASE,
+        speed: SpeedService | None = None,
     ) -> None:
         self.store = store
         self.bank = library_of(bank)
         self.clock = clock
         self.executor = executor
+        # Times a daily speed round's tries (None: no channel draws a speed challenge).
+        self.speed = speed
         self.post_lease = post_lease
         self._recorder = AnswerRecorder(store, self.bank, clock, reviews)
         self._pending = PendingGrader(store, self.bank, clock, executor, self._recorder)
@@ -157,13 +171,26 @@ class QuizService(Generic[S]):
     def _eligible(self, channel: ChannelSettings, packs: Collection[str],
                   paused: Collection[tuple[str, int]]) -> list[str]:
         view = self.bank.view(channel_scope(channel), packs)
+        items: list[Question | SpeedItem] = [q for q in view.questions if q.kind in channel.kinds]
+        if "speed" in channel.kinds and SHIPPED in packs and self._times_speed():
+            # Shipped speed challenges only: the timer knows no pack's (as /quiz speed).
+            items += [s for s in self.bank.speed.values()
+                      if s.id.startswith("speed.") and not s.speed.requires]
         return [
-            q.id for q in view.questions
+            q.id for q in items
             if (not channel.topics or set(q.topics) & set(channel.topics))
             and (not channel.difficulties or q.difficulty in channel.difficulties)
             and (q.id, q.version) not in paused
-            and gradable(q, self.executor)
+            and (isinstance(q, SpeedItem) or gradable(q, self.executor))
         ]
+
+    def _times_speed(self) -> bool:
+        return self.speed is not None and self.speed.executor is not None
+
+    def item(self, item_id: str) -> Question | SpeedItem:
+        """Return a round's item: a question, or a shipped speed challenge (KeyError: neither)."""
+        found = self.bank.questions.get(item_id)
+        return found if found is not None else self.bank.speed[item_id]
 
     def packs_leave_nothing(self, channel: ChannelSettings) -> bool:
         """Say whether the channel's chosen packs and filters leave no question to draw."""
@@ -295,11 +322,17 @@ class QuizService(Generic[S]):
     ) -> Message:
         """Return the channel post of a round with its current tally (``tally``: known already)."""
         channel = channel or self.get_channel(rnd.channel_id)
-        item = self.bank.question(rnd.item_id)
+        item = self.item(rnd.item_id)
         locale = channel.locale
         closes = rnd.closes_at.astimezone(ZoneInfo(channel.timezone)).strftime("%Y-%m-%d %H:%M")
         action = answer_action(rnd.id, "{key}")
         is_open = rnd.status is RoundStatus.OPEN
+        if isinstance(item, SpeedItem):
+            return speed_round.round_post(
+                item, locale, title=t(locale, "round.title", date=rnd.local_date.isoformat()),
+                closes=closes, tally=self._tally_line(rnd.id, locale, tally), round_id=rnd.id,
+                form=speed_round.round_form(item, locale, form_action(rnd.id)) if is_open
+                else None, closed=not is_open)
         seed = round_seed(rnd)  # the round's own option order, the same on every replica
         return posts.round_post(
             item, locale,
@@ -315,7 +348,10 @@ class QuizService(Generic[S]):
         rnd = self.store.get_round(round_id)
         if rnd is None or not self._is_open(rnd):
             return None
-        return posts.answer_form(self.bank.question(rnd.item_id), locale, form_action(rnd.id))
+        item = self.item(rnd.item_id)
+        if isinstance(item, SpeedItem):
+            return speed_round.round_form(item, locale, form_action(rnd.id))
+        return posts.answer_form(item, locale, form_action(rnd.id))
 
     def _is_open(self, rnd: Round) -> bool:
         return self._recorder.is_open(rnd)
@@ -352,7 +388,15 @@ class QuizService(Generic[S]):
             return None  # another replica closed it and posts the reveal
         channel = self.get_channel(rnd.channel_id)
         closed = self.store.get_round(rnd.id) or rnd
-        item = self.bank.question(rnd.item_id)
+        item = self.item(rnd.item_id)
+        if isinstance(item, SpeedItem):
+            message = speed_round.reveal(
+                item, channel.locale,
+                title=t(channel.locale, "reveal.title", date=rnd.local_date.isoformat()),
+                tally=self._tally_line(rnd.id, channel.locale), round_id=rnd.id,
+                board=self.store.round_speed_board(rnd.id, speed_round.ROUND_BOARD_ROWS))
+            log.info("speed round closed channel=%s round=%s", channel.id, rnd.id)
+            return Reveal(channel, closed, message, self.round_message(closed, channel))
         message = posts.reveal(
             item, channel.locale,
             title=t(channel.locale, "reveal.title", date=rnd.local_date.isoformat()),
@@ -406,7 +450,10 @@ class QuizService(Generic[S]):
         locale = actor.locale or channel.locale
         if not self._is_open(rnd):
             return self._private(t(locale, "answer.closed"), Tone.WARNING, rnd.id)
-        item = self.bank.question(rnd.item_id)
+        found = self.item(rnd.item_id)
+        if isinstance(found, SpeedItem):
+            return self._speed_answer(rnd, channel, actor, found, response, locale)
+        item = found
         member = actor.member
         tries, card = self.store.answer_state(rnd.id, member.id, item.id)
         if tries.solved:
@@ -433,6 +480,50 @@ class QuizService(Generic[S]):
         if reply is None:
             # The same try arrived twice (a double click, a retried webhook): keep the first.
             return self._private(t(locale, "answer.duplicate"), Tone.INFO, rnd.id)
+        return AnswerOutcome(reply, True, rnd.id, tally_changed=True)
+
+    def _speed_answer(self, rnd: Round, channel: ChannelSettings, actor: Actor, item: SpeedItem,
+                      code: str, locale: str) -> AnswerOutcome:
+        """Time a try at a daily speed round; keep its verdict and answer once; reply privately.
+
+        The try is timed by the speed executor (seconds: the front acknowledged first). A
+        released faster verdict earns its score band's points (speed_points), less what the
+        member's earlier tries at this round earned already: the round counts a member's
+        best once. A held verdict earns nothing until an admin releases it (SpeedService.review
+        then adds its answer in the release's own transaction).
+        """
+        member = actor.member
+        speed = self.speed
+        if speed is None:
+            return self._private(t(locale, "speed.unavailable"), Tone.WARNING, rnd.id)
+        earlier = self.store.answers_for(rnd.id, member.id)
+        if len(earlier) >= SPEED_TRIES:
+            return self._private(t(locale, "speed.round.no_tries", tries=SPEED_TRIES),
+                                 Tone.INFO, rnd.id)
+        timed = speed.time(member, item, code, locale)
+        if isinstance(timed, Message):
+            return AnswerOutcome(timed, False, rnd.id)
+        attempt = max((a.attempt for a in earlier), default=0) + 1
+        where = Where(channel.platform, channel.workspace_external_id, channel_scope(channel),
+                      channel.id)
+        record, message = speed.assess(member, where, item, timed, locale, round_id=rnd.id,
+                                       attempt=attempt)
+        if record is None:  # a fault or a refused run: no try spent
+            return AnswerOutcome(message, False, rnd.id)
+        best = sum(a.points for a in earlier)
+        counted = record.faster and record.status == RELEASED
+        points = max(0, speed_points(item.difficulty, record.score) - best) if counted else 0
+        draft = AnswerDraft(
+            round_id=rnd.id, user_id=member.id, attempt=attempt, mode=AnswerMode.CODE,
+            response=code[:STORED_RESPONSE_CHARS], correct=counted, points=points,
+            submitted_at=record.created_at, verdict_status=timed.status)
+        if self.store.record_speed_answer(record, draft) is None:
+            return self._private(t(locale, "answer.duplicate"), Tone.INFO, rnd.id)
+        log.info("speed try recorded channel=%s round=%s user=%s attempt=%s faster=%s held=%s",
+                 channel.id, rnd.id, member.id, attempt, record.faster, record.held)
+        line = (t(locale, "speed.round.held") if record.held
+                else speed_round.points_line(locale, points, best, counted))
+        reply = replace(message, body=f"{message.body}\n{line}", audience=Audience.PRIVATE)
         return AnswerOutcome(reply, True, rnd.id, tally_changed=True)
 
     def tally_line(self, round_id: int, locale: str) -> str:
@@ -486,7 +577,7 @@ class _Picker:
 
     def claims(self, chunk: Sequence[ChannelSettings], now: dt.datetime) -> list[RoundClaim]:
         """Return the claims of the chunk's channels that have no round for today yet."""
-        store, bank = self.service.store, self.service.bank
+        store = self.service.store
         days = {c.id: self.service.local_date(c, now) for c in chunk}
         # Another replica usually got there first: skip picking a question for those.
         taken = store.rounds_exist(list(days.items()))
@@ -506,7 +597,7 @@ class _Picker:
             if item_id is None:
                 log.warning("no eligible item for channel=%s date=%s", channel.id, today)
                 continue
-            item = bank.question(item_id)
+            item = self.service.item(item_id)
             claims.append(RoundClaim(channel.id, today, item.id, item.version, now,
                                      now + dt.timedelta(hours=channel.round_hours),
                                      post_claimed_at=now))  # claimed with the round: one write

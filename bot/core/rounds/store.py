@@ -19,6 +19,8 @@ from bot.core.kernel.models import (
     Review,
     Round,
     RoundClaim,
+    SpeedBoardEntry,
+    SpeedVerdictRecord,
     Tally,
 )
 
@@ -44,6 +46,18 @@ class AnswerStore(Protocol):
         """
         ...
 
+
+    def record_speed_answer(self, verdict: SpeedVerdictRecord,
+                            draft: AnswerDraft) -> AnswerRecord | None:
+        """Store a daily speed round's try (its verdict and its answer) in one transaction.
+
+        None, storing nothing, when that attempt was stored already.
+        """
+        ...
+
+    def round_speed_board(self, round_id: int, limit: int) -> list[SpeedBoardEntry]:
+        """Return each visible member's best released faster verdict of a speed round."""
+        ...
 
     def get_review(self, user_id: int, item_id: str) -> Review | None:
         """Return the member's review state for an item, if any."""

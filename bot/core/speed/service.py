@@ -12,6 +12,7 @@ from __future__ import annotations
 import logging
 import threading
 import zlib
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from bot.core.audit import AuditService
@@ -25,7 +26,7 @@ from bot.core.kernel.messages import (
     speed_form_action,
     speed_review_action,
 )
-from bot.core.kernel.models import Member
+from bot.core.kernel.models import AnswerDraft, AnswerMode, AnswerRecord, Member
 from bot.core.kernel.ports import Clock, SpeedExecutor, SpeedVerdictView
 from bot.core.kernel.speed_records import (
     PENDING,
@@ -36,6 +37,7 @@ from bot.core.kernel.speed_records import (
 )
 from bot.core.questions import diagnostics
 from bot.core.speed.report import read_report, times
+from bot.core.speed.rounds import speed_points
 from bot.core.speed.store import SpeedStore
 from content.loader import Bank
 from content.schema import SpeedItem
@@ -161,6 +163,21 @@ class SpeedService:
         item = self.item(item_id)
         if item is None:
             return self.unknown(locale, item_id)
+        timed = self.time(member, item, code, locale)
+        if isinstance(timed, Message):
+            return timed
+        record, message = self.assess(member, where, item, timed, locale)
+        if record is not None:
+            self.store.add_speed_verdict(record)
+        return message
+
+    def time(self, member: Member, item: SpeedItem, code: str,
+             locale: str) -> SpeedVerdictView | Message:
+        """Time ``code`` on the SpeedExecutor port; a Message when refused or nothing timed it.
+
+        Code too long or empty is refused before anything runs; at most IN_FLIGHT verdicts
+        are timed at once per process (the others are told the timer is busy).
+        """
         if len(code) > MAX_CODE_CHARS:
             return Message(body=t(locale, "speed.too_long", size=len(code),
                                   limit=MAX_CODE_CHARS), tone=Tone.WARNING)
@@ -179,43 +196,53 @@ class SpeedService:
             return Message(body=t(locale, "error.internal"), tone=Tone.ERROR)
         finally:
             self._slots.release()
-        return self._verdict(member, where, item, verdict, locale)
+        return verdict
 
-    def _verdict(self, member: Member, where: Where, item: SpeedItem,
-                 verdict: SpeedVerdictView, locale: str) -> Message:
+    def assess(self, member: Member, where: Where, item: SpeedItem, verdict: SpeedVerdictView,
+               locale: str, *, round_id: int | None = None,
+               attempt: int | None = None) -> tuple[SpeedVerdictRecord | None, Message]:
+        """Return the verdict to keep (None: a fault or a refusal, not kept) and its wording.
+
+        ``round_id`` and ``attempt``: the verdict answers a daily speed round (its own board
+        line is the round's: the caller adds it).
+        """
         title = t(locale, "speed.verdict.title", id=item.id)
         if verdict.fault:
             log.warning("speed fault item=%s user=%s", item.id, member.id)
-            return Message(title=title, body=t(locale, "speed.verdict.fault"), tone=Tone.WARNING)
+            return None, Message(title=title, body=t(locale, "speed.verdict.fault"),
+                                 tone=Tone.WARNING)
         status = verdict.status
         reading = read_report(verdict.speed) if verdict.speed is not None else None
         if verdict.speed is not None and reading is None:
             log.error("speed report unreadable item=%s", item.id)
-            return Message(title=title, body=t(locale, "speed.verdict.fault"), tone=Tone.WARNING)
+            return None, Message(title=title, body=t(locale, "speed.verdict.fault"),
+                                 tone=Tone.WARNING)
         explained = diagnostics.explain(locale, verdict.reason)
         detail = (verdict.reason.quote if explained is not None and verdict.reason
                   else verdict.message)  # fmt: skip
         if status == "rejected" or status not in ("passed", "failed", "error", "timeout",
                                                   "memory_limit", "output_limit"):
             lines = [t(locale, "speed.verdict.rejected"), *([explained] if explained else [])]
-            return Message(title=title, body="\n".join(lines), detail=detail, tone=Tone.WARNING)
+            return None, Message(title=title, body="\n".join(lines), detail=detail,
+                                 tone=Tone.WARNING)
         now = self.clock.now()
         if reading is None:
-            self.store.add_speed_verdict(SpeedVerdictRecord(
+            record = SpeedVerdictRecord(
                 member.id, where.channel_id, where.scope, item.id, item.version, RELEASED,
-                faster=False, held=False, score=0.0, shapes=(), reason="", created_at=now))
+                faster=False, held=False, score=0.0, shapes=(), reason="", created_at=now,
+                round_id=round_id, attempt=attempt)
             key = "speed.verdict.wrong" if status == "failed" else f"speed.verdict.{status}"
             if status in ("output_limit",):
                 key = "speed.verdict.error"
-            return Message(title=title, body=t(locale, key), detail=detail,
-                           output=verdict.stdout or None, tone=Tone.ERROR)
+            return record, Message(title=title, body=t(locale, key), detail=detail,
+                                   output=verdict.stdout or None, tone=Tone.ERROR)
         faster = reading.faster and status == "passed"
         held = reading.held and faster
-        self.store.add_speed_verdict(SpeedVerdictRecord(
+        record = SpeedVerdictRecord(
             member.id, where.channel_id, where.scope, item.id, item.version,
             PENDING if held else RELEASED, faster=faster, held=held,
             score=reading.score if faster else 0.0, shapes=reading.shapes, reason=reading.reason,
-            created_at=now))
+            created_at=now, round_id=round_id, attempt=attempt)
         lines = [t(locale, "speed.verdict.faster", score=times(reading.score)) if faster else
                  t(locale, "speed.verdict.slower", at="1.1")]
         lines.extend(self._shape_line(s, locale) for s in reading.shapes)
@@ -224,10 +251,10 @@ class SpeedService:
                        rtol=f"{tol.rtol:g}", atol=f"{tol.atol:g}"))
         if held:
             lines.append(t(locale, "speed.verdict.held"))
-        elif faster:
+        elif faster and round_id is None:
             lines.append(t(locale, "speed.verdict.board", id=item.id))
-        return Message(title=title, body="\n".join(lines), output=verdict.stdout or None,
-                       tone=Tone.SUCCESS if faster else Tone.INFO)
+        return record, Message(title=title, body="\n".join(lines), output=verdict.stdout or None,
+                               tone=Tone.SUCCESS if faster else Tone.INFO)
 
     @staticmethod
     def _shape_line(shape: SpeedShapeFigure, locale: str) -> str:
@@ -252,6 +279,22 @@ class SpeedService:
                        footer=t(locale, "speed.board.footer"))
 
     # ------------------------------------------------------------ held verdicts (admins)
+    def _round_answer(self, verdict: SpeedVerdictRecord,
+                      earlier: Sequence[AnswerRecord]) -> AnswerDraft:
+        """Return the answer a released verdict adds to its round: the points above the best.
+
+        At the time the verdict was sent (it counts after the round closed too), as the
+        member's next attempt; the round counts the member's best once.
+        """
+        item = self.bank.speed.get(verdict.item_id)
+        band = speed_points(item.difficulty, verdict.score) if item is not None else 0
+        return AnswerDraft(
+            round_id=verdict.round_id or 0, user_id=verdict.user_id,
+            attempt=max((a.attempt for a in earlier), default=0) + 1, mode=AnswerMode.CODE,
+            response=f"speed verdict {verdict.id} released", correct=True,
+            points=max(0, band - sum(a.points for a in earlier)),
+            submitted_at=verdict.created_at, verdict_status="passed")
+
     def held(self, where: Where, locale: str) -> Message:
         """Return the workspace's held verdicts, each with Release and Reject buttons."""
         rows = self.store.held_speed(where.scope, HELD_ROWS)
@@ -280,7 +323,9 @@ class SpeedService:
         status = _DECISIONS.get(decision)
         if status is None:
             return Message(body=t(locale, "speed.held.usage"), tone=Tone.WARNING)
-        record = self.store.review_speed(verdict_id, where.scope, status)
+        # Released, a daily speed round's verdict counts for its round in the same transaction.
+        record = self.store.review_speed(verdict_id, where.scope, status,
+                                         self._round_answer if status == RELEASED else None)
         if record is None:
             return Message(body=t(locale, "speed.held.gone", id=verdict_id), tone=Tone.WARNING)
         self.audit.record(platform=where.platform, workspace=where.workspace,

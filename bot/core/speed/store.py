@@ -5,6 +5,7 @@ from __future__ import annotations
 import datetime as dt
 from typing import Protocol
 
+from bot.core.kernel.ports import RoundCount
 from bot.core.kernel.speed_records import HeldSpeed, OpenSpeed, SpeedBoardEntry, SpeedVerdictRecord
 
 
@@ -35,7 +36,11 @@ class SpeedStore(Protocol):
         """Return the workspace's verdicts held for review (``pending``), oldest first."""
         ...
 
-    def review_speed(self, verdict_id: int, workspace: str,
-                     status: str) -> SpeedVerdictRecord | None:
-        """Move a pending verdict of ``workspace`` to ``status``; None when none was pending."""
+    def review_speed(self, verdict_id: int, workspace: str, status: str,
+                     counted: RoundCount | None = None) -> SpeedVerdictRecord | None:
+        """Move a pending verdict of ``workspace`` to ``status``; None when none was pending.
+
+        ``counted``: for a verdict of a daily speed round, the answer its release adds to the
+        round, worked out from the member's answers there; stored in the same transaction.
+        """
         ...

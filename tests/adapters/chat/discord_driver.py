@@ -46,7 +46,8 @@ SETTING_OPTIONS = {"time": "time", "timezone": "timezone", "language": "language
                    "topics": "topics", "difficulties": "difficulty",
                    "board_day": "leaderboard_day", "board_hour": "leaderboard_hour",
                    "enabled": "enabled", "packs": "packs", "live_hosts": "live_hosts",
-                   "live_on_board": "live_on_board"}
+                   "live_on_board": "live_on_board",
+                   "kinds": "kinds"}
 COMMANDS = {"explain": "explain", "quiz": "quiz", "leaderboard": "leaderboard",
             "stats": "stats", "settings": "quiz-settings", "forget_me": "quiz-forget-me",
             "reports": "quiz-reports", "privacy": "quiz-privacy", "insights": "quiz-insights",
@@ -220,7 +221,7 @@ class DiscordDriver(Harness[FakeDiscord]):
     async def settings(self, who: str, **changes: Any) -> Reply:
         options: dict[str, Any] = {}
         for key, value in changes.items():
-            if key in ("topics", "difficulties"):
+            if key in ("topics", "difficulties", "kinds"):
                 value = ",".join(str(v) for v in value)
             options[SETTING_OPTIONS[key]] = value
         return await self.command("settings", who, **options)

@@ -51,7 +51,8 @@ CHANNELS = {"general": GENERAL, "random": RANDOM}
 SETTING_BLOCKS = {"time": "time", "timezone": "tz", "language": "lang", "topics": "topics",
                   "difficulties": "difficulty", "board_day": "day", "board_hour": "hour",
                   "enabled": "enabled", "packs": "packs", "live_hosts": "live_hosts",
-                  "live_on_board": "live_on_board"}
+                  "live_on_board": "live_on_board",
+                  "kinds": "kinds"}
 
 
 def build(harness: SlackDriver, *, oauth: bool = False) -> tuple[Any, SlackBot]:
@@ -296,7 +297,7 @@ class SlackDriver(Harness[FakeSlack]):
         for key, value in changes.items():
             if key in ("enabled", "live_on_board"):
                 value = "on" if value else "off"
-            elif key in ("topics", "difficulties"):
+            elif key in ("topics", "difficulties", "kinds"):
                 value = [str(v) for v in value]
             elif key == "board_hour":
                 value = str(value)

@@ -63,3 +63,30 @@ def test_a_speed_answer_is_timed_ranked_and_a_held_one_reviewed_by_an_admin(
         assert "not waiting for review" in twice.text
 
     chat.run(scenario)
+
+
+def test_a_daily_speed_round_is_set_posted_timed_counted_and_revealed(
+        chat, tmp_path, speed_timer):
+    _with_speed(chat, tmp_path, speed_timer)
+
+    async def scenario(d):
+        channel = await d.enable_channel(kinds=["speed"])  # the platform's own settings form
+        assert channel.kinds == ("speed",)
+        shown = await d.view_settings("bob")
+        assert "kinds" in shown.text and "speed" in shown.text
+        post = await d.post_today(channel)
+        assert "row_norms(x: torch.Tensor)" in post.text and "faster `row_norms`" in post.text
+        form = await d.open_form(post)
+        assert form.mode == "code" and "wide = x.double()" in form.prefill
+        reply = await d.submit(form, FASTER)  # acknowledged at once, the verdict follows
+        assert reply.private and "Correct and faster" in reply.text, reply.text
+        assert "Today's round: +" in reply.text
+        await d.settle()
+        assert "1 solved · 1 answered" in d.current(post).text
+        d.clock.advance(hours=24)
+        await d.close_due()
+        [reveal] = d.thread_of(post)
+        assert "own fast solution" in reveal.text and "One float32 reduction" in reveal.text
+        assert d.display_name("alice") in reveal.text and "vector_norm" in reveal.text
+
+    chat.run(scenario)

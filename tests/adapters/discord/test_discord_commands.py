@@ -27,7 +27,7 @@ def test_commands_are_registered_with_their_options_and_admin_default(discord_ru
         options = {o["name"] for o in settings["options"]}
         assert options == {"channel", "time", "timezone", "language", "topics", "difficulty",
                            "leaderboard_day", "leaderboard_hour", "enabled", "packs", "live_hosts",
-                           "live_on_board"}
+                           "live_on_board", "kinds"}
         packs = next(c for c in h.fake.commands if c["name"] == "quiz-pack")
         subcommands = {o["name"]: o for o in packs["options"]}
         assert set(subcommands) == {"add", "list", "remove", "export"}

@@ -43,6 +43,7 @@ def test_the_settings_modal_shows_every_setting_and_suggests_zones_and_topics(sl
                           "Topics (none: every topic)", "Difficulty (none: all)",
                           "Weekly leaderboard day", "Weekly leaderboard hour", "Daily question",
                           "Who may host a live quiz", "Live quiz points on the weekly board",
+                          "Kinds of daily question",
                           "Packs to draw from"]
         zones = await h.send.options(view_id, "tq-settings-tz", "shang")
         assert "Asia/Shanghai" in [o["value"] for o in h.acked(zones).body["options"]]

@@ -229,3 +229,35 @@ def test_settings_go_by_the_names_people_type_for_them():
                                                                ("autograd",))
     assert parse_changes({"lang": "English"}, TOPICS).locale == "en"
     assert parse_changes({"lang": "zh"}, TOPICS).locale == "zh-CN"
+
+
+@pytest.mark.parametrize(("typed", "kinds"), [
+    ("speed", ("speed",)),
+    ("Speed, choice", ("choice", "speed")),  # kept in one order, whatever was typed
+    ("code，speed", ("code", "speed")),  # a Chinese keyboard's comma
+    ("all", ("choice", "text", "code", "speed")),
+    ("", ("choice", "text", "code")),  # empty: back to what a channel posts by default
+])
+def test_kinds_are_read_as_typed_and_kept_in_one_order(typed, kinds):
+    assert parse_changes({"kinds": typed}, TOPICS).kinds == kinds
+
+
+def test_channels_start_without_speed_rounds_and_the_block_shows_the_kinds(quiz, channel, alice):
+    assert channel.kinds == ("choice", "text", "code")
+    admin = Actor(alice.member, is_admin=True)
+    saved = quiz.setup.apply(channel, admin, {"kind": "choice,speed"})
+    assert dict(saved.fields)["kinds"] == "choice, speed"
+    stored = quiz.rounds.get_channel(channel.id)
+    assert stored.kinds == ("choice", "speed")
+    assert dict(describe(stored, "zh-CN").fields)["每日题型 `kinds`"] == "`choice, speed`"
+    change = quiz.audit.latest(channel.platform, channel.workspace_external_id)[0]
+    assert (change.before, change.after) == ("kinds=choice,text,code", "kinds=choice,speed")
+
+
+def test_an_unknown_kind_is_refused_in_the_admins_language_and_nothing_is_saved(
+        quiz, channel, alice):
+    for locale, fragment in (("en", "Unknown kind 'essay'"), ("zh-CN", "未知题型 'essay'")):
+        admin = Actor(alice.member, is_admin=True, locale=locale)
+        message = quiz.setup.apply(channel, admin, {"kinds": "code,essay"})
+        assert fragment in message.body and "choice, text, code, speed" in message.body
+    assert quiz.rounds.get_channel(channel.id).kinds == ("choice", "text", "code")

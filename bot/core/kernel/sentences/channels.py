@@ -27,6 +27,7 @@ STRINGS: dict[str, dict[str, str]] = {
     "settings.field.leaderboard": {"en": "leaderboard", "zh-CN": "每周排行榜 `leaderboard`"},
     "settings.field.packs": {"en": "packs", "zh-CN": "题包 `packs`"},
     "settings.field.live_hosts": {"en": "live_hosts", "zh-CN": "竞答主持 `live_hosts`"},
+    "settings.field.kinds": {"en": "kinds", "zh-CN": "每日题型 `kinds`"},
     "settings.value.live_admins": {"en": "admins", "zh-CN": "仅管理员"},
     "settings.value.live_anyone": {"en": "anyone", "zh-CN": "任何成员"},
     "settings.field.live_on_board": {"en": "live_on_board",
@@ -119,6 +120,12 @@ STRINGS: dict[str, dict[str, str]] = {
         "en": "live_on_board must be on or off (whether live sessions' points count on the "
               "weekly board).",
         "zh-CN": "`live_on_board` 须为 `on` 或 `off`（竞答得分是否计入每周排行榜）。",
+    },
+    "settings.error.kinds": {
+        "en": "Unknown kind {kind}: kinds takes a list of {kinds}, or all "
+              "(kinds=choice,code,speed).",
+        "zh-CN": "未知题型 {kind}：`kinds` 须为 {kinds} 组成的列表，或 `all`"
+                 "（例如 `kinds=choice,code,speed`）。",
     },
     "settings.error.leaderboard": {
         "en": "leaderboard takes a weekday and an hour from 0 to 23 in digits 0-9: "

@@ -14,7 +14,7 @@ English and Simplified Chinese.
 # text, where code font cannot be marked.
 TYPED = ("detach", "view-vs-reshape", "no_grad", "HH", "MM", "Asia/Shanghai", "all", "bank",
          "list", "questions", "seconds", "lobby", "topics", "N", "S", "a", "b", "yaml", "held",
-         "code", "yes")
+         "choice", "text", "code", "speed", "yes")
 
 STRINGS: dict[str, dict[str, str]] = {
     "discord.describe.explain": {"en": "Explain a PyTorch concept, with an example",
@@ -69,6 +69,10 @@ STRINGS: dict[str, dict[str, str]] = {
     "discord.describe.settings.live_on_board": {
         "en": "count live quiz points on the weekly board",
         "zh-CN": "实时测验的得分是否计入每周排行榜",
+    },
+    "discord.describe.settings.kinds": {
+        "en": "kinds of daily question: choice,text,code,speed, or all",
+        "zh-CN": "每日题目的题型：choice、text、code、speed，或 all",
     },
     "discord.describe.forget-me": {"en": "See and delete everything the quiz keeps about you",
                                    "zh-CN": "查看并删除测验保存的关于你的全部数据"},

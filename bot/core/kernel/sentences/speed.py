@@ -170,4 +170,46 @@ STRINGS: dict[str, dict[str, str]] = {
                                  "zh-CN": "进行中的速度挑战"},
     "data.speed_challenge.other": {"en": "{n} open speed challenges",
                                    "zh-CN": "{n} 个进行中的速度挑战"},
+    # A speed challenge as the channel's daily round (bot/core/speed/rounds.py).
+    "speed.round.how": {
+        "en": "Answer with the button: a faster `{entrypoint}`, timed in a sandbox. Up to {tries} "
+              "tries; your best faster one counts, once.",
+        "zh-CN": "点按钮作答：提交更快的 `{entrypoint}`，在沙箱中计时。最多 {tries} 次；"
+                 "只计你最好的一次更快结果，且只计一次。",
+    },
+    "speed.round.meta": {
+        "en": "{topic} · difficulty {difficulty}/3 · {points}-{most} points · closes {closes}",
+        "zh-CN": "{topic} · 难度 {difficulty}/3 · {points}-{most} 分 · {closes} 截止",
+    },
+    "speed.round.meta.closed": {
+        "en": "{topic} · difficulty {difficulty}/3 · {points}-{most} points · closed",
+        "zh-CN": "{topic} · 难度 {difficulty}/3 · {points}-{most} 分 · 已结束",
+    },
+    "speed.round.points": {
+        "en": "Today's round: +{points} points (your best now counts {best}).",
+        "zh-CN": "今日一题：+{points} 分（你的最好成绩现计 {best} 分）。",
+    },
+    "speed.round.kept": {
+        "en": "Today's round: no more points, your best try still counts {best}.",
+        "zh-CN": "今日一题：没有新增分数，仍按你最好的一次计 {best} 分。",
+    },
+    "speed.round.no_points": {
+        "en": "Today's round: no points for this try (your best counts {best}).",
+        "zh-CN": "今日一题：这次不得分（你最好的一次计 {best} 分）。",
+    },
+    "speed.round.held": {
+        "en": "It counts for today's round once an admin releases it.",
+        "zh-CN": "管理员放行后才会计入今日一题。",
+    },
+    "speed.round.no_tries": {
+        "en": "You have used your {tries} tries at today's speed round.",
+        "zh-CN": "你已用完今日速度挑战的 {tries} 次机会。",
+    },
+    "speed.round.reveal": {
+        "en": "The challenge's own fast solution is below. Why it is fast:",
+        "zh-CN": "下面是本题自带的快速解法。它为什么快：",
+    },
+    "speed.round.best": {"en": "Fastest today:", "zh-CN": "今日最快："},
+    "speed.round.nobody": {"en": "Nobody was faster today.", "zh-CN": "今天没有人更快。"},
+    "speed.round.rank": {"en": "{rank}. {score}×", "zh-CN": "{rank}. {score}×"},
 }

@@ -122,6 +122,8 @@ STRINGS: dict[str, dict[str, str]] = {
                                       "zh-CN": "星期与小时，例如 `fri 16`"},
     "web.settings.hint.packs": {"en": "`bank` and team pack ids, comma-separated",
                                 "zh-CN": "`bank` 与团队题包 ID，以逗号分隔"},
+    "web.settings.hint.kinds": {"en": "`choice`, `text`, `code`, `speed`, comma-separated",
+                                "zh-CN": "`choice`、`text`、`code`、`speed`，以逗号分隔"},
     "web.nav.audit": {"en": "Audit log", "zh-CN": "审计日志"},
     "web.audit.title": {"en": "Audit log: what admins changed", "zh-CN": "审计日志：管理员的修改"},
     "web.audit.when": {"en": "When (UTC)", "zh-CN": "时间（UTC）"},
