@@ -27,7 +27,10 @@ ACTION_ID_CHARS = 255
 MAX_BLOCKS = 50
 MAX_VIEW_BLOCKS = 100  # a modal or the home tab
 MAX_BUTTONS = 25  # elements of one actions block
-MAX_FIELDS = 10
+MAX_FIELDS = 10  # of one section
+# Sections of fields a message may take: the channel's settings are 11 fields, and a cut there
+# hid the last settings from Slack's admins.
+MAX_FIELD_SECTIONS = 3
 FALLBACK_CHARS = 300
 MORE = "…"
 _DETAIL_CHARS = 700
@@ -169,14 +172,16 @@ def render(message: Message, locale: str = "en") -> list[Block]:
         out.extend(code_sections(message.code))
     if message.fields:
         shown_fields = list(message.fields)
-        if len(shown_fields) > MAX_FIELDS:
-            left = len(shown_fields) - MAX_FIELDS + 1
-            shown_fields = [*shown_fields[: MAX_FIELDS - 1], (MORE, f"+{left}")]
+        room = MAX_FIELDS * MAX_FIELD_SECTIONS
+        if len(shown_fields) > room:
+            left = len(shown_fields) - room + 1
+            shown_fields = [*shown_fields[: room - 1], (MORE, f"+{left}")]
         fields = [{"type": "mrkdwn",
                    "text": _cut(f"*{mrkdwn(name)}*\n{mrkdwn(value)}" if value else
                                 f"*{mrkdwn(name)}*", FIELD_CHARS)}
                   for name, value in shown_fields]
-        out.append({"type": "section", "fields": fields})
+        out.extend({"type": "section", "fields": fields[start:start + MAX_FIELDS]}
+                   for start in range(0, len(fields), MAX_FIELDS))
     if message.output:
         shown = inert(message.output, Surface.SLACK_CODE, limit=_OUTPUT_CHARS)
         out.append(section(f"*{t(locale, 'code.output')}*\n```\n{shown}\n```"))

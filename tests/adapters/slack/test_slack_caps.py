@@ -105,11 +105,20 @@ def test_more_than_fifty_blocks_are_cut_with_a_mark_keeping_buttons_and_footer()
     assert len(marks) == 1 and marks[0]["elements"][0]["text"] == "… +34"
 
 
-def test_forty_fields_become_ten_the_last_saying_how_many_were_left():
+def test_forty_fields_become_three_sections_of_ten_the_last_saying_how_many_were_left():
     fields = tuple((f"name {n}", f"value {n}") for n in range(40))
-    shown = next(s for s in _of(render(Message(fields=fields)), "section") if "fields" in s)
-    assert len(shown["fields"]) == 10
-    assert shown["fields"][-1]["text"] == "*…*\n+31"
+    shown = [s for s in _of(render(Message(fields=fields)), "section") if "fields" in s]
+    assert [len(s["fields"]) for s in shown] == [10, 10, 10]
+    assert shown[-1]["fields"][-1]["text"] == "*…*\n+11"
+
+
+def test_eleven_fields_are_all_shown_in_two_sections():
+    # A channel's settings are eleven: Slack holds ten fields a section, and the eleventh and
+    # tenth were cut to "… +2", hiding live_on_board and kinds from the admin.
+    fields = tuple((f"name {n}", f"value {n}") for n in range(11))
+    shown = [s for s in _of(render(Message(fields=fields)), "section") if "fields" in s]
+    assert [len(s["fields"]) for s in shown] == [10, 1]
+    assert shown[-1]["fields"][0]["text"] == "*name 10*\nvalue 10"
 
 
 def test_a_modal_title_is_cut_to_24():
