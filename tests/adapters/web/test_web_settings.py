@@ -51,6 +51,25 @@ def test_the_form_starts_from_the_stored_values(quiz, channel):
     assert '<label for="set-tz">' in html and 'aria-describedby="hint-tz"' in html
 
 
+def test_the_form_holds_the_live_settings_and_an_admin_turns_live_points_on(quiz, channel):
+    # The form lacked live_hosts and live_on_board: the page showed them but could not set them.
+    signin = link(quiz, ADA)
+
+    async def scenario(client):
+        await sign_in(client, signin)
+        return await (await client.get(f"/channels/{channel.id}/settings")).text()
+
+    html = serve(quiz, scenario)
+    assert '<select id="set-live_hosts" name="live_hosts">' in html
+    assert '<select id="set-live_on_board" name="live_on_board">' in html
+    assert '<option value="off" selected>' in html.split('id="set-live_on_board"')[1]
+    status, html = _post(quiz, f"/channels/{channel.id}/settings",
+                         {**FORM, "live_hosts": "anyone", "live_on_board": "on"})
+    assert status == 200 and "Settings saved." in html
+    stored = quiz.rounds.store.get_channel(channel.id)
+    assert stored.live_on_board and stored.live_anyone
+
+
 def test_an_admin_changes_the_post_time_and_chat_sees_it(quiz, channel):
     status, html = _post(quiz, f"/channels/{channel.id}/settings", {**FORM, "time": "07:30"})
     assert status == 200 and "Settings saved." in html
