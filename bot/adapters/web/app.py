@@ -25,7 +25,7 @@ from bot.adapters.web import security
 from bot.adapters.web.metrics import WebMetrics
 from bot.adapters.web.providers import Provider
 from bot.core.desk import Desk
-from bot.core.desk.web import WebDesk
+from bot.core.desk.web import AdminOnly, WebDesk
 from bot.core.desk.web_packs import WebPacks
 from bot.core.kernel.i18n import speaking_to, t
 from bot.core.kernel.models import SUPPORTED_LOCALES, WebGrant, WebSession
@@ -189,7 +189,7 @@ class WebFront:
             return await handler(request)
         except web.HTTPNotFound:
             return self.problem(request, 404, "web.error.not_found")
-        except web.HTTPForbidden:
+        except (web.HTTPForbidden, AdminOnly):  # the desk refuses a member an admin's work
             return self.problem(request, 403, "web.error.forbidden")
         except web.HTTPMethodNotAllowed:
             return self.problem(request, 405, "web.error.bad_request")

@@ -12,7 +12,6 @@ import re
 from aiohttp import web
 
 from bot.adapters.web.app import UPLOAD, WebFront, grant_of
-from bot.core.desk.web import AdminOnly
 from bot.core.kernel.i18n import t
 from bot.core.kernel.messages import Message, Tone
 
@@ -59,10 +58,7 @@ class PackPages:
                        status: int = 200) -> web.StreamResponse:
         front = self.front
         grant = grant_of(request)
-        try:
-            lines = await front.call(front.packs.listing, grant)
-        except AdminOnly:
-            raise web.HTTPForbidden from None
+        lines = await front.call(front.packs.listing, grant)
         stored = result is not None and result.tone is Tone.SUCCESS
         return front.render(request, "packs.html", status=status, lines=lines, result=result,
                             problems=[] if stored else report_lines(result),
@@ -79,15 +75,12 @@ class PackPages:
             return await self._listing(request, Message(
                 body=t(front.language(request), "pack.no_file"), tone=Tone.WARNING), 422)
         filename, data, size = uploaded
-        try:
-            language = front.language(request)
-            refused = await front.call(front.packs.upload_refusal, grant, filename, size,
-                                       language)
-            if refused is not None or data is None:
-                return await self._listing(request, refused, 413 if data is None else 422)
-            result = await front.call(front.packs.add, grant, filename, data, language)
-        except AdminOnly:
-            raise web.HTTPForbidden from None
+        language = front.language(request)
+        refused = await front.call(front.packs.upload_refusal, grant, filename, size,
+                                   language)
+        if refused is not None or data is None:
+            return await self._listing(request, refused, 413 if data is None else 422)
+        result = await front.call(front.packs.add, grant, filename, data, language)
         return await self._listing(request, result,
                                    200 if result.tone is Tone.SUCCESS else 422)
 
@@ -95,10 +88,7 @@ class PackPages:
         """Show every stored version of a pack the workspace sees."""
         front = self.front
         grant = grant_of(request)
-        try:
-            found = await front.call(front.packs.versions, grant, request.match_info["pack"])
-        except AdminOnly:
-            raise web.HTTPForbidden from None
+        found = await front.call(front.packs.versions, grant, request.match_info["pack"])
         if found is None:
             raise web.HTTPNotFound
         return front.render(request, "pack.html", history=found)
@@ -107,10 +97,7 @@ class PackPages:
         """Download the newest version of the workspace's own pack, as /quiz-pack export."""
         front = self.front
         grant = grant_of(request)
-        try:
-            found = await front.call(front.packs.export, grant, request.match_info["pack"])
-        except AdminOnly:
-            raise web.HTTPForbidden from None
+        found = await front.call(front.packs.export, grant, request.match_info["pack"])
         if found is None:
             raise web.HTTPNotFound
         return web.Response(body=found.file_data, content_type="application/x-yaml",
@@ -121,10 +108,7 @@ class PackPages:
         """Ask before removing the workspace's own pack (the button below POSTs)."""
         front = self.front
         grant = grant_of(request)
-        try:
-            found = await front.call(front.packs.versions, grant, request.match_info["pack"])
-        except AdminOnly:
-            raise web.HTTPForbidden from None
+        found = await front.call(front.packs.versions, grant, request.match_info["pack"])
         if found is None or not found.own or found.removed:
             raise web.HTTPNotFound
         return front.render(request, "pack_remove.html", history=found)
@@ -136,11 +120,8 @@ class PackPages:
         form = await front.form(request)
         if form.get("confirm") != "yes":
             raise web.HTTPBadRequest
-        try:
-            result = await front.call(front.packs.remove, grant, request.match_info["pack"],
-                                      front.language(request))
-        except AdminOnly:
-            raise web.HTTPForbidden from None
+        result = await front.call(front.packs.remove, grant, request.match_info["pack"],
+                                  front.language(request))
         if result is None:
             raise web.HTTPNotFound
         return await self._listing(request, result)

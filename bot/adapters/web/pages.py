@@ -19,7 +19,6 @@ from bot.adapters.web.app import HERE, MAX_BODY, SESSION, WebFront, grant_of
 from bot.adapters.web.pack_pages import PackPages
 from bot.adapters.web.question_pages import QuestionPages
 from bot.adapters.web.signin_pages import SignInPages
-from bot.core.desk.web import AdminOnly
 from bot.core.kernel.i18n import t
 from bot.core.kernel.messages import Message, Tone
 from bot.core.kernel.models import SUPPORTED_LOCALES, WebGrant
@@ -230,11 +229,8 @@ class Pages:
         front = self.front
         grant = grant_of(request)
         channel_id = int(request.match_info["channel"])
-        try:
-            done = await front.call(front.web.publish if publish else front.web.withdraw,
-                                    grant, channel_id)
-        except AdminOnly:
-            raise web.HTTPForbidden from None
+        done = await front.call(front.web.publish if publish else front.web.withdraw,
+                                grant, channel_id)
         if done is None:
             raise web.HTTPNotFound
         raise web.HTTPSeeOther(f"/channels/{channel_id}/board#share")
@@ -294,12 +290,9 @@ class Pages:
         front = self.front
         grant = grant_of(request)
         form = await front.form(request)
-        try:
-            result = await front.call(front.web.change_settings, grant,
-                                      int(request.match_info["channel"]), form,
-                                      front.language(request))
-        except AdminOnly:
-            raise web.HTTPForbidden from None
+        result = await front.call(front.web.change_settings, grant,
+                                  int(request.match_info["channel"]), form,
+                                  front.language(request))
         if result is None:
             raise web.HTTPNotFound
         refused = result.tone is Tone.WARNING
@@ -313,11 +306,8 @@ class Pages:
         grant = grant_of(request)
         channel_id = int(request.match_info["channel"])
         language = front.language(request)
-        try:
-            values = await front.call(front.web.settings_values, grant, channel_id)
-            shown = await front.call(front.web.settings, grant, channel_id, language)
-        except AdminOnly:
-            raise web.HTTPForbidden from None
+        values = await front.call(front.web.settings_values, grant, channel_id)
+        shown = await front.call(front.web.settings, grant, channel_id, language)
         if values is None or shown is None:
             raise web.HTTPNotFound
         if typed is not None:  # a refused form shows what the admin typed, to correct it
@@ -330,10 +320,7 @@ class Pages:
         """Show the workspace's audit log to an admin (403 for a member)."""
         front = self.front
         grant = grant_of(request)
-        try:
-            changes = await front.call(front.web.audit, grant)
-        except AdminOnly:
-            raise web.HTTPForbidden from None
+        changes = await front.call(front.web.audit, grant)
         return front.render(request, "audit.html", changes=changes)
 
     async def items(self, request: web.Request) -> web.StreamResponse:
@@ -353,10 +340,7 @@ class Pages:
         front = self.front
         grant = grant_of(request)
         work = front.web.pause if pause else front.web.unpause
-        try:
-            result = await front.call(work, grant, request.match_info["item"])
-        except AdminOnly:
-            raise web.HTTPForbidden from None
+        result = await front.call(work, grant, request.match_info["item"])
         if result is None:
             raise web.HTTPNotFound
         return await self._items_page(request, result)
@@ -365,10 +349,7 @@ class Pages:
                           result: Message | None) -> web.StreamResponse:
         front = self.front
         grant = grant_of(request)
-        try:
-            stats = await front.call(front.web.items, grant)
-        except AdminOnly:
-            raise web.HTTPForbidden from None
+        stats = await front.call(front.web.items, grant)
         return front.render(request, "items.html", stats=stats, result=result)
 
     async def reports(self, request: web.Request) -> web.StreamResponse:
@@ -392,21 +373,15 @@ class Pages:
             key = "web.reports.none_chosen" if not picked else "web.reports.reason_needed"
             return await self._reports_page(
                 request, Message(body=t(language, key), tone=Tone.WARNING), status=422)
-        try:
-            result = await front.call(front.web.close_reports, grant,
-                                      [int(v) for v in picked], reason, language)
-        except AdminOnly:
-            raise web.HTTPForbidden from None
+        result = await front.call(front.web.close_reports, grant,
+                                  [int(v) for v in picked], reason, language)
         return await self._reports_page(request, result)
 
     async def _reports_page(self, request: web.Request, result: Message | None,
                             status: int = 200) -> web.StreamResponse:
         front = self.front
         grant = grant_of(request)
-        try:
-            lines = await front.call(front.web.reports, grant)
-        except AdminOnly:
-            raise web.HTTPForbidden from None
+        lines = await front.call(front.web.reports, grant)
         return front.render(request, "reports.html", status=status, lines=lines, result=result)
 
     async def cards(self, request: web.Request) -> web.StreamResponse:
