@@ -210,6 +210,8 @@ class FakeSlack:
         self.file_downloads: list[tuple[str, str]] = []
         self._limits: list[list[Any]] = []
         self._holds: dict[str, str] = {}  # method -> "before" | "after" (see hold())
+        # method -> how long each next request of it spends on the way here (see slow_transit())
+        self._transit: dict[str, list[float]] = {}
         self._released = asyncio.Event()
         self._ts = itertools.count(1)
         self._ids = itertools.count(1)
@@ -313,6 +315,14 @@ class FakeSlack:
 
         return await asyncio.wait_for(find(), timeout)
 
+    def slow_transit(self, method: str, *seconds: float) -> None:
+        """Delay the next requests of ``method`` on their way here, one figure each.
+
+        A request's time (ApiCall.at) is when it arrived, as Slack counts its rate limits;
+        this is a busy client or network between the moment it was sent and then.
+        """
+        self._transit.setdefault(method, []).extend(seconds)
+
     def calls_of(self, method: str) -> list[ApiCall]:
         return [c for c in self.calls if c.method == method]
 
@@ -358,6 +368,8 @@ class FakeSlack:
 
     async def _api(self, request: web.Request) -> web.Response:
         method = request.match_info["method"]
+        if self._transit.get(method):
+            await asyncio.sleep(self._transit[method].pop(0))  # it "arrives" only now
         args = await self._args(request)
         auth = request.headers.get("Authorization", "")
         token = auth.removeprefix("Bearer ") if auth.startswith("Bearer ") else args.pop(

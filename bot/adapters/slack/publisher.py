@@ -10,6 +10,7 @@ the IM). Each call uses the bot token of the channel's own workspace.
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import datetime as dt
 import logging
 from typing import Any
@@ -81,6 +82,14 @@ def parse_ref(ref: str) -> tuple[str, str] | None:
     return channel, ts
 
 
+@dataclasses.dataclass
+class _ChannelTurn:
+    """One channel's live posts, one at a time, and when Slack answered the last of them."""
+
+    lock: asyncio.Lock = dataclasses.field(default_factory=asyncio.Lock)
+    answered_at: float = float("-inf")
+
+
 class SlackPublisher:
     """Implement the scheduler's Publisher port with the Web API."""
 
@@ -90,7 +99,7 @@ class SlackPublisher:
         self._bot_ids: dict[str, str] = {}  # token -> the bot id its posts carry
         # When each channel may next take a live post: Slack allows one post per second per
         # channel, and a reveal is followed at once by the next question.
-        self._live_next: dict[str, float] = {}
+        self._live_turns: dict[str, _ChannelTurn] = {}
         # Rounds are posted without the client's retry of a dropped connection: Slack may
         # have taken the first try, and a blind second one would show the round twice.
         self._round_client = AsyncWebClient(
@@ -224,15 +233,34 @@ class SlackPublisher:
         Posts in one channel go out at least a second apart (Slack's one post per second per
         channel): a reveal and the next question are two posts of the same sweep.
         """
-        loop = asyncio.get_running_loop()
         key = f"{channel.workspace_external_id}:{channel.external_id}"
-        wait = self._live_next.get(key, 0.0) - loop.time()
-        self._live_next[key] = loop.time() + max(0.0, wait) + LIVE_POST_SPACING_S
-        if wait > 0:
-            await asyncio.sleep(wait)
-        if len(self._live_next) > MAX_SPACED_CHANNELS:  # forget channels long past their wait
-            now = loop.time()
-            self._live_next = {k: v for k, v in self._live_next.items() if v > now}
+        turn = self._live_turns.get(key)
+        if turn is None:
+            if len(self._live_turns) >= MAX_SPACED_CHANNELS:
+                self._forget_idle_turns()
+            turn = self._live_turns[key] = _ChannelTurn()
+        async with turn.lock:
+            loop = asyncio.get_running_loop()
+            wait = turn.answered_at + LIVE_POST_SPACING_S - loop.time()
+            if wait > 0:
+                await asyncio.sleep(wait)
+            try:
+                return await self._post_live(channel, message, thread, open_thread)
+            finally:
+                # Slack counts a second between arrivals. Counting it from the moment Slack
+                # answered the previous post (after that post arrived) keeps the gap a second
+                # however long the next request takes to get there; counting from the moment
+                # we sent it did not, on a busy machine (0.94 s apart, seen in CI).
+                turn.answered_at = loop.time()
+
+    def _forget_idle_turns(self) -> None:
+        """Forget channels whose last live post is long past its second (bounded memory)."""
+        now = asyncio.get_running_loop().time()
+        self._live_turns = {k: v for k, v in self._live_turns.items()
+                            if v.lock.locked() or v.answered_at + LIVE_POST_SPACING_S > now}
+
+    async def _post_live(self, channel: ChannelSettings, message: Message, thread: str | None,
+                         open_thread: bool) -> str | None:
         if thread is None:
             ts = await self._post(channel, message)
             return ts if open_thread else None

@@ -7,9 +7,12 @@ tests/adapters/chat/test_rounds.py.
 
 from __future__ import annotations
 
+import asyncio
+import itertools
 import logging
 
 from bot.adapters.slack.replies import RATE_LIMIT_RETRIES
+from bot.core.kernel.messages import Message
 from tests.fake_slack import BOT_TOKEN, GENERAL
 
 
@@ -65,3 +68,20 @@ def test_a_post_slack_keeps_refusing_is_one_warning_and_goes_out_after_the_lease
     assert len(refused) == 1 and refused[0].levelno == logging.WARNING
     assert "ratelimited" in refused[0].getMessage()
     assert not [r for r in caplog.records if r.exc_info or r.levelno >= logging.ERROR]
+
+
+def test_live_posts_arrive_a_second_apart_when_one_is_slow_on_the_way(slack_run):
+    # Seen in CI on a busy machine: posts sent a second apart arrived 0.94 s apart, because
+    # the one before spent longer on the way. Slack counts arrivals.
+    async def scenario(h):
+        channel = await h.enable_channel("t.choice-view")
+        h.fake.slow_transit("chat.postMessage", 0.3)
+        before = len(h.fake.calls_of("chat.postMessage"))
+        await asyncio.gather(*(h.bot.publisher.publish_live(channel, Message(body=f"post {i}"))
+                               for i in range(3)))
+        arrivals = [c.at for c in h.fake.calls_of("chat.postMessage")[before:]]
+        assert len(arrivals) == 3
+        gaps = [b - a for a, b in itertools.pairwise(arrivals)]
+        assert all(gap >= 1.0 for gap in gaps), gaps
+
+    slack_run(scenario)
