@@ -8,6 +8,7 @@ table plus setval ~2 ms, TRUNCATE ~30 ms, CREATE DATABASE ... TEMPLATE a migrate
 
 from __future__ import annotations
 
+import gc
 import itertools
 import os
 import shutil
@@ -15,6 +16,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from aiohttp import web_app
 from sqlalchemy import Engine, create_engine, text
 from sqlalchemy.engine import make_url
 
@@ -30,6 +32,29 @@ PG_URL_ENV = "TORCHQUIZ_TEST_PG_URL"
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     """Run the container tests last: `make test` builds their images meanwhile."""
     items.sort(key=lambda item: item.get_closest_marker("container") is not None)
+
+def pytest_collection_finish(session: pytest.Session) -> None:
+    """Freeze what collection built (modules, parameters), as serving processes freeze theirs.
+
+    Every full garbage collection walked these ~300,000 objects again with the test's event
+    loop stopped (bot/cli.py, _long_lived, says why that matters).
+    """
+    gc.collect()
+    gc.freeze()
+
+
+@pytest.hookimpl(trylast=True)
+def pytest_runtest_teardown(item: pytest.Item) -> None:
+    """Let go of the test's web apps: aiohttp caches each app's middleware chain for good.
+
+    The cache (1,024 entries) is keyed by the app's handlers, so each of them kept a whole
+    bot alive: runtime, store, content bank, about 8,500 objects a Slack test. A test process
+    runs thousands of tests; the heap grew past a million objects and a full garbage
+    collection stopped the event loop for seconds on a busy machine, long enough for
+    Discord's three seconds to pass before an acknowledgement (CI, stop 35).
+    """
+    web_app._cached_build_middleware.cache_clear()
+
 
 _database_names = itertools.count()
 

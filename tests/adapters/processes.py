@@ -65,6 +65,7 @@ def stop_within_ten_seconds(process: subprocess.Popen[str], stopped_line: str) -
     assert process.returncode == 0, err[-3000:]
     assert elapsed < 10, f"took {elapsed:.1f} s to stop"
     assert stopped_line in err
+    assert "start-up heap frozen" in err, "the process left its start-up heap to the collector"
     assert not [pid for pid in zygotes if Path(f"/proc/{pid}").exists()], \
         "a zygote outlived the process"
 
