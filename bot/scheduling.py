@@ -35,7 +35,7 @@ from apscheduler.triggers.interval import IntervalTrigger
 
 from bot.core.kernel.clock import ScaledClock
 from bot.core.kernel.errors import PlatformRefused
-from bot.core.kernel.models import ChannelSettings, RoundPost
+from bot.core.kernel.models import ChannelSettings, PrivateDelivery, RoundPost
 from bot.core.kernel.ports import Publisher, ThreadGone
 from bot.core.learning.reminders import MemberUnreachable
 from bot.core.live import LivePost
@@ -357,6 +357,9 @@ class QuizScheduler:
         # (lobby=0 posts the lobby and the first question together).
         threads: dict[int, str | None] = {}
         for post in posts:
+            if post.private is not None:
+                await self._deliver(post.private)
+                continue
             thread = threads.get(post.session_id, post.thread)
             try:
                 await self._publish_live(post, thread, threads)
@@ -387,12 +390,16 @@ class QuizScheduler:
         """Grade code answers that waited for an executor and deliver each result privately."""
         deliveries = await asyncio.to_thread(self.quiz.rounds.grade_pending, self.platform)
         for delivery in deliveries:
-            try:
-                await self.publisher.deliver_private(delivery)
-            except Exception:
-                log.exception("delivering a graded answer failed channel=%s member=%s round=%s",
-                              delivery.channel_external_id, delivery.member_external_id,
-                              delivery.round_id)
+            await self._deliver(delivery)
+
+    async def _deliver(self, delivery: PrivateDelivery) -> None:
+        """Send one member a graded answer's result privately; a failure is logged, not raised."""
+        try:
+            await self.publisher.deliver_private(delivery)
+        except Exception:
+            log.exception("delivering a graded answer failed channel=%s member=%s round=%s",
+                          delivery.channel_external_id, delivery.member_external_id,
+                          delivery.round_id)
 
     async def remind(self) -> None:
         """Send this minute's review reminders, each claimed first, privately (never a channel)."""

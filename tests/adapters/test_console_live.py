@@ -14,7 +14,7 @@ from bot.adapters.console.channel import ConsoleChannel
 from bot.bootstrap import build_app
 from bot.settings import Settings
 from tests.fakes import FakeClock
-from tests.support.core import BANK, RecordingExecutor
+from tests.support.core import BANK, FakeVerdict, RecordingExecutor
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -212,3 +212,19 @@ def test_live_code_reads_the_lines_up_to_end_and_is_graded_before_the_reveal(app
     assert executor.runs == [("t.code-double", "def double(x):\n    return x * 2\n")]
     [answer] = app[0].quiz.live.store.live_answers(_session(app[0]).id)
     assert answer.correct and not answer.pending
+
+
+def test_a_player_whose_live_code_failed_is_told_why_privately(app):
+    # The console's executor records; it is set to fail as the sandbox would (the real
+    # sandbox's verdict reaches Discord and Slack players in tests/adapters/chat/test_live.py).
+    app[0].quiz.live.executor.verdict = FakeVerdict("failed", 0, 1, "values differ at [0]")
+    terminal = Terminal(app[0])
+    terminal.type("/setup topics=tensors difficulty=2")
+    terminal.type("/live start questions=1 lobby=0 code=yes")
+    start = terminal.out.tell()
+    terminal.console.handle("/live code", iter(["def double(x):\n", "    return x + 2\n",
+                                                "/end\n"]))
+    shown = terminal.out.getvalue()[start:]
+    assert "0 of 1 passed the hidden tests" in shown, shown
+    verdict = shown[shown.index("[private to"):]
+    assert "did not pass" in verdict and "values differ at [0]" in verdict, shown

@@ -203,7 +203,12 @@ class ConsoleChannel:
     def advance_live(self) -> None:
         """Post what live sessions are due to post by now: questions, reveals, final boards."""
         for post in self.quiz.live.advance(PLATFORM):
-            if post.channel.id == self.state.channel.id:
+            if post.channel.id != self.state.channel.id:
+                continue
+            if post.private is not None:  # one player's code verdict, to them alone
+                print(render_delivery(post.private, self._locale()) + "\n", file=self.out,
+                      flush=True)
+            else:
                 self.show(post.message)
 
     def deliver_pending(self) -> None:

@@ -522,7 +522,7 @@ class PrivateDelivery:
     channel_external_id: str
     member_external_id: str
     message: Message
-    round_id: int
+    round_id: int | None  # None: a live session's code verdict, not a daily round's result
     workspace_external_id: str  # the channel's workspace (server, team)
     locale: str  # the channel's language, as the message is written in
 

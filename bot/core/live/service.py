@@ -29,6 +29,7 @@ from bot.core.kernel.models import (
     LiveSession,
     LiveStatus,
     Member,
+    PrivateDelivery,
     RoundStatus,
 )
 from bot.core.kernel.ports import Clock, Executor
@@ -72,6 +73,9 @@ class LivePost:
     # channel; the lobby post starts the thread (``open_thread``).
     thread: str | None = None
     open_thread: bool = False
+    # Not for the channel: one player's own code verdict, said to them privately (a DM on
+    # Discord, an ephemeral message on Slack) as the daily rounds' late results are.
+    private: PrivateDelivery | None = None
 
 
 class LiveService:
@@ -260,7 +264,8 @@ class LiveService:
         return Message(body=t(locale, "live.locked.code", seconds=f"{elapsed_ms / 1000:.1f}"),
                        tone=Tone.SUCCESS)
 
-    def _grade(self, session: LiveSession, question: LiveQuestion, item: Question) -> None:
+    def _grade(self, session: LiveSession, question: LiveQuestion, item: Question,
+               channel: ChannelSettings) -> list[LivePost]:
         """Grade the question's pending code answers in the sandbox; each grade recorded once.
 
         Called at every advance while the question is open (so the close finds little left)
@@ -268,11 +273,17 @@ class LiveService:
         (the same executor and hidden tests, this question's seed); the points are the live
         rule's by the time the answer was locked in. An answer the sandbox could not run (a
         fault) counts as not passed, and says so in the log: the reveal does not wait.
+
+        Returns what to tell each player whose code did not pass, and why (the verdict and
+        the sandbox's explanation, as a daily round tells it): the reveal only shows ✗.
+        Only the replica whose grade was recorded tells, so a player hears it once.
         """
         if not isinstance(item, CodeItem):
-            return
+            return []
+        told: list[LivePost] = []
+        locale = channel.locale
         for answer in self.store.pending_live_answers(session.id, question.position):
-            judgement = judge(item, answer.code or "", AnswerMode.CODE, "en", self.executor,
+            judgement = judge(item, answer.code or "", AnswerMode.CODE, locale, self.executor,
                               compose.question_seed(session.id, question))
             correct = judgement.counts and judgement.correct
             if not judgement.counts:
@@ -287,7 +298,28 @@ class LiveService:
             now = self.clock.now()
             review = self.reviews.review(self.store.get_review(answer.user_id, item.id),
                                          answer.user_id, item.id, correct, 0, now)
-            self.store.grade_live_answer(graded, review if judgement.counts else None)
+            won = self.store.grade_live_answer(graded, review if judgement.counts else None)
+            if won and not correct:
+                post = self._verdict_post(session, question, channel, answer.user_id,
+                                          judgement.lines, judgement.detail)
+                if post is not None:
+                    told.append(post)
+        return told
+
+    def _verdict_post(self, session: LiveSession, question: LiveQuestion,
+                      channel: ChannelSettings, user_id: int, lines: Sequence[str],
+                      detail: str) -> LivePost | None:
+        member = self.store.get_member(user_id)
+        if member is None:
+            return None  # forgotten meanwhile: nobody to tell
+        locale = channel.locale
+        head = t(locale, "live.code_result", position=question.position + 1)
+        message = Message(body="\n".join((head, *lines)), detail=detail, tone=Tone.WARNING,
+                          audience=Audience.PRIVATE)
+        delivery = PrivateDelivery(
+            channel.platform, channel.external_id, member.external_id, message, None,
+            workspace_external_id=channel.workspace_external_id, locale=locale)
+        return LivePost(channel, message, session.id, private=delivery)
 
     def rank(self, channel: ChannelSettings | None, member: Member, locale: str,
              session_id: int | None) -> Message:
@@ -376,19 +408,19 @@ class LiveService:
         players = self.store.live_players(session.id)
         item = self.bank.question(current.item_id)
         if current.closed_at is None:
-            self._grade(session, current, item)
+            made += self._grade(session, current, item, channel)
             answered = {a.user_id for a in answers if a.position == current.position}
             everyone = bool(players) and {p.user_id for p in players} <= answered
             due = current.closes_at is not None and now >= current.closes_at
             if not (due or everyone):
-                return []
+                return made
             if not self.store.close_live_question(session.id, current.position, now):
-                return []  # another replica revealed it
+                return made  # another replica revealed it
             # Grade what came in up to the close, then read again: an answer that landed
             # between the read above and the close is counted in the database, so the reveal
             # must count it too (no answer lands after the close: it waits on the question's
             # row and then sees it closed).
-            self._grade(session, current, item)
+            made += self._grade(session, current, item, channel)
             answers = self.store.live_answers(session.id)
             made.append(LivePost(channel, compose.reveal(
                 session, current, item, answers, players, locale), session.id,

@@ -17,6 +17,7 @@ from bot.core.kernel.models import (
     LivePlayer,
     LiveQuestion,
     LiveSession,
+    Member,
     Review,
     Round,
 )
@@ -123,6 +124,10 @@ class LiveStore(Protocol):
 
     def get_channel(self, channel_id: int) -> ChannelSettings | None:
         """Return a channel's settings by id."""
+        ...
+
+    def get_member(self, member_id: int) -> Member | None:
+        """Return a member by id (a code verdict goes to them by their platform id)."""
         ...
 
     def latest_round(self, channel_id: int) -> Round | None:

@@ -190,9 +190,16 @@ def test_a_live_code_question_is_locked_in_at_once_and_graded_by_the_real_sandbo
                    for r in replies), [r.text for r in replies]
         session_id = int(button.split(":")[2].split("-")[0])
         d.clock.advance(seconds=90)
+        mark = d.mark()
         await d.advance_live()
         reveal = next(p for p in d.live_posts() if "answer to question 1/1" in p.text)
         assert "1 of 2 passed the hidden tests" in reveal.text, reveal.text
+        # The reveal shows only ✗; the player whose code failed is told why, privately, once.
+        [told] = d.private_since(mark, "bob")
+        assert "Your code for question 1 did not pass" in told.text, told.text
+        assert "0/1 hidden tests passed" in told.text and "values differ" in told.text
+        assert d.private_since(mark, "alice") == []  # passed: the reveal says enough
+        assert "did not pass" not in reveal.text
         answers = d.quiz.live.store.live_answers(session_id)
         assert not any(a.pending for a in answers)  # each graded, once
         assert sorted((a.correct, a.points > 0) for a in answers) == [(False, False),

@@ -510,10 +510,14 @@ def test_a_failing_code_answer_earns_nothing(quiz, channel, host, executor):
     channel, session, _ = _open(quiz, channel, host, item="t.code-double", code=True)
     quiz.live.advance("console")
     _answer(quiz, channel, host, "def double(x):\n    return x + 2\n", AnswerMode.CODE)
-    reveal = quiz.live.advance("console")[0].message.body
-    assert "0 of 1 passed the hidden tests" in reveal
+    told, reveal, *_ = quiz.live.advance("console")
+    assert "0 of 1 passed the hidden tests" in reveal.message.body
     [graded] = quiz.live.store.live_answers(session.id)
     assert (graded.correct, graded.points, graded.pending) == (False, 0, False)
+    # Told why, privately, before the reveal: to the player, by their platform id.
+    assert told.private is not None and reveal.private is None
+    assert told.private.member_external_id == host.member.external_id
+    assert "did not pass" in told.message.body and told.message.audience is Audience.PRIVATE
 
 
 def test_two_replicas_grading_one_code_answer_record_it_once(quiz, channel, host, bob, store,

@@ -117,6 +117,10 @@ STRINGS: dict[str, dict[str, str]] = {
         "en": "Locked in ({seconds} s). The sandbox grades your code before the reveal.",
         "zh-CN": "已锁定（{seconds} 秒）。公布答案前由沙箱为你的代码评分。",
     },
+    "live.code_result": {
+        "en": "Your code for question {position} did not pass; here is why.",
+        "zh-CN": "你在第 {position} 题提交的代码未通过，原因如下。",
+    },
     "live.locked_already": {
         "en": "You have locked in an answer to this question already; it stays.",
         "zh-CN": "你已锁定本题的答案，不能更改。",
