@@ -117,10 +117,11 @@ def test_export_holds_every_section_with_the_members_rows(store, world):
     assert data.member == world["ada"]
     assert [s.name for s in data.sections] == [s.name for s in SECTIONS]
     counts = data.counts()
+    # No topic totals: the store was never given the library's topics (sync_item_topics).
     assert counts == {"answers": 4, "pending_answers": 2, "score_totals": 2, "week_totals": 2,
-                      "practice_session": 1, "practice_results": 2, "review_cards": 1,
-                      "reports": 2, "reminders": 1, "live_answers": 2, "live_players": 2,
-                      "speed_verdicts": 2, "speed_challenge": 1}
+                      "topic_totals": 0, "practice_session": 1, "practice_results": 2,
+                      "review_cards": 1, "reports": 2, "reminders": 1, "live_answers": 2,
+                      "live_players": 2, "speed_verdicts": 2, "speed_challenge": 1}
     tables = _counts(store, world["ada"].id)
     assert counts == {s.name: tables[s.table.__tablename__] for s in SECTIONS}
     answers = {s.name: s for s in data.sections}["answers"].rows
