@@ -57,6 +57,8 @@ from db.tables import (
 
 # A query's IN list stays well below SQLite's limit on bound parameters.
 _IN_CHUNK = 500
+# Channels whose per-topic totals one transaction counts again (sync_item_topics).
+_RECOUNT_CHANNELS = 100
 
 
 def _score(row: Sequence[Any]) -> ScoreRow:
@@ -210,10 +212,10 @@ class ScoreStore(StoreBase):
 
         ``topics_of`` is the whole library's (``Library.topics_of()``). One read when nothing
         changed. Otherwise the changed (item, topic) pairs are written and committed first, so
-        every answer recorded after that adds to the new pairs' totals; then, in a second
-        transaction, the channels with a round of a changed item are taken in id order (as a
-        change of zone takes them: an answer in flight there finishes first) and their totals
-        on every topic touched are counted again from the answers. The first call after
+        every answer recorded after that adds to the new pairs' totals; then the channels with
+        a round of a changed item are taken in id order, a hundred a transaction (as a change
+        of zone takes them: an answer in flight there finishes first), and their totals on
+        every topic touched are counted again from the answers. The first call after
         migration 0030 counts every topic: the backfill. Returns the topics recounted.
         """
         wanted = {(item, topic) for item, topics in topics_of.items() for topic in topics}
@@ -232,15 +234,18 @@ class ScoreStore(StoreBase):
                                 [{"item_id": item, "topic": topic} for item, topic in added])
         items = sorted({item for item, _ in (*added, *removed)})
         topics = sorted({topic for _, topic in (*added, *removed)})
-        with self._transaction() as session:
+        with self._read() as session:
             channels: set[int] = set()
             for item_chunk in batches(items):
                 channels.update(session.scalars(
                     select(RoundRow.channel_id).where(RoundRow.item_id.in_(item_chunk))
                     .distinct()))
-            for channel_id in sorted(channels):
-                lock_channel_answers(session, channel_id)
-            for channel_chunk in batches(sorted(channels)):
+        # A transaction per slice of channels: each holds its channels' locks (one advisory
+        # lock each on PostgreSQL, well within its lock table) only while it counts them.
+        for channel_chunk in batches(sorted(channels), _RECOUNT_CHANNELS):
+            with self._transaction() as session:
+                for channel_id in channel_chunk:
+                    lock_channel_answers(session, channel_id)
                 session.execute(delete(TopicTotalRow).where(
                     TopicTotalRow.channel_id.in_(channel_chunk), TopicTotalRow.topic.in_(topics)))
                 session.execute(insert(TopicTotalRow).from_select(
