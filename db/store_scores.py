@@ -177,19 +177,25 @@ class ScoreStore(StoreBase):
         return BoardRead(scores, int(head.hidden), rounds, latest, anchors)
 
     @retry_on_disconnect
-    def topic_scores(self, channel_id: int, topic: str) -> tuple[list[ScoreRow], int]:
+    def topic_scores(self, channel_id: int, topic: str, limit: int | None = None
+                     ) -> tuple[list[ScoreRow], int]:
         """Return the visible members' points on the channel's rounds of ``topic``.
 
         With them, how many hidden members have points there. One statement whatever the
-        history: the channel's topic_totals rows with points (one per member), best first,
-        hidden members flagged. Equal to ``topic_scores_recount`` of the topic's items while
-        item_topics holds the library's topics (``sync_item_topics``).
+        history, from the channel's topic_totals rows (one per member), best first: the
+        members whose competition rank is within ``limit`` (a tie at the cut comes whole, so
+        that the core orders it by name), every one when None. Equal to the head of
+        ``topic_scores_recount`` of the topic's items while item_topics holds the library's
+        topics (``sync_item_topics``).
         """
+        params = {"channel_id": channel_id, "topic": topic,
+                  "cut": max(limit, 1) - 1 if limit is not None else _NO_CUT}
         with self._reading() as connection:
-            rows = connection.execute(_TOPIC_TOTALS, {"channel_id": channel_id,
-                                                      "topic": topic}).all()
-        visible = [_score(row[:7]) for row in rows if not row[7]]
-        return visible, sum(1 for row in rows if row[7])
+            rows = connection.execute(_TOPIC_TOTALS, params).all()
+        if limit is not None and limit <= 0:
+            return [], int(rows[0].hidden)
+        visible = [_score(row[1:8]) for row in rows if row.user_id is not None]
+        return visible, int(rows[0].hidden)
 
     @retry_on_disconnect
     def topic_scores_recount(self, channel_id: int, item_ids: Collection[str]
@@ -524,16 +530,50 @@ _TOPIC_RECOUNT = (
     .where(AnswerRow.user_id.is_not(None))
     .group_by(RoundRow.channel_id, ItemTopicRow.topic, AnswerRow.user_id)
 )
-# The per-topic board: the channel's rows on the topic with points, best first (its index).
-_TOPIC_TOTALS = (
-    select(*_totals_columns(TopicTotalRow), UserRow.hidden)
-    .join(UserRow, UserRow.id == TopicTotalRow.user_id)
-    .where(TopicTotalRow.channel_id == bindparam("channel_id"),
-           TopicTotalRow.topic == bindparam("topic"), TopicTotalRow.points > 0)
-    .order_by(TopicTotalRow.points.desc(), TopicTotalRow.solved.desc(),
-              TopicTotalRow.last_solved_at.is_(None), TopicTotalRow.last_solved_at,
-              TopicTotalRow.user_id)
-)
+# The per-topic board in one statement: a one-row head (the hidden members with points on the
+# topic, and the rank key of the visible row at the cut) left-joined to the visible rows up to
+# that key, best first. The cut is an OFFSET in the index order (points, solved); no cut row
+# (fewer members than the limit, or _NO_CUT) takes every row.
+_NO_CUT = 1 << 30
+_TOPIC_MINE = (TopicTotalRow.channel_id == bindparam("channel_id"),
+               TopicTotalRow.topic == bindparam("topic"), TopicTotalRow.points > 0)
+_TOPIC_ORDER = (TopicTotalRow.points.desc(), TopicTotalRow.solved.desc(),
+                TopicTotalRow.last_solved_at.is_(None), TopicTotalRow.last_solved_at,
+                TopicTotalRow.user_id)
+
+
+def _topic_totals() -> Select[Any]:
+    hidden = (select(func.count()).select_from(TopicTotalRow)
+              .join(UserRow, UserRow.id == TopicTotalRow.user_id)
+              .where(*_TOPIC_MINE, UserRow.hidden.is_(True)).scalar_subquery())
+    visible = (select(*_totals_columns(TopicTotalRow))
+               .join(UserRow, UserRow.id == TopicTotalRow.user_id)
+               .where(*_TOPIC_MINE, UserRow.hidden.is_(False)))
+    cut = (select(TopicTotalRow.points.label("points"), TopicTotalRow.solved.label("solved"),
+                  TopicTotalRow.last_solved_at.label("last"))
+           .join(UserRow, UserRow.id == TopicTotalRow.user_id)
+           .where(*_TOPIC_MINE, UserRow.hidden.is_(False))
+           .order_by(*_TOPIC_ORDER).limit(1).offset(bindparam("cut")).subquery("cut"))
+    head = select(hidden.label("hidden")).subquery("head")
+    at_cut = and_(TopicTotalRow.points == cut.c.points, TopicTotalRow.solved == cut.c.solved)
+    not_after = or_(
+        cut.c.points.is_(None),
+        TopicTotalRow.points > cut.c.points,
+        and_(TopicTotalRow.points == cut.c.points, TopicTotalRow.solved > cut.c.solved),
+        and_(at_cut, or_(cut.c.last.is_(None),
+                         and_(TopicTotalRow.last_solved_at.is_not(None),
+                              TopicTotalRow.last_solved_at <= cut.c.last))),
+    )
+    top = visible.join(cut, true(), isouter=True).where(not_after).subquery("top")
+    c = top.c
+    return (select(head.c.hidden, c.user_id, c.display_name, c.points, c.solved, c.first_try,
+                   c.last_solved_at, c.attempted)
+            .select_from(head.outerjoin(top, true()))
+            .order_by(c.points.desc(), c.solved.desc(), c.last_solved_at.is_(None),
+                      c.last_solved_at, c.user_id))
+
+
+_TOPIC_TOTALS = _topic_totals()
 _TALLY = select(
     func.count(distinct(case((AnswerRow.correct, AnswerRow.user_id)))),
     func.count(distinct(AnswerRow.user_id)),

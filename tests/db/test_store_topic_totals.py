@@ -100,3 +100,35 @@ def test_a_hidden_member_is_counted_apart_as_the_recount_does(store):
     _history(store, channel, people, range(10), seed=7)
     store.set_hidden(people[1].id, True)
     _assert_equal(store, channel, TOPICS)
+
+
+def _key(row):
+    far = dt.datetime.max.replace(tzinfo=dt.UTC)
+    return (-row.points, -row.solved, row.last_solved_at or far)
+
+
+def test_a_limited_topic_board_reads_down_to_the_cut_with_the_tie_at_it_whole(store):
+    channel = make_channel(store)
+    people = [make_member(store, f"U{n}", f"m{n}") for n in range(9)]
+    store.sync_item_topics(TOPICS)
+    # Three members tie exactly (same points, solves and time), two more tie on points.
+    for day, item in enumerate(("i0", "i1", "i0")):
+        at = T0 + dt.timedelta(days=day)
+        rnd = open_round(store, channel, DAY + dt.timedelta(days=day), item=item, opened=at)
+        for n, person in enumerate(people):
+            right = n < 7 or day == 0
+            when = at + (HOUR if n in (2, 3, 4) else (n + 1) * HOUR)
+            answer(store, rnd, person, 1, correct=right, points=(10 if n != 8 else 5) * right,
+                   at=when)
+    store.set_hidden(people[0].id, True)
+    full, hidden = store.topic_scores_recount(channel.id, _items(TOPICS, "tensors"))
+    assert store.topic_scores(channel.id, "tensors") == (full, hidden) and hidden == 1
+    ordered = sorted(full, key=lambda s: (*_key(s), s.user_id))
+    for limit in range(0, len(full) + 2):
+        rows, counted = store.topic_scores(channel.id, "tensors", limit)
+        cut = _key(ordered[min(limit, len(ordered)) - 1]) if limit else None
+        expected = [s for s in ordered if cut is not None and _key(s) <= cut]
+        assert (sorted(rows, key=lambda s: (*_key(s), s.user_id)), counted) == (
+            expected, 1), limit
+    tied = store.topic_scores(channel.id, "tensors", 1)[0]
+    assert len(tied) == 3  # m2, m3 and m4 tie for first: the cut takes all three

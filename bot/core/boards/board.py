@@ -187,18 +187,18 @@ class BoardService:
 
         The points of the channel's rounds whose question covers ``topic`` (any version, a
         removed pack's too: the library's lookups are global), read from the per-topic totals
-        kept with answers: one statement. The store is first given the library's topics of
-        each question when they are not the ones it was last given (once per library
-        snapshot: the store recounts only what changed). Hidden members are left out and
-        counted, as on every board. A topic board has no streak of its own: its rows' streaks
-        are 0.
+        kept with answers: one statement, down to the ``limit``-th member and whoever ties.
+        The store is first given the library's topics of each question when they are not the
+        ones it was last given (once per library snapshot: the store recounts only what
+        changed). Hidden members are left out and counted, as on every board. A topic board
+        has no streak of its own: its rows' streaks are 0.
         """
         as_of = self.clock.now()
         topics_of = self.bank.topics_of()
         if topics_of is not self._synced_topics:
             self.store.sync_item_topics(topics_of)
             self._synced_topics = topics_of
-        scores, hidden = self.store.topic_scores(channel.id, topic)
+        scores, hidden = self.store.topic_scores(channel.id, topic, max(limit, 0))
         rows = rank(scores, {})[:max(limit, 0)]
         attempted = {s.user_id: s.attempted for s in scores}
         return BoardView(tuple(rows), attempted, hidden, as_of)

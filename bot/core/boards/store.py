@@ -67,11 +67,13 @@ class BoardStore(Protocol):
         ...
 
 
-    def topic_scores(self, channel_id: int, topic: str) -> tuple[list[ScoreRow], int]:
+    def topic_scores(self, channel_id: int, topic: str, limit: int | None = None
+                     ) -> tuple[list[ScoreRow], int]:
         """Return a topic's board: the visible members' points on the rounds of ``topic``.
 
-        Best first, with how many hidden members have points there, in one statement, from
-        totals kept with answers over the item topics last given to ``sync_item_topics``.
+        Best first, down to competition rank ``limit`` with a tie at the cut whole (None:
+        all), with how many hidden members have points there, in one statement, from totals
+        kept with answers over the item topics last given to ``sync_item_topics``.
         """
         ...
 
