@@ -12,6 +12,7 @@ import pytest
 from sqlalchemy import event, func, select
 from sqlalchemy.exc import IntegrityError
 
+from bot.core.kernel.i18n import t
 from bot.core.kernel.models import (
     AnswerDraft,
     AnswerMode,
@@ -28,6 +29,7 @@ from bot.core.kernel.models import (
     SpeedVerdictRecord,
 )
 from bot.core.kernel.models import week_start as week_of
+from bot.core.people.service import SECTION_ORDER
 from db.engine import make_engine
 from db.forgotten import forgotten_mark
 from db.store import SqlStore
@@ -105,6 +107,17 @@ def _assert_boards_equal_a_recount(store, channel, now):
         assert store.top_scores(channel.id, since, None) == recount, since
     for row in store.scores(channel.id):
         assert store.member_score(channel.id, row.user_id) == row
+
+
+def test_the_totals_sections_have_words_in_both_languages_for_forget_me():
+    # A section without them would be shown by its English name in a zh-CN reply. (The live
+    # sections have none yet: they read as "2 live answers" in every language.)
+    for section in SECTIONS[2:5]:
+        assert section.name in SECTION_ORDER, section.name
+        for locale in ("en", "zh-CN"):
+            for form in ("one", "other"):
+                said = t(locale, f"data.{section.name}.{form}", n=2)
+                assert said and not said.startswith("data."), (section.name, locale)
 
 
 def test_every_table_that_references_members_is_a_section():
