@@ -23,6 +23,7 @@ from sqlalchemy import (
     or_,
     select,
     true,
+    tuple_,
     union_all,
 )
 from sqlalchemy.orm import aliased
@@ -50,6 +51,7 @@ from db.tables import (
     ReviewRow,
     RoundRow,
     ScoreTotalRow,
+    TopicRecountRow,
     TopicTotalRow,
     UserRow,
     WeekTotalRow,
@@ -217,29 +219,38 @@ class ScoreStore(StoreBase):
         """Store the library's topics of each question; recount the topics that changed.
 
         ``topics_of`` is the whole library's (``Library.topics_of()``). One read when nothing
-        changed. Otherwise the changed (item, topic) pairs are written and committed first, so
-        every answer recorded after that adds to the new pairs' totals; then the channels with
-        a round of a changed item are taken in id order, a hundred a transaction (as a change
-        of zone takes them: an answer in flight there finishes first), and their totals on
-        every topic touched are counted again from the answers. The first call after
-        migration 0030 counts every topic: the backfill. Returns the topics recounted.
+        changed and nothing is owed. Otherwise the changed (item, topic) pairs are written
+        and noted as owed in one transaction, so every answer recorded after it adds to the
+        new pairs' totals; then the channels with a round of an owed item are taken in id
+        order, a hundred a transaction (as a change of zone takes them: an answer in flight
+        there finishes first), their totals on every owed topic are counted again from the
+        answers, and the pairs are no longer owed. A process that dies before that leaves
+        them owed, and the next call finishes the count. The first call after migration 0030
+        counts every topic: the backfill. Returns the topics recounted.
         """
         wanted = {(item, topic) for item, topics in topics_of.items() for topic in topics}
         with self._read() as session:
             stored = {(item, topic) for item, topic in session.execute(
                 select(ItemTopicRow.item_id, ItemTopicRow.topic))}
+            owed = {(item, topic) for item, topic in session.execute(
+                select(TopicRecountRow.item_id, TopicRecountRow.topic))}
         added, removed = sorted(wanted - stored), sorted(stored - wanted)
-        if not added and not removed:
+        if added or removed:
+            with self._transaction() as session:
+                for item, topic in removed:  # rare: a pack's new version changed its topics
+                    session.execute(delete(ItemTopicRow).where(ItemTopicRow.item_id == item,
+                                                               ItemTopicRow.topic == topic))
+                if added:
+                    session.execute(self._upsert(ItemTopicRow).on_conflict_do_nothing(),
+                                    [{"item_id": item, "topic": topic} for item, topic in added])
+                session.execute(self._upsert(TopicRecountRow).on_conflict_do_nothing(),
+                                [{"item_id": item, "topic": topic}
+                                 for item, topic in (*added, *removed)])
+        pairs = sorted(owed.union(added, removed))
+        if not pairs:
             return 0
-        with self._transaction() as session:
-            for item, topic in removed:  # rare: a pack's new version changed its topics
-                session.execute(delete(ItemTopicRow).where(ItemTopicRow.item_id == item,
-                                                           ItemTopicRow.topic == topic))
-            if added:
-                session.execute(self._upsert(ItemTopicRow).on_conflict_do_nothing(),
-                                [{"item_id": item, "topic": topic} for item, topic in added])
-        items = sorted({item for item, _ in (*added, *removed)})
-        topics = sorted({topic for _, topic in (*added, *removed)})
+        items = sorted({item for item, _ in pairs})
+        topics = sorted({topic for _, topic in pairs})
         with self._read() as session:
             channels: set[int] = set()
             for item_chunk in batches(items):
@@ -259,6 +270,10 @@ class ScoreStore(StoreBase):
                      "attempted", "last_solved_at"],
                     _TOPIC_RECOUNT.where(RoundRow.channel_id.in_(channel_chunk),
                                          ItemTopicRow.topic.in_(topics))))
+        with self._transaction() as session:
+            for pair_chunk in batches(pairs):
+                session.execute(delete(TopicRecountRow).where(
+                    tuple_(TopicRecountRow.item_id, TopicRecountRow.topic).in_(pair_chunk)))
         return len(topics)
 
     @retry_on_disconnect

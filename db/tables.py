@@ -336,6 +336,20 @@ class ItemTopicRow(Base):
     topic: Mapped[str] = mapped_column(String(64), primary_key=True)
 
 
+class TopicRecountRow(Base):
+    """An (item, topic) pair whose change the per-topic totals have yet to be counted for.
+
+    Written in the transaction that changes item_topics and removed once the channels'
+    totals on the topic are counted again: a process that dies between the two leaves it
+    here, and the next sync_item_topics finishes the count. Migration 0030.
+    """
+
+    __tablename__ = "topic_recounts"
+
+    item_id: Mapped[str] = mapped_column(String(128), primary_key=True)
+    topic: Mapped[str] = mapped_column(String(64), primary_key=True)
+
+
 class TopicTotalRow(Base):
     """A member's all-time totals in a channel on one topic: the per-topic board's rows.
 

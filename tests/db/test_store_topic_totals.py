@@ -8,6 +8,9 @@ totals on every topic, on SQLite and PostgreSQL.
 import datetime as dt
 import random
 
+import pytest
+from sqlalchemy import event
+
 from db.tables import TopicTotalRow
 from tests.db.builders import DAY, HOUR, T0, answer, make_channel, make_member, open_round
 
@@ -132,3 +135,26 @@ def test_a_limited_topic_board_reads_down_to_the_cut_with_the_tie_at_it_whole(st
             expected, 1), limit
     tied = store.topic_scores(channel.id, "tensors", 1)[0]
     assert len(tied) == 3  # m2, m3 and m4 tie for first: the cut takes all three
+
+
+def test_a_sync_that_dies_before_its_recount_is_finished_by_the_next_one(store):
+    # The changed topics are noted with the change: a process killed between the two leaves
+    # them owed, not stale for good.
+    channel = make_channel(store)
+    people = [make_member(store, f"U{n}", f"m{n}") for n in range(4)]
+    _history(store, channel, people, range(8), seed=7)
+
+    def crash(conn, cursor, statement, *args):
+        if statement.lstrip().upper().startswith("DELETE FROM TOPIC_TOTALS"):
+            raise RuntimeError("the process died here")
+
+    event.listen(store.engine, "before_cursor_execute", crash)
+    try:
+        with pytest.raises(RuntimeError):
+            store.sync_item_topics(TOPICS)
+    finally:
+        event.remove(store.engine, "before_cursor_execute", crash)
+    # The pairs are stored, the totals not counted: the next call (nothing changed) counts.
+    assert store.sync_item_topics(TOPICS) == 3
+    _assert_equal(store, channel, TOPICS)
+    assert store.sync_item_topics(TOPICS) == 0  # and then nothing is owed

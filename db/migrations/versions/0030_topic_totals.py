@@ -46,12 +46,18 @@ GROUP BY r.channel_id, it.topic, a.user_id
 
 
 def upgrade() -> None:
-    """Create item_topics and topic_totals, and count what item_topics holds (nothing yet)."""
+    """Create item_topics, topic_recounts and topic_totals; count what item_topics holds."""
     op.create_table(
         "item_topics",
         sa.Column("item_id", sa.String(length=128), nullable=False),
         sa.Column("topic", sa.String(length=64), nullable=False),
         sa.PrimaryKeyConstraint("item_id", "topic", name="pk_item_topics"),
+    )
+    op.create_table(
+        "topic_recounts",
+        sa.Column("item_id", sa.String(length=128), nullable=False),
+        sa.Column("topic", sa.String(length=64), nullable=False),
+        sa.PrimaryKeyConstraint("item_id", "topic", name="pk_topic_recounts"),
     )
     op.create_table(
         "topic_totals",
@@ -78,4 +84,5 @@ def downgrade() -> None:
     """Drop both: the per-topic board of 0029 recounts the answers instead."""
     op.drop_index("ix_topic_totals_channel_id_topic_points_solved", table_name="topic_totals")
     op.drop_table("topic_totals")
+    op.drop_table("topic_recounts")
     op.drop_table("item_topics")
