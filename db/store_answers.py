@@ -50,6 +50,7 @@ from db.tables import (
     RESPONSE_MAX_CHARS,
     AnswerRow,
     ChannelRow,
+    ItemTopicRow,
     ItemTotalRow,
     LiveAnswerRow,
     LiveSessionRow,
@@ -57,6 +58,7 @@ from db.tables import (
     RoundRow,
     ScoreTotalRow,
     SpeedVerdictRow,
+    TopicTotalRow,
     WeekTotalRow,
 )
 from db.totals import Answer, Totals, added_by, fold
@@ -272,6 +274,7 @@ class _AnswerStatements:
                                 streak=True)
         week = _add_statement(store, WeekTotalRow, "w", ("channel_id", "week_start", "user_id"))
         items = _add_items(store)
+        topics = _add_topics(store)
         card: dict[str, Any] = {name: bindparam(f"r_{name}") for name in _CARD}
         self.card = (store._upsert(ReviewRow)
                      .values(user_id=bindparam("a_user_id"), item_id=bindparam("r_item_id"),
@@ -282,12 +285,13 @@ class _AnswerStatements:
         # is then locked for the least time. SQLite, which has no data-modifying CTEs and no
         # round trips, takes them one by one.
         if postgres:
-            ctes = (totals.cte("totals"), week.cte("week"), items.cte("items"))
+            ctes = (totals.cte("totals"), week.cte("week"), items.cte("items"),
+                    topics.cte("topics"))
             self.writes: list[Any] = [select(self.insert.cte("new_answer")).add_cte(*ctes)]
             self.carded: list[Any] = [select(self.insert.cte("new_answer")).add_cte(
                 *ctes, self.card.cte("card"))]
         else:
-            self.writes = [self.insert, totals, week, items]
+            self.writes = [self.insert, totals, week, items, topics]
             self.carded = [*self.writes, self.card]
 
 
@@ -352,6 +356,37 @@ def _add_items(store: StoreBase) -> Any:
         set_={"answered": ItemTotalRow.answered + new.answered,
               "solved": ItemTotalRow.solved + new.solved,
               "first_try": ItemTotalRow.first_try + new.first_try})
+
+
+def _add_topics(store: StoreBase) -> Any:
+    """Return an upsert adding what an answer adds to all time to each topic of its item.
+
+    The topics are item_topics' rows of the round's item (none: nothing is added); a round has
+    one item, so what the answer adds to a topic is what it adds to the member's all-time
+    totals (the bound ``s_*``).
+    """
+    columns = ("channel_id", "topic", "user_id", *_TOTALS)
+    rows = select(
+        bindparam("channel_id", type_=Integer), ItemTopicRow.topic,
+        bindparam("a_user_id", type_=Integer),
+        *(bindparam(f"s_{name}", type_=TopicTotalRow.__table__.c[name].type)
+          for name in _TOTALS),
+    ).where(ItemTopicRow.item_id == bindparam("i_item_id"))
+    stmt = store._upsert(TopicTotalRow).from_select(list(columns), rows)
+    new = stmt.excluded
+    later = case(
+        (new.last_solved_at.is_(None), TopicTotalRow.last_solved_at),
+        (TopicTotalRow.last_solved_at.is_(None), new.last_solved_at),
+        (new.last_solved_at > TopicTotalRow.last_solved_at, new.last_solved_at),
+        else_=TopicTotalRow.last_solved_at,
+    )
+    return stmt.on_conflict_do_update(
+        index_elements=["channel_id", "topic", "user_id"],
+        set_={"points": TopicTotalRow.points + new.points,
+              "solved": TopicTotalRow.solved + new.solved,
+              "first_try": TopicTotalRow.first_try + new.first_try,
+              "attempted": TopicTotalRow.attempted + new.attempted,
+              "last_solved_at": later})
 
 
 def recount_items(session: Session, channel_ids: list[int]) -> None:

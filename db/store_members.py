@@ -49,6 +49,7 @@ from db.tables import (
     ScoreTotalRow,
     SpeedOpenRow,
     SpeedVerdictRow,
+    TopicTotalRow,
     UserRow,
     WeekTotalRow,
     WorkspaceRow,
@@ -132,6 +133,20 @@ def _totals(table: type[ScoreTotalRow] | type[WeekTotalRow]) -> Reader:
     return read
 
 
+def _topic_totals(session: Session, user_id: int, workspace_id: int | None) -> list[Row]:
+    stmt = (
+        select(ChannelRow.external_id.label("channel"), ChannelRow.name.label("channel_name"),
+               WorkspaceRow.external_id.label("workspace"), TopicTotalRow.topic,
+               TopicTotalRow.points, TopicTotalRow.solved, TopicTotalRow.first_try,
+               TopicTotalRow.attempted, TopicTotalRow.last_solved_at)
+        .join(ChannelRow, ChannelRow.id == TopicTotalRow.channel_id)
+        .join(WorkspaceRow, WorkspaceRow.id == ChannelRow.workspace_id)
+        .where(TopicTotalRow.user_id == user_id)
+        .order_by(TopicTotalRow.channel_id, TopicTotalRow.topic)
+    )
+    return _rows(session, _in_workspace(stmt, TopicTotalRow.channel_id, workspace_id))
+
+
 def _practice_session(session: Session, user_id: int, _workspace_id: int | None) -> list[Row]:
     stmt = select(PracticeSessionRow.item_id, PracticeSessionRow.item_version,
                   PracticeSessionRow.started_at, PracticeSessionRow.attempts).where(
@@ -203,6 +218,8 @@ SECTIONS: tuple[Section, ...] = (
     Section("pending_answers", PendingAnswerRow, _pending_answers, by_workspace=True),
     Section("score_totals", ScoreTotalRow, _totals(ScoreTotalRow), by_workspace=True),
     Section("week_totals", WeekTotalRow, _totals(WeekTotalRow), by_workspace=True),
+    # The per-topic board's totals (migration 0030), kept with answers like the two above.
+    Section("topic_totals", TopicTotalRow, _topic_totals, by_workspace=True),
     Section("practice_session", PracticeSessionRow, _practice_session),
     Section("practice_results", PracticeResultRow, _practice_results),
     Section("review_cards", ReviewRow, _review_cards),

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Collection, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from typing import Any
 
 from sqlalchemy import (
@@ -14,13 +14,16 @@ from sqlalchemy import (
     bindparam,
     case,
     cast,
+    delete,
     distinct,
     func,
+    insert,
     literal_column,
     null,
     or_,
     select,
     true,
+    tuple_,
     union_all,
 )
 from sqlalchemy.orm import aliased
@@ -38,21 +41,26 @@ from bot.core.kernel.models import (
     Tally,
 )
 from db.retry import retry_on_disconnect
-from db.store_answers import TotalsTable
-from db.store_base import StoreBase
+from db.store_answers import TotalsTable, lock_channel_answers
+from db.store_base import StoreBase, batches
 from db.tables import (
     AnswerRow,
+    ItemTopicRow,
     ItemTotalRow,
     PracticeResultRow,
     ReviewRow,
     RoundRow,
     ScoreTotalRow,
+    TopicRecountRow,
+    TopicTotalRow,
     UserRow,
     WeekTotalRow,
 )
 
 # A query's IN list stays well below SQLite's limit on bound parameters.
 _IN_CHUNK = 500
+# Channels whose per-topic totals one transaction counts again (sync_item_topics).
+_RECOUNT_CHANNELS = 100
 
 
 def _score(row: Sequence[Any]) -> ScoreRow:
@@ -69,7 +77,7 @@ def _score(row: Sequence[Any]) -> ScoreRow:
     )
 
 
-def _totals_columns(table: TotalsTable) -> tuple[Any, ...]:
+def _totals_columns(table: TotalsTable | type[TopicTotalRow]) -> tuple[Any, ...]:
     return (
         table.user_id,
         UserRow.display_name,
@@ -171,14 +179,33 @@ class ScoreStore(StoreBase):
         return BoardRead(scores, int(head.hidden), rounds, latest, anchors)
 
     @retry_on_disconnect
-    def topic_scores(self, channel_id: int, item_ids: Collection[str]
+    def topic_scores(self, channel_id: int, topic: str, limit: int | None = None
                      ) -> tuple[list[ScoreRow], int]:
-        """Return the visible members' points on the channel's rounds of these items.
+        """Return the visible members' points on the channel's rounds of ``topic``.
 
-        With them, how many hidden members have points there.
+        With them, how many hidden members have points there. One statement whatever the
+        history, from the channel's topic_totals rows (one per member), best first: the
+        members whose competition rank is within ``limit`` (a tie at the cut comes whole, so
+        that the core orders it by name), every one when None. Equal to the head of
+        ``topic_scores_recount`` of the topic's items while item_topics holds the library's
+        topics (``sync_item_topics``).
+        """
+        params = {"channel_id": channel_id, "topic": topic,
+                  "cut": max(limit, 1) - 1 if limit is not None else _NO_CUT}
+        with self._reading() as connection:
+            rows = connection.execute(_TOPIC_TOTALS, params).all()
+        if limit is not None and limit <= 0:
+            return [], int(rows[0].hidden)
+        visible = [_score(row[1:8]) for row in rows if row.user_id is not None]
+        return visible, int(rows[0].hidden)
 
-        One statement whatever the history (the items bound as one list): ``scores``' recount,
-        narrowed to the rounds that posted one of ``item_ids``. Rows come best first.
+    @retry_on_disconnect
+    def topic_scores_recount(self, channel_id: int, item_ids: Collection[str]
+                             ) -> tuple[list[ScoreRow], int]:
+        """Return ``topic_scores`` recounted from the answers of the rounds of ``item_ids``.
+
+        The per-topic board before topic_totals (0.8-1 s at a million answers): kept as the
+        reference the tests hold the stored totals to. One statement, rows best first.
         """
         if not item_ids:
             return [], 0
@@ -187,6 +214,67 @@ class ScoreStore(StoreBase):
             rows = connection.execute(_TOPIC_SCORES, params).all()
         visible = [_score(row[:7]) for row in rows if not row[7]]
         return visible, sum(1 for row in rows if row[7])
+
+    def sync_item_topics(self, topics_of: Mapping[str, Collection[str]]) -> int:
+        """Store the library's topics of each question; recount the topics that changed.
+
+        ``topics_of`` is the whole library's (``Library.topics_of()``). One read when nothing
+        changed and nothing is owed. Otherwise the changed (item, topic) pairs are written
+        and noted as owed in one transaction, so every answer recorded after it adds to the
+        new pairs' totals; then the channels with a round of an owed item are taken in id
+        order, a hundred a transaction (as a change of zone takes them: an answer in flight
+        there finishes first), their totals on every owed topic are counted again from the
+        answers, and the pairs are no longer owed. A process that dies before that leaves
+        them owed, and the next call finishes the count. The first call after migration 0030
+        counts every topic: the backfill. Returns the topics recounted.
+        """
+        wanted = {(item, topic) for item, topics in topics_of.items() for topic in topics}
+        with self._read() as session:
+            stored = {(item, topic) for item, topic in session.execute(
+                select(ItemTopicRow.item_id, ItemTopicRow.topic))}
+            owed = {(item, topic) for item, topic in session.execute(
+                select(TopicRecountRow.item_id, TopicRecountRow.topic))}
+        added, removed = sorted(wanted - stored), sorted(stored - wanted)
+        if added or removed:
+            with self._transaction() as session:
+                for item, topic in removed:  # rare: a pack's new version changed its topics
+                    session.execute(delete(ItemTopicRow).where(ItemTopicRow.item_id == item,
+                                                               ItemTopicRow.topic == topic))
+                if added:
+                    session.execute(self._upsert(ItemTopicRow).on_conflict_do_nothing(),
+                                    [{"item_id": item, "topic": topic} for item, topic in added])
+                session.execute(self._upsert(TopicRecountRow).on_conflict_do_nothing(),
+                                [{"item_id": item, "topic": topic}
+                                 for item, topic in (*added, *removed)])
+        pairs = sorted(owed.union(added, removed))
+        if not pairs:
+            return 0
+        items = sorted({item for item, _ in pairs})
+        topics = sorted({topic for _, topic in pairs})
+        with self._read() as session:
+            channels: set[int] = set()
+            for item_chunk in batches(items):
+                channels.update(session.scalars(
+                    select(RoundRow.channel_id).where(RoundRow.item_id.in_(item_chunk))
+                    .distinct()))
+        # A transaction per slice of channels: each holds its channels' locks (one advisory
+        # lock each on PostgreSQL, well within its lock table) only while it counts them.
+        for channel_chunk in batches(sorted(channels), _RECOUNT_CHANNELS):
+            with self._transaction() as session:
+                for channel_id in channel_chunk:
+                    lock_channel_answers(session, channel_id)
+                session.execute(delete(TopicTotalRow).where(
+                    TopicTotalRow.channel_id.in_(channel_chunk), TopicTotalRow.topic.in_(topics)))
+                session.execute(insert(TopicTotalRow).from_select(
+                    ["channel_id", "topic", "user_id", "points", "solved", "first_try",
+                     "attempted", "last_solved_at"],
+                    _TOPIC_RECOUNT.where(RoundRow.channel_id.in_(channel_chunk),
+                                         ItemTopicRow.topic.in_(topics))))
+        with self._transaction() as session:
+            for pair_chunk in batches(pairs):
+                session.execute(delete(TopicRecountRow).where(
+                    tuple_(TopicRecountRow.item_id, TopicRecountRow.topic).in_(pair_chunk)))
+        return len(topics)
 
     @retry_on_disconnect
     def member_read(
@@ -446,6 +534,61 @@ _TOPIC_SCORES = (
     .order_by(_TOPIC_POINTS.desc(), _TOPIC_SOLVED.desc(), _TOPIC_LAST.is_(None), _TOPIC_LAST,
               AnswerRow.user_id)
 )
+# Every member's totals per (channel, topic): score_totals' fold narrowed to the topic's rounds
+# (migration 0030's BACKFILL). A forgotten member's tries count in no one's.
+_TOPIC_RECOUNT = (
+    select(RoundRow.channel_id, ItemTopicRow.topic, AnswerRow.user_id, _TOPIC_POINTS,
+           _TOPIC_SOLVED, func.count(case((and_(AnswerRow.correct, AnswerRow.attempt == 1), 1))),
+           func.count(distinct(AnswerRow.round_id)), _TOPIC_LAST)
+    .join(RoundRow, RoundRow.id == AnswerRow.round_id)
+    .join(ItemTopicRow, ItemTopicRow.item_id == RoundRow.item_id)
+    .where(AnswerRow.user_id.is_not(None))
+    .group_by(RoundRow.channel_id, ItemTopicRow.topic, AnswerRow.user_id)
+)
+# The per-topic board in one statement: a one-row head (the hidden members with points on the
+# topic, and the rank key of the visible row at the cut) left-joined to the visible rows up to
+# that key, best first. The cut is an OFFSET in the index order (points, solved); no cut row
+# (fewer members than the limit, or _NO_CUT) takes every row.
+_NO_CUT = 1 << 30
+_TOPIC_MINE = (TopicTotalRow.channel_id == bindparam("channel_id"),
+               TopicTotalRow.topic == bindparam("topic"), TopicTotalRow.points > 0)
+_TOPIC_ORDER = (TopicTotalRow.points.desc(), TopicTotalRow.solved.desc(),
+                TopicTotalRow.last_solved_at.is_(None), TopicTotalRow.last_solved_at,
+                TopicTotalRow.user_id)
+
+
+def _topic_totals() -> Select[Any]:
+    hidden = (select(func.count()).select_from(TopicTotalRow)
+              .join(UserRow, UserRow.id == TopicTotalRow.user_id)
+              .where(*_TOPIC_MINE, UserRow.hidden.is_(True)).scalar_subquery())
+    visible = (select(*_totals_columns(TopicTotalRow))
+               .join(UserRow, UserRow.id == TopicTotalRow.user_id)
+               .where(*_TOPIC_MINE, UserRow.hidden.is_(False)))
+    cut = (select(TopicTotalRow.points.label("points"), TopicTotalRow.solved.label("solved"),
+                  TopicTotalRow.last_solved_at.label("last"))
+           .join(UserRow, UserRow.id == TopicTotalRow.user_id)
+           .where(*_TOPIC_MINE, UserRow.hidden.is_(False))
+           .order_by(*_TOPIC_ORDER).limit(1).offset(bindparam("cut")).subquery("cut"))
+    head = select(hidden.label("hidden")).subquery("head")
+    at_cut = and_(TopicTotalRow.points == cut.c.points, TopicTotalRow.solved == cut.c.solved)
+    not_after = or_(
+        cut.c.points.is_(None),
+        TopicTotalRow.points > cut.c.points,
+        and_(TopicTotalRow.points == cut.c.points, TopicTotalRow.solved > cut.c.solved),
+        and_(at_cut, or_(cut.c.last.is_(None),
+                         and_(TopicTotalRow.last_solved_at.is_not(None),
+                              TopicTotalRow.last_solved_at <= cut.c.last))),
+    )
+    top = visible.join(cut, true(), isouter=True).where(not_after).subquery("top")
+    c = top.c
+    return (select(head.c.hidden, c.user_id, c.display_name, c.points, c.solved, c.first_try,
+                   c.last_solved_at, c.attempted)
+            .select_from(head.outerjoin(top, true()))
+            .order_by(c.points.desc(), c.solved.desc(), c.last_solved_at.is_(None),
+                      c.last_solved_at, c.user_id))
+
+
+_TOPIC_TOTALS = _topic_totals()
 _TALLY = select(
     func.count(distinct(case((AnswerRow.correct, AnswerRow.user_id)))),
     func.count(distinct(AnswerRow.user_id)),

@@ -323,6 +323,59 @@ class ItemTotalRow(Base):
     first_try: Mapped[int] = mapped_column(Integer)  # member-rounds right on the first attempt
 
 
+class ItemTopicRow(Base):
+    """The content bank's topics of each question id, as data the totals below join on.
+
+    Written only by SqlStore.sync_item_topics from the library's ``topics_of()`` (the core
+    decides what an item covers; the store keeps the pairs). Migration 0030.
+    """
+
+    __tablename__ = "item_topics"
+
+    item_id: Mapped[str] = mapped_column(String(128), primary_key=True)
+    topic: Mapped[str] = mapped_column(String(64), primary_key=True)
+
+
+class TopicRecountRow(Base):
+    """An (item, topic) pair whose change the per-topic totals have yet to be counted for.
+
+    Written in the transaction that changes item_topics and removed once the channels'
+    totals on the topic are counted again: a process that dies between the two leaves it
+    here, and the next sync_item_topics finishes the count. Migration 0030.
+    """
+
+    __tablename__ = "topic_recounts"
+
+    item_id: Mapped[str] = mapped_column(String(128), primary_key=True)
+    topic: Mapped[str] = mapped_column(String(64), primary_key=True)
+
+
+class TopicTotalRow(Base):
+    """A member's all-time totals in a channel on one topic: the per-topic board's rows.
+
+    The columns are ScoreTotalRow's over the channel's rounds whose item covers ``topic``
+    (item_topics), kept in the transaction of every answer; a question of several topics
+    counts for each. Forgetting a member deletes their rows; a change of item_topics recounts
+    the topics it touches from the answers (migration 0030).
+    """
+
+    __tablename__ = "topic_totals"
+    __table_args__ = (
+        # The topic board reads a channel's best totals on a topic first.
+        Index("ix_topic_totals_channel_id_topic_points_solved",
+              "channel_id", "topic", "points", "solved"),
+    )
+
+    channel_id: Mapped[int] = mapped_column(ForeignKey("channels.id"), primary_key=True)
+    topic: Mapped[str] = mapped_column(String(64), primary_key=True)
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id"), primary_key=True)
+    points: Mapped[int] = mapped_column(Integer)
+    solved: Mapped[int] = mapped_column(Integer)
+    first_try: Mapped[int] = mapped_column(Integer)
+    attempted: Mapped[int] = mapped_column(Integer)
+    last_solved_at: Mapped[dt.datetime | None] = mapped_column(UtcDateTime)
+
+
 class ReportRow(Base):
     """A member's report of one question version; one per (member, item, version)."""
 

@@ -40,9 +40,9 @@ def test_export_prints_one_ascii_json_object_of_the_workspace(capsys, monkeypatc
     assert (data["platform"], data["workspace"]) == ("slack", "W1")
     sections = {s["name"]: s for s in data["sections"]}
     assert list(sections) == ["answers", "pending_answers", "score_totals", "week_totals",
-                              "practice_session", "practice_results", "review_cards",
-                              "reports", "reminders", "live_answers", "live_players",
-                              "speed_verdicts", "speed_challenge"]
+                              "topic_totals", "practice_session", "practice_results",
+                              "review_cards", "reports", "reminders", "live_answers",
+                              "live_players", "speed_verdicts", "speed_challenge"]
     answers = sections["answers"]["rows"]
     assert sections["answers"]["scope"] == "workspace"
     assert sections["review_cards"]["scope"] == "member"

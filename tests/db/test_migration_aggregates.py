@@ -1,6 +1,7 @@
 """Revisions 0017 and 0018: streaks and per-item counts kept with answers, backfilled."""
 
 import datetime as dt
+import importlib.util
 
 from sqlalchemy import inspect, text
 
@@ -106,3 +107,48 @@ def test_downgrade_from_0018_drops_the_item_counts(empty_database_url):
         engine.dispose()
     assert "item_totals" not in tables and "answers" in tables
     assert migrate.current(empty_database_url) == "0017"
+
+
+def _backfill_0030() -> str:
+    spec = importlib.util.spec_from_file_location(
+        "m0030", migrate.MIGRATIONS_DIR / "versions" / "0030_topic_totals.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return str(module.BACKFILL)
+
+
+def test_upgrade_to_0030_counts_the_topics_once_the_library_gives_them(empty_database_url):
+    _at_0014(empty_database_url)
+    migrate.upgrade(empty_database_url)
+    engine = make_engine(empty_database_url)
+    try:
+        store = SqlStore(engine)
+        assert store.topic_scores(1, "autograd") == ([], 0)  # no topics known to the store yet
+        assert store.sync_item_topics({"t.text-detach": ("autograd", "tensors")}) == 2
+        for topic in ("autograd", "tensors"):
+            scores, hidden = store.topic_scores(1, topic)
+            assert (scores, hidden) == store.topic_scores_recount(1, ["t.text-detach"])
+            assert {s.user_id: s.points for s in scores} == {
+                user: 15 * len(days) for user, days in SOLVED.items() if days}
+        # The migration's own statement, run again over the pairs now stored, counts the same.
+        kept = store.topic_scores(1, "tensors")
+        with engine.begin() as connection:
+            connection.execute(text("DELETE FROM topic_totals"))
+            connection.execute(text(_backfill_0030()))
+        assert store.topic_scores(1, "tensors") == kept
+    finally:
+        engine.dispose()
+
+
+def test_downgrade_from_0030_drops_the_topic_totals_and_keeps_the_answers(empty_database_url):
+    _at_0014(empty_database_url)
+    migrate.upgrade(empty_database_url)
+    migrate.downgrade(empty_database_url, "0029")
+    engine = make_engine(empty_database_url)
+    try:
+        tables = set(inspect(engine).get_table_names())
+    finally:
+        engine.dispose()
+    assert not {"topic_totals", "item_topics"} & tables and "answers" in tables
+    assert migrate.current(empty_database_url) == "0029"

@@ -12,6 +12,7 @@ import pytest
 from sqlalchemy import event, func, select
 from sqlalchemy.exc import IntegrityError
 
+from bot.core.kernel.i18n import t
 from bot.core.kernel.models import (
     AnswerDraft,
     AnswerMode,
@@ -28,6 +29,7 @@ from bot.core.kernel.models import (
     SpeedVerdictRecord,
 )
 from bot.core.kernel.models import week_start as week_of
+from bot.core.people.service import SECTION_ORDER
 from db.engine import make_engine
 from db.forgotten import forgotten_mark
 from db.store import SqlStore
@@ -107,6 +109,17 @@ def _assert_boards_equal_a_recount(store, channel, now):
         assert store.member_score(channel.id, row.user_id) == row
 
 
+def test_the_totals_sections_have_words_in_both_languages_for_forget_me():
+    # A section without them would be shown by its English name in a zh-CN reply. (The live
+    # sections have none yet: they read as "2 live answers" in every language.)
+    for section in SECTIONS[2:5]:
+        assert section.name in SECTION_ORDER, section.name
+        for locale in ("en", "zh-CN"):
+            for form in ("one", "other"):
+                said = t(locale, f"data.{section.name}.{form}", n=2)
+                assert said and not said.startswith("data."), (section.name, locale)
+
+
 def test_every_table_that_references_members_is_a_section():
     # A table added later without its section would make forget_member fail on the foreign key.
     assert sorted(s.table.__tablename__ for s in SECTIONS) == TABLES_WITH_MEMBERS
@@ -117,10 +130,11 @@ def test_export_holds_every_section_with_the_members_rows(store, world):
     assert data.member == world["ada"]
     assert [s.name for s in data.sections] == [s.name for s in SECTIONS]
     counts = data.counts()
+    # No topic totals: the store was never given the library's topics (sync_item_topics).
     assert counts == {"answers": 4, "pending_answers": 2, "score_totals": 2, "week_totals": 2,
-                      "practice_session": 1, "practice_results": 2, "review_cards": 1,
-                      "reports": 2, "reminders": 1, "live_answers": 2, "live_players": 2,
-                      "speed_verdicts": 2, "speed_challenge": 1}
+                      "topic_totals": 0, "practice_session": 1, "practice_results": 2,
+                      "review_cards": 1, "reports": 2, "reminders": 1, "live_answers": 2,
+                      "live_players": 2, "speed_verdicts": 2, "speed_challenge": 1}
     tables = _counts(store, world["ada"].id)
     assert counts == {s.name: tables[s.table.__tablename__] for s in SECTIONS}
     answers = {s.name: s for s in data.sections}["answers"].rows

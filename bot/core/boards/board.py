@@ -109,6 +109,8 @@ class BoardService:
         self.bank = library_of(bank)
         self.clock = clock
         self.charts = charts  # None: the weekly post is the table alone
+        # The library's topics of each question last given to the store (topic_board).
+        self._synced_topics: Mapping[str, tuple[str, ...]] | None = None
 
     def _open_date(self, channel: ChannelSettings) -> dt.date | None:
         return self._open_of(self.store.latest_round(channel.id))
@@ -184,14 +186,19 @@ class BoardService:
         """Return the top ``limit`` rows of the channel's board on one topic, all time.
 
         The points of the channel's rounds whose question covers ``topic`` (any version, a
-        removed pack's too: the library's lookups are global), recounted from the answers in
-        one statement. Hidden members are left out and counted, as on every board. A topic
-        board has no streak of its own: its rows' streaks are 0.
+        removed pack's too: the library's lookups are global), read from the per-topic totals
+        kept with answers: one statement, down to the ``limit``-th member and whoever ties.
+        The store is first given the library's topics of each question when they are not the
+        ones it was last given (once per library snapshot: the store recounts only what
+        changed). Hidden members are left out and counted, as on every board. A topic board
+        has no streak of its own: its rows' streaks are 0.
         """
         as_of = self.clock.now()
-        items = [item_id for item_id, topics in self.bank.topics_of().items()
-                 if topic in topics]
-        scores, hidden = self.store.topic_scores(channel.id, items)
+        topics_of = self.bank.topics_of()
+        if topics_of is not self._synced_topics:
+            self.store.sync_item_topics(topics_of)
+            self._synced_topics = topics_of
+        scores, hidden = self.store.topic_scores(channel.id, topic, max(limit, 0))
         rows = rank(scores, {})[:max(limit, 0)]
         attempted = {s.user_id: s.attempted for s in scores}
         return BoardView(tuple(rows), attempted, hidden, as_of)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Collection
+from collections.abc import Collection, Mapping
 from typing import Protocol
 
 from bot.core.kernel.models import (
@@ -67,11 +67,22 @@ class BoardStore(Protocol):
         ...
 
 
-    def topic_scores(self, channel_id: int, item_ids: Collection[str]
+    def topic_scores(self, channel_id: int, topic: str, limit: int | None = None
                      ) -> tuple[list[ScoreRow], int]:
-        """Return a topic's board: the visible members' points on the rounds of ``item_ids``.
+        """Return a topic's board: the visible members' points on the rounds of ``topic``.
 
-        Best first, with how many hidden members have points there, in one statement.
+        Best first, down to competition rank ``limit`` with a tie at the cut whole (None:
+        all), with how many hidden members have points there, in one statement, from totals
+        kept with answers over the item topics last given to ``sync_item_topics``.
+        """
+        ...
+
+
+    def sync_item_topics(self, topics_of: Mapping[str, Collection[str]]) -> int:
+        """Store the library's topics of each question (``Library.topics_of()``).
+
+        One read when they are what the store holds; otherwise the per-topic totals of the
+        topics that changed are counted again. Returns how many topics were recounted.
         """
         ...
 

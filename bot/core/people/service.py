@@ -24,9 +24,9 @@ if TYPE_CHECKING:
 
 # The sections storage reports, in the order a member reads them; a section storage adds later
 # is shown by its name until it gets words here.
-SECTION_ORDER = ("answers", "pending_answers", "score_totals", "week_totals", "practice_session",
-                 "practice_results", "review_cards", "reminders", "reports", "speed_verdicts",
-                 "speed_challenge")
+SECTION_ORDER = ("answers", "pending_answers", "score_totals", "week_totals", "topic_totals",
+                 "practice_session", "practice_results", "review_cards", "reminders", "reports",
+                 "speed_verdicts", "speed_challenge")
 
 
 def owner_tag(platform: str, user: str) -> str:

@@ -16,9 +16,10 @@ def _click(desk, past, key):
 
 
 # What one click sends, per database (PostgreSQL writes the answer, its totals and the card in
-# one statement): a change that adds or removes a statement updates this.
+# one statement): a change that adds or removes a statement updates this. SQLite's seventh
+# INSERT adds the answer to its item's topics (topic_totals, one statement for every topic).
 PINNED = {
-    "sqlite": ({"SELECT": 6, "INSERT": 6}, 3),
+    "sqlite": ({"SELECT": 6, "INSERT": 7}, 3),
     "postgresql": ({"SELECT": 7, "INSERT": 1, "WITH": 1}, 3),
 }
 

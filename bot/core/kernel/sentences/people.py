@@ -50,6 +50,8 @@ STRINGS: dict[str, dict[str, str]] = {
         "en": "your totals in {n} channels", "zh-CN": "你在 {n} 个频道的总分"},
     "data.week_totals.one": {"en": "{n} weekly total", "zh-CN": "{n} 条每周总分"},
     "data.week_totals.other": {"en": "{n} weekly totals", "zh-CN": "{n} 条每周总分"},
+    "data.topic_totals.one": {"en": "{n} per-topic total", "zh-CN": "{n} 条按主题总分"},
+    "data.topic_totals.other": {"en": "{n} per-topic totals", "zh-CN": "{n} 条按主题总分"},
     "data.practice_session.one": {
         "en": "your practice question in progress", "zh-CN": "进行中的练习题"},
     "data.practice_session.other": {
