@@ -97,8 +97,8 @@ class SlackPublisher:
         self.client = client
         self.tokens = tokens
         self._bot_ids: dict[str, str] = {}  # token -> the bot id its posts carry
-        # When each channel may next take a live post: Slack allows one post per second per
-        # channel, and a reveal is followed at once by the next question.
+        # Each channel's live posts take turns: Slack allows one post per second per channel,
+        # and a reveal is followed at once by the next question.
         self._live_turns: dict[str, _ChannelTurn] = {}
         # Rounds are posted without the client's retry of a dropped connection: Slack may
         # have taken the first try, and a blind second one would show the round twice.
